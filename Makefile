@@ -1,0 +1,19 @@
+# Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
+# (through scripts/setup.sh) when it is missing.
+.PHONY: setup build test check-imports echo-server benchmarks-quick
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	swift build
+
+check-imports:
+	@scripts/check-imports.sh
+
+test: setup check-imports
+	swift test
+
+echo-server: setup
+	@echo "The echo server example is not written yet: it arrives with the examples issue." >&2
+	@exit 1

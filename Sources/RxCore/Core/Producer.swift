@@ -1,0 +1,85 @@
+import Synchronization
+
+/// The base of every operator observable: subscribing creates the operator's
+/// sink through `run(_:cancel:)` and returns a `SinkDisposer` that tears the
+/// sink and its upstream subscription down together.
+///
+/// Subscription goes through `CurrentThreadScheduler`, so synchronous sources
+/// subscribed from inside another subscription are ordered as in RxSwift.
+class Producer<Element>: Observable<Element> {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        if !CurrentThreadScheduler.isScheduleRequired {
+            return subscribeNow(observer)
+        }
+        return CurrentThreadScheduler.instance.schedule(observer) { observer in
+            self.subscribeNow(observer)
+        }
+    }
+
+    private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> SinkDisposer where Observer.Element == Element {
+        let disposer = SinkDisposer()
+        let sinkAndSubscription = run(observer, cancel: disposer)
+        disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+        return disposer
+    }
+
+    /// Creates the operator's sink for `observer` and subscribes it upstream.
+    /// Every subclass implements it.
+    func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        preconditionFailure("\(type(of: self)) does not implement run(_:cancel:)")
+    }
+}
+
+/// Disposes a sink and its upstream subscription, once, whichever comes first:
+/// the dispose or the moment both are known.
+final class SinkDisposer: Cancelable {
+    private static let disposedFlag = 1
+    private static let setFlag = 2
+
+    private let state = Atomic<Int>(0)
+    private var sink: Disposable?
+    private var subscription: Disposable?
+
+    init() {
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    var isDisposed: Bool {
+        state.load(ordering: .acquiring) & Self.disposedFlag != 0
+    }
+
+    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
+        self.sink = sink
+        self.subscription = subscription
+        let previous = state.bitwiseOr(Self.setFlag, ordering: .acquiringAndReleasing).oldValue
+        precondition(previous & Self.setFlag == 0, "SinkDisposer: sink and subscription set twice")
+        if previous & Self.disposedFlag != 0 {
+            disposeBoth()
+        }
+    }
+
+    func dispose() {
+        let previous = state.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposedFlag != 0 { return }
+        if previous & Self.setFlag != 0 {
+            disposeBoth()
+        }
+    }
+
+    private func disposeBoth() {
+        let sink = self.sink
+        let subscription = self.subscription
+        self.sink = nil
+        self.subscription = nil
+        sink?.dispose()
+        subscription?.dispose()
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

@@ -1,0 +1,72 @@
+import Synchronization
+
+/// The per-subscription state of an operator: it is the upstream's observer
+/// and the downstream's producer. `forwardOn` delivers to the downstream
+/// observer unless the sink has been disposed.
+class Sink<Observer: ObserverType>: Disposable {
+    /// The downstream observer.
+    final let observer: Observer
+    /// Disposes the whole subscription (this sink and its upstream).
+    final let cancel: Cancelable
+    private let disposed = Atomic<Bool>(false)
+
+    init(observer: Observer, cancel: Cancelable) {
+        self.observer = observer
+        self.cancel = cancel
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// Delivers `event` downstream unless disposed.
+    @inline(__always)
+    final func forwardOn(_ event: Event<Observer.Element>) {
+        if disposed.load(ordering: .relaxed) { return }
+        observer.on(event)
+    }
+
+    /// `true` once disposed.
+    final var isDisposed: Bool {
+        disposed.load(ordering: .relaxed)
+    }
+
+    /// An observer that forwards to this sink's downstream (for operators that
+    /// hand their downstream to another subscription).
+    final func forwarder() -> SinkForward<Observer> {
+        SinkForward(forward: self)
+    }
+
+    /// Stops forwarding and disposes the whole subscription.
+    func dispose() {
+        disposed.store(true, ordering: .relaxed)
+        cancel.dispose()
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}
+
+/// Forwards events straight to a sink's downstream; a terminal event also
+/// disposes the sink.
+struct SinkForward<Observer: ObserverType>: ObserverType {
+    typealias Element = Observer.Element
+
+    private let forward: Sink<Observer>
+
+    init(forward: Sink<Observer>) {
+        self.forward = forward
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            forward.observer.on(event)
+        case .error, .completed:
+            forward.observer.on(event)
+            forward.cancel.dispose()
+        }
+    }
+}

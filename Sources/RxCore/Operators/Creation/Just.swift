@@ -1,0 +1,57 @@
+extension ObservableType {
+    /// An observable that emits `element` and completes, synchronously on subscribe.
+    ///
+    ///     just(1): --1|
+    public static func just(_ element: Element) -> Observable<Element> {
+        Just(element: element)
+    }
+
+    /// An observable that emits `element` and completes, both on `scheduler`.
+    /// Disposing before the scheduled work runs cancels it.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Observable<Element> {
+        JustScheduled(element: element, scheduler: scheduler)
+    }
+}
+
+private final class Just<Element>: Producer<Element> {
+    private let element: Element
+
+    init(element: Element) {
+        self.element = element
+    }
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        observer.on(.next(element))
+        observer.on(.completed)
+        return Disposables.create()
+    }
+}
+
+private final class JustScheduledSink<Observer: ObserverType>: Sink<Observer> {
+    func run(element: Observer.Element, scheduler: ImmediateSchedulerType) -> Disposable {
+        scheduler.schedule(element) { element in
+            self.forwardOn(.next(element))
+            return scheduler.schedule(()) { _ in
+                self.forwardOn(.completed)
+                self.dispose()
+                return Disposables.create()
+            }
+        }
+    }
+}
+
+private final class JustScheduled<Element>: Producer<Element> {
+    private let element: Element
+    private let scheduler: ImmediateSchedulerType
+
+    init(element: Element, scheduler: ImmediateSchedulerType) {
+        self.element = element
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = JustScheduledSink(observer: observer, cancel: cancel)
+        let subscription = sink.run(element: element, scheduler: scheduler)
+        return (sink: sink, subscription: subscription)
+    }
+}

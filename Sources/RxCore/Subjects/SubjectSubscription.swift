@@ -1,0 +1,100 @@
+import Synchronization
+
+/// Something that can remove a subscriber registered under a key.
+protocol SubjectUnsubscribing: AnyObject {
+    func unsubscribe(_ key: BagKey)
+}
+
+/// One subscriber of a subject or relay: the observer's handler, a disposed
+/// flag checked before every delivery (so nothing arrives after dispose, even
+/// from a delivery already under way), and the way back to its subject.
+final class SubjectSubscription<Element>: Disposable {
+    private let handler: (Event<Element>) -> Void
+    private let disposed = Atomic<Bool>(false)
+    private var owner: SubjectUnsubscribing?
+    var key = BagKey(rawValue: 0)
+
+    init<Observer: ObserverType>(_ observer: Observer, owner: SubjectUnsubscribing) where Observer.Element == Element {
+        self.handler = observer.on
+        self.owner = owner
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// Delivers `event` unless this subscription has been disposed.
+    @inline(__always)
+    func deliver(_ event: Event<Element>) {
+        if disposed.load(ordering: .acquiring) { return }
+        handler(event)
+    }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let owner = self.owner
+        self.owner = nil
+        owner?.unsubscribe(key)
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}
+
+/// Delivers `event` to each of `subscriptions`, in subscription order.
+@inline(__always)
+func dispatch<Element>(_ subscriptions: [SubjectSubscription<Element>], _ event: Event<Element>) {
+    for subscription in subscriptions {
+        subscription.deliver(event)
+    }
+}
+
+/// Serialises a subject's emissions: one event is delivered to all
+/// subscribers before the next one starts, whether the next one comes from
+/// another thread or re-entrantly from a subscriber. Lives inside the
+/// subject's locked state.
+struct EmissionQueue<Element> {
+    private var pending = RingQueue<Event<Element>>()
+    private(set) var isEmitting = false
+
+    /// Returns `true` when the caller becomes the emitter and must deliver
+    /// `event` now; otherwise `event` is queued for the current emitter.
+    mutating func begin(_ event: Event<Element>) -> Bool {
+        if isEmitting {
+            pending.enqueue(event)
+            return false
+        }
+        isEmitting = true
+        return true
+    }
+
+    /// The next queued event, or `nil` (and the emitter role released).
+    mutating func next() -> Event<Element>? {
+        if let event = pending.dequeue() {
+            return event
+        }
+        isEmitting = false
+        return nil
+    }
+}
+
+/// What a subject decided, under its lock, for a new subscriber.
+enum SubscribeOutcome<Element> {
+    /// The subscriber was registered.
+    case subscribed(SubjectSubscription<Element>)
+    /// The subject has stopped (or was disposed): the subscriber gets this event at once.
+    case stopped(Event<Element>)
+
+    /// Completes the subscription outside the subject's lock.
+    func finish<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        switch self {
+        case .subscribed(let subscription):
+            return subscription
+        case .stopped(let event):
+            observer.on(event)
+            return Disposables.create()
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import RxCore
+
+/// Events are equal when they are the same kind with equal elements; errors
+/// are equal when they have the same type and the same description.
+extension Event: Equatable where Element: Equatable {
+    public static func == (lhs: Event<Element>, rhs: Event<Element>) -> Bool {
+        switch (lhs, rhs) {
+        case (.completed, .completed):
+            return true
+        case let (.error(left), .error(right)):
+            return errorsEqual(left, right)
+        case let (.next(left), .next(right)):
+            return left == right
+        default:
+            return false
+        }
+    }
+}
+
+/// Same type and same description: the comparison RxTest uses for errors.
+func errorsEqual(_ lhs: Swift.Error, _ rhs: Swift.Error) -> Bool {
+    type(of: lhs) == type(of: rhs) && String(reflecting: lhs) == String(reflecting: rhs)
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The module rules of DESIGN.md that the compiler does not enforce:
+# - only the bridge (Sources/RxUV) imports CLibUV;
+# - RxCore does not import Foundation.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+status=0
+outside=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import CLibUV' Sources Examples Tests 2>/dev/null | grep -v '^Sources/RxUV/' || true)
+if [ -n "$outside" ]; then
+    echo "check-imports: CLibUV is imported outside Sources/RxUV:" >&2
+    echo "$outside" >&2
+    status=1
+fi
+foundation=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import (Foundation|FoundationEssentials)' Sources/RxCore 2>/dev/null || true)
+if [ -n "$foundation" ]; then
+    echo "check-imports: RxCore imports Foundation:" >&2
+    echo "$foundation" >&2
+    status=1
+fi
+exit $status

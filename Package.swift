@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "RxCore", targets: ["RxCore"]),
         .library(name: "RxTest", targets: ["RxTest"]),
+        .library(name: "RxUV", targets: ["RxUV"]),
     ],
     targets: [
         .systemLibrary(
@@ -24,6 +25,8 @@ let package = Package(
         ),
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
+        .target(name: "RxUV", dependencies: ["RxCore", "CLibUV"], swiftSettings: traceResources),
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTest"], swiftSettings: traceResources),
+        .testTarget(name: "RxUVTests", dependencies: ["RxUV", "RxCore"], swiftSettings: traceResources),
     ]
 )

@@ -1,0 +1,38 @@
+internal import CLibUV
+
+/// A `uv_async_t`: the one libuv handle whose `uv_async_send` may be called
+/// from any thread. libuv coalesces sends: several sends before the loop
+/// notices produce one callback, so the callback must drain all queued work.
+final class UVAsync: UVHandle {
+    private var callback: (() -> Void)?
+
+    init(loop: Loop, isLoopInternal: Bool, callback: @escaping () -> Void) throws(UVError) {
+        self.callback = callback
+        super.init(loop: loop, type: UV_ASYNC, kind: "async", isLoopInternal: isLoopInternal)
+        try adopt(initStatus: uv_async_init(loop.raw, pointer.assumingMemoryBound(to: uv_async_t.self), uvAsyncFired), operation: "uv_async_init")
+        onClose = { [unowned self] in self.callback = nil }
+    }
+
+    /// Wakes the loop; thread-safe.
+    func send() {
+        uv_async_send(pointer.assumingMemoryBound(to: uv_async_t.self))
+    }
+
+    /// Lets the loop exit while this handle is the only active one.
+    func unref() {
+        uv_unref(handle)
+    }
+
+    /// Keeps the loop running while this handle is active.
+    func ref() {
+        uv_ref(handle)
+    }
+
+    fileprivate func fire() {
+        callback?()
+    }
+}
+
+private func uvAsyncFired(_ async: UnsafeMutablePointer<uv_async_t>?) {
+    UVHandle.owner(of: async, as: UVAsync.self).fire()
+}

@@ -1,0 +1,111 @@
+internal import CLibUV
+import RxCore
+
+/// The one implementation of the handle lifetime rule.
+///
+/// A handle lives from its `uv_*_init` until its close callback. This object
+/// owns the raw memory of the `uv_*_t`; right after a successful init it
+/// retains itself into `handle->data` (so libuv can never call back into a
+/// freed object) and it releases that reference only in the close callback.
+/// `close()` runs `uv_close` exactly once. The raw memory is freed when the
+/// object is deallocated, which cannot happen before the close callback.
+/// If init fails there is nothing to close and the error is thrown.
+///
+/// Every method except `closeFromAnyThread()` must run on the loop thread.
+/// Timer, signal, TCP and the loop's own wake-up handle build on it.
+class UVHandle {
+    /// The loop this handle belongs to; user handles also keep it alive
+    /// (`retainedLoop`), so a loop is never freed under an open handle.
+    unowned(unsafe) let loop: Loop
+    private let retainedLoop: Loop?
+    /// The memory of the `uv_*_t`.
+    let pointer: UnsafeMutableRawPointer
+    /// A short name for diagnostics: `timer`, `signal`, `tcp`.
+    let kind: String
+    /// True between a successful init and the start of `close()`.
+    private(set) var isOpen = false
+    /// True once `close()` has called `uv_close`.
+    private(set) var isClosing = false
+    /// Runs in the close callback, just before the handle's reference to
+    /// itself is released. Cleared after it runs.
+    var onClose: (() -> Void)?
+
+    /// Allocates memory for a handle of `type`. `isLoopInternal` marks the
+    /// loop's own handles: they neither keep the loop alive nor count as open.
+    init(loop: Loop, type: uv_handle_type, kind: String, isLoopInternal: Bool = false) {
+        self.loop = loop
+        self.retainedLoop = isLoopInternal ? nil : loop
+        self.kind = kind
+        self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_handle_size(type), alignment: 16)
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// The memory as a `uv_handle_t`.
+    var handle: UnsafeMutablePointer<uv_handle_t> {
+        pointer.assumingMemoryBound(to: uv_handle_t.self)
+    }
+
+    /// Records the result of this handle's `uv_*_init`: on success the handle
+    /// retains itself into `handle->data` and is counted open by the loop; on
+    /// failure nothing needs closing and the error is thrown.
+    func adopt(initStatus status: Int32, operation: String, address: String? = nil) throws(UVError) {
+        try uvCheck(status, operation, address: address)
+        handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        isOpen = true
+        if retainedLoop != nil {
+            loop.handleOpened(self)
+        }
+    }
+
+    /// Closes the handle (`uv_close`) unless it is closed or closing already.
+    /// Safe from inside the handle's own callbacks. Loop thread only.
+    func close() {
+        guard isOpen, !isClosing else { return }
+        isClosing = true
+        isOpen = false
+        uv_close(handle, uvHandleDidClose)
+    }
+
+    /// Closes the handle from any thread: at once on the loop thread,
+    /// otherwise through `Loop.execute`.
+    func closeFromAnyThread() {
+        if loop.isOnLoopThread {
+            close()
+        } else {
+            loop.execute { self.close() }
+        }
+    }
+
+    /// Called by the close callback.
+    fileprivate func didClose() {
+        if retainedLoop != nil {
+            loop.handleClosed(self)
+        }
+        let onClose = self.onClose
+        self.onClose = nil
+        onClose?()
+    }
+
+    /// The Swift owner of a handle that libuv passes to a callback.
+    static func owner<Handle: UVHandle>(of handle: UnsafeMutableRawPointer?, as type: Handle.Type) -> Handle {
+        let data = handle!.assumingMemoryBound(to: uv_handle_t.self).pointee.data!
+        return unsafeDowncast(Unmanaged<UVHandle>.fromOpaque(data).takeUnretainedValue(), to: Handle.self)
+    }
+
+    deinit {
+        pointer.deallocate()
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}
+
+/// The close callback of every handle: the last call libuv makes for it.
+private func uvHandleDidClose(_ handle: UnsafeMutablePointer<uv_handle_t>?) {
+    guard let handle, let data = handle.pointee.data else { return }
+    handle.pointee.data = nil
+    let owner = Unmanaged<UVHandle>.fromOpaque(data).takeRetainedValue()
+    owner.didClose()
+}

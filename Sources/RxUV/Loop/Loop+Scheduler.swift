@@ -1,0 +1,146 @@
+internal import CLibUV
+import RxCore
+import Synchronization
+
+/// `Loop` as an RxCore scheduler: immediate work goes through `execute`,
+/// delayed and periodic work runs on one `uv_timer_t` each, so `delay`,
+/// `debounce`, `throttle`, `timeout`, `interval`, `timer`, `buffer`, `window`,
+/// `sample` and `take(for:)` all run on the loop thread.
+extension Loop: SchedulerType {
+    /// The loop's clock (`uv_now`, milliseconds, updated once per iteration),
+    /// as nanoseconds from an arbitrary origin.
+    public var now: RxTime {
+        RxTime(nanoseconds: Int64(uv_now(raw)) &* 1_000_000)
+    }
+
+    /// Runs `action` on the loop thread during the next loop iteration.
+    ///
+    /// - Returns: a disposable that cancels the action if it has not run yet,
+    ///   and otherwise disposes what it returned. Safe from any thread.
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let scheduled = ScheduledOnLoop()
+        execute {
+            guard !scheduled.isDisposed else { return }
+            scheduled.setResult(action(state))
+        }
+        return scheduled
+    }
+
+    /// Runs `action` on the loop thread after `dueTime`, on its own
+    /// `uv_timer_t` (rounded up to whole milliseconds).
+    ///
+    /// - Returns: a disposable that stops and closes the timer if it has not
+    ///   fired, and otherwise disposes what the action returned. Safe from any
+    ///   thread. The corresponding libuv function is `uv_timer_start`.
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+        let scheduled = ScheduledOnLoop()
+        onLoopThread { [unowned self] in
+            guard !scheduled.isDisposed else { return }
+            do {
+                let timer = try UVTimer(loop: self)
+                timer.onFire = { [unowned timer] in
+                    timer.close()
+                    guard !scheduled.isDisposed else { return }
+                    scheduled.setResult(action(state))
+                }
+                scheduled.setTimer(timer)
+                try timer.start(timeout: dueTime, repeating: nil)
+            } catch {
+                scheduled.dispose()
+                Hooks.defaultErrorHandler(error)
+            }
+        }
+        return scheduled
+    }
+
+    /// Runs `action` on the loop thread first after `startAfter`, then every
+    /// `period`, on one repeating `uv_timer_t`.
+    ///
+    /// - Returns: a disposable that stops and closes the timer. Safe from any thread.
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+        let scheduled = ScheduledOnLoop()
+        onLoopThread { [unowned self] in
+            guard !scheduled.isDisposed else { return }
+            do {
+                let timer = try UVTimer(loop: self)
+                var current = state
+                timer.onFire = {
+                    guard !scheduled.isDisposed else { return }
+                    current = action(current)
+                }
+                scheduled.setTimer(timer)
+                try timer.start(timeout: startAfter, repeating: UVTimer.milliseconds(period) == 0 ? .milliseconds(1) : period)
+            } catch {
+                scheduled.dispose()
+                Hooks.defaultErrorHandler(error)
+            }
+        }
+        return scheduled
+    }
+}
+
+/// The disposable of work scheduled on a loop: cancels it before it runs,
+/// closes its timer (on the loop thread), and disposes the action's result.
+final class ScheduledOnLoop: Cancelable {
+    private struct State {
+        var isDisposed = false
+        var timer: UVTimer?
+        var result: Disposable?
+    }
+
+    private let state = Mutex(State())
+
+    init() {
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    var isDisposed: Bool {
+        state.withLock { $0.isDisposed }
+    }
+
+    /// Records the timer; closes it at once if already disposed. Loop thread.
+    func setTimer(_ timer: UVTimer) {
+        let closeNow = state.withLock { state -> Bool in
+            if state.isDisposed { return true }
+            state.timer = timer
+            return false
+        }
+        if closeNow {
+            timer.close()
+        }
+    }
+
+    /// Records what the action returned; disposes it if already disposed.
+    func setResult(_ result: Disposable) {
+        let disposeNow = state.withLock { state -> Bool in
+            if state.isDisposed { return true }
+            state.result = result
+            return false
+        }
+        if disposeNow {
+            result.dispose()
+        }
+    }
+
+    func dispose() {
+        let (timer, result) = state.withLock { state -> (UVTimer?, Disposable?) in
+            if state.isDisposed { return (nil, nil) }
+            state.isDisposed = true
+            defer {
+                state.timer = nil
+                state.result = nil
+            }
+            return (state.timer, state.result)
+        }
+        timer?.closeFromAnyThread()
+        result?.dispose()
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

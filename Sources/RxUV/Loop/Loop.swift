@@ -1,0 +1,213 @@
+internal import CLibUV
+import RxCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One libuv event loop (`uv_loop_t`) and the thread that runs it.
+///
+/// Every libuv call for the loop's handles runs on the loop thread: the
+/// thread that calls `run()` (before the first run, the thread that created
+/// the loop). `execute(_:)` is the one thread-safe way in: it queues work
+/// and wakes the loop through a `uv_async_t`; subscribing to or disposing a
+/// bridge Observable from another thread goes through it.
+///
+/// `Loop` is also a `SchedulerType` (see `Loop+Scheduler.swift`), so RxCore's
+/// time operators run on libuv timers.
+public final class Loop: ReactiveCompatible {
+    let raw: UnsafeMutablePointer<uv_loop_t>
+
+    private struct Pending {
+        var work: [() -> Void] = []
+        var isClosed = false
+    }
+
+    private let pending = Mutex(Pending())
+    private let openHandles = Mutex<[ObjectIdentifier: String]>([:])
+    private let owner: Atomic<UInt>
+    private var wakeup: UVAsync?
+    private var isClosed = false
+
+    /// Creates and initialises a loop (`uv_loop_init`).
+    public init() throws(UVError) {
+        raw = .allocate(capacity: 1)
+        owner = Atomic(UInt(bitPattern: Int(bitPattern: pthread_self())))
+        do {
+            try uvCheck(uv_loop_init(raw), "uv_loop_init")
+        } catch {
+            raw.deallocate()
+            throw error
+        }
+        do {
+            let wakeup = try UVAsync(loop: self, isLoopInternal: true) { [unowned self] in self.drain() }
+            wakeup.unref()
+            self.wakeup = wakeup
+        } catch {
+            uv_loop_close(raw)
+            raw.deallocate()
+            throw error
+        }
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// `true` when called on the thread that runs (or will run) this loop.
+    public var isOnLoopThread: Bool {
+        pthread_equal(pthread_self(), pthread_t(bitPattern: Int(bitPattern: owner.load(ordering: .acquiring)))) != 0
+    }
+
+    /// The number of handles (timers, signals, TCP sockets...) open on this
+    /// loop: initialised and not yet through their close callback. The loop's
+    /// own wake-up handle is not counted.
+    public var openHandleCount: Int {
+        openHandles.withLock { $0.count }
+    }
+
+    /// Runs the loop until no handle or request is active (`uv_run` with
+    /// `UV_RUN_DEFAULT`). The calling thread becomes the loop thread.
+    ///
+    /// - Returns: `true` if `stop()` ended the run while work was still active.
+    @discardableResult
+    public func run() -> Bool {
+        runLoop(UV_RUN_DEFAULT)
+    }
+
+    /// Runs one iteration, waiting for I/O if there is nothing to do yet
+    /// (`UV_RUN_ONCE`).
+    ///
+    /// - Returns: `true` if handles or requests are still active.
+    @discardableResult
+    public func runOnce() -> Bool {
+        runLoop(UV_RUN_ONCE)
+    }
+
+    /// Runs one iteration without waiting for I/O (`UV_RUN_NOWAIT`).
+    ///
+    /// - Returns: `true` if handles or requests are still active.
+    @discardableResult
+    public func runNoWait() -> Bool {
+        runLoop(UV_RUN_NOWAIT)
+    }
+
+    private func runLoop(_ mode: uv_run_mode) -> Bool {
+        precondition(!isClosed, "Loop.run: the loop is closed")
+        owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+        keepAliveForPendingWork()
+        return uv_run(raw, mode) != 0
+    }
+
+    /// Asks a running loop to return from `run()` after the current
+    /// iteration (`uv_stop`). Safe from any thread.
+    public func stop() {
+        if isOnLoopThread {
+            uv_stop(raw)
+        } else {
+            execute { [unowned self] in uv_stop(self.raw) }
+        }
+    }
+
+    /// Queues `work` to run on the loop thread, in order, during the loop's
+    /// next iteration. Safe from any thread; nothing queued is lost while the
+    /// loop is open (libuv coalesces wake-ups; each wake-up drains the queue).
+    ///
+    /// Work queued from another thread while the loop is not running waits
+    /// for the next `run()`.
+    ///
+    /// - Returns: `false` if the loop is closed; `work` is then not run.
+    @discardableResult
+    public func execute(_ work: @escaping () -> Void) -> Bool {
+        let onLoopThread = isOnLoopThread
+        let accepted = pending.withLock { pending -> Bool in
+            if pending.isClosed { return false }
+            pending.work.append(work)
+            // Sending under the lock keeps close() from freeing the handle
+            // between the check and the send.
+            wakeup?.send()
+            return true
+        }
+        if accepted && onLoopThread {
+            wakeup?.ref()
+        }
+        return accepted
+    }
+
+    /// Runs `work` now when on the loop thread, otherwise through `execute`.
+    func onLoopThread(_ work: @escaping () -> Void) {
+        if isOnLoopThread {
+            work()
+        } else {
+            execute(work)
+        }
+    }
+
+    /// Keeps the loop alive while queued work waits (loop thread only).
+    private func keepAliveForPendingWork() {
+        let hasWork = pending.withLock { !$0.work.isEmpty }
+        if hasWork {
+            wakeup?.ref()
+            wakeup?.send()
+        }
+    }
+
+    private func drain() {
+        while true {
+            let batch = pending.withLock { pending -> [() -> Void] in
+                defer { pending.work.removeAll(keepingCapacity: true) }
+                return pending.work
+            }
+            if batch.isEmpty { break }
+            for work in batch {
+                work()
+            }
+        }
+        wakeup?.unref()
+    }
+
+    func handleOpened(_ handle: UVHandle) {
+        openHandles.withLock { $0[ObjectIdentifier(handle)] = handle.kind }
+    }
+
+    func handleClosed(_ handle: UVHandle) {
+        _ = openHandles.withLock { $0.removeValue(forKey: ObjectIdentifier(handle)) }
+    }
+
+    /// Closes the loop (`uv_loop_close`), after running the work still queued.
+    ///
+    /// Throws a `UVError` (`EBUSY`) that names the handles still open, such
+    /// as `2 open handles: tcp, timer`; the loop then stays usable. Call it
+    /// on the loop thread after `run()` returned. Closing twice does nothing.
+    public func close() throws(UVError) {
+        if isClosed { return }
+        precondition(isOnLoopThread, "Loop.close must be called on the loop thread")
+        runNoWait()
+        let open = openHandles.withLock { $0.values.sorted() }
+        if !open.isEmpty {
+            throw UVError(code: UVError.Code.busy, operation: "Loop.close", address: "\(open.count) open handle\(open.count == 1 ? "" : "s"): \(open.joined(separator: ", "))")
+        }
+        pending.withLock { $0.isClosed = true }
+        wakeup?.close()
+        wakeup = nil
+        uv_run(raw, UV_RUN_NOWAIT)
+        try uvCheck(uv_loop_close(raw), "uv_loop_close")
+        isClosed = true
+    }
+
+    deinit {
+        if !isClosed {
+            pending.withLock { $0.isClosed = true }
+            wakeup?.close()
+            wakeup = nil
+            uv_run(raw, UV_RUN_NOWAIT)
+            if uv_loop_close(raw) == 0 {
+                raw.deallocate()
+            }
+        } else {
+            raw.deallocate()
+        }
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

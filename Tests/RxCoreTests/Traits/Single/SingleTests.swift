@@ -80,7 +80,7 @@ final class SingleTests: RxCoreTestCase {
         final class Owner {}
         var calls = 0
         var owner: Owner? = Owner()
-        weak var weakOwner = owner
+        weak let weakOwner = owner
         let subject = PublishSubject<Int>()
         let subscription = subject.asSingle().subscribe(with: owner!, onSuccess: { _, _ in calls += 1 }, onFailure: { _, _ in calls += 1 })
         owner = nil

@@ -1,0 +1,65 @@
+extension PrimitiveSequenceType where Trait == SingleTrait {
+    /// Awaits the element; throws the failure. Cancelling the Task disposes
+    /// the subscription and throws `CancellationError`.
+    public var value: Element {
+        get async throws {
+            try await AsyncOneShot<Element>.await { resolve in
+                self.subscribe(onSuccess: { resolve(.success($0)) }, onFailure: { resolve(.failure($0)) })
+            }
+        }
+    }
+
+    /// A `Single` that runs `work` in a Task per subscription and succeeds
+    /// with its result. Disposing cancels the Task.
+    ///
+    /// - Parameters:
+    ///   - detached: run `work` in a detached Task.
+    ///   - priority: the Task's priority.
+    public static func create(
+        detached: Bool = false,
+        priority: TaskPriority? = nil,
+        work: @Sendable @escaping () async throws -> Element
+    ) -> Single<Element> {
+        .create { observer in
+            let operation: @Sendable () async -> Void = {
+                do {
+                    let element = try await work()
+                    observer(.success(element))
+                } catch {
+                    observer(.failure(error))
+                }
+            }
+            let task = detached ? Task.detached(priority: priority, operation: operation) : Task(priority: priority, operation: operation)
+            return Disposables.create { task.cancel() }
+        }
+    }
+}
+
+extension PrimitiveSequenceType where Trait == MaybeTrait {
+    /// Awaits the element, or `nil` if the `Maybe` completes empty; throws
+    /// the error. Cancelling the Task disposes the subscription and throws
+    /// `CancellationError`.
+    public var value: Element? {
+        get async throws {
+            try await AsyncOneShot<Element?>.await { resolve in
+                self.subscribe(
+                    onSuccess: { resolve(.success($0)) },
+                    onError: { resolve(.failure($0)) },
+                    onCompleted: { resolve(.success(nil)) }
+                )
+            }
+        }
+    }
+}
+
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
+    /// Awaits completion; throws the error. Cancelling the Task disposes the
+    /// subscription and throws `CancellationError`.
+    public var value: Void {
+        get async throws {
+            try await AsyncOneShot<Void>.await { resolve in
+                self.subscribe(onCompleted: { resolve(.success(())) }, onError: { resolve(.failure($0)) })
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// The trait of `Completable`: no elements; completion or an error.
+public enum CompletableTrait {}
+
+/// A sequence that only completes or fails: a write, a shutdown, a flush.
+public typealias Completable = PrimitiveSequence<CompletableTrait, Never>
+
+/// The outcome of a `Completable`.
+public enum CompletableEvent {
+    /// The work failed.
+    case error(Swift.Error)
+    /// The work finished.
+    case completed
+}
+
+extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
+    /// The callback through which `Completable.create` reports its outcome.
+    public typealias CompletableObserver = (CompletableEvent) -> Void
+
+    /// Creates a `Completable` from a subscribe function that reports one
+    /// outcome. Only the first outcome counts.
+    public static func create(subscribe: @escaping (@escaping CompletableObserver) -> Disposable) -> Completable {
+        let source = Observable<Never>.create { observer in
+            subscribe { event in
+                switch event {
+                case .error(let error):
+                    observer.on(.error(error))
+                case .completed:
+                    observer.on(.completed)
+                }
+            }
+        }
+        return PrimitiveSequence(raw: source)
+    }
+
+    /// Subscribes `observer` to the outcome.
+    public func subscribe(_ observer: @escaping (CompletableEvent) -> Void) -> Disposable {
+        var stopped = false
+        return primitiveSequence.asObservable().subscribe { event in
+            if stopped { return }
+            switch event {
+            case .next:
+                return
+            case .error(let error):
+                stopped = true
+                observer(.error(error))
+            case .completed:
+                stopped = true
+                observer(.completed)
+            }
+        }
+    }
+
+    /// Subscribes closures to completion, the error and disposal.
+    ///
+    /// `onDisposed` runs once, after the outcome or on dispose. An error
+    /// without `onError` goes to `Hooks.defaultErrorHandler`.
+    public func subscribe(
+        onCompleted: (() -> Void)? = nil,
+        onError: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let subscription = subscribe { event in
+            switch event {
+            case .error(let error):
+                if let onError {
+                    onError(error)
+                } else {
+                    Hooks.defaultErrorHandler(error)
+                }
+            case .completed:
+                onCompleted?()
+            }
+            disposedCallback.dispose()
+        }
+        return Disposables.create(subscription, disposedCallback)
+    }
+
+    /// Like `subscribe(onCompleted:onError:onDisposed:)`, passing `object`
+    /// (held weakly) to each closure; nothing is called once it is gone.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onCompleted: ((Object) -> Void)? = nil,
+        onError: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onCompleted: { [weak object] in
+                guard let object else { return }
+                onCompleted?(object)
+            },
+            onError: onError.map { onError in
+                { [weak object] error in
+                    guard let object else { return }
+                    onError(object, error)
+                }
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+
+    /// A `Completable` that completes at once.
+    public static func empty() -> Completable {
+        Completable(raw: Observable.empty())
+    }
+}

@@ -1,0 +1,36 @@
+extension ObservableType {
+    /// The sequence as a `Completable`: elements are dropped; completion and
+    /// errors pass through.
+    public func asCompletable() -> Completable {
+        Completable(raw: DropElements(source: asObservable()))
+    }
+}
+
+private final class DropElementsSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Never {
+    func on(_ event: Event<Source>) {
+        switch event {
+        case .next:
+            return
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+private final class DropElements<Source>: Producer<Never> {
+    private let source: Observable<Source>
+
+    init(source: Observable<Source>) {
+        self.source = source
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+        let sink = DropElementsSink<Source, Observer>(observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

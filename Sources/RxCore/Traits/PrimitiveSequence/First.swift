@@ -1,0 +1,39 @@
+extension ObservableType {
+    /// The first element as a `Single` of an optional: `nil` if the source
+    /// completes empty. The source is disposed after its first element.
+    public func first() -> Single<Element?> {
+        Single(raw: First(source: asObservable()))
+    }
+}
+
+private final class FirstSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source? {
+    func on(_ event: Event<Source>) {
+        switch event {
+        case .next(let element):
+            forwardOn(.next(element))
+            forwardOn(.completed)
+            dispose()
+        case .error(let error):
+            forwardOn(.error(error))
+            dispose()
+        case .completed:
+            forwardOn(.next(nil))
+            forwardOn(.completed)
+            dispose()
+        }
+    }
+}
+
+private final class First<Source>: Producer<Source?> {
+    private let source: Observable<Source>
+
+    init(source: Observable<Source>) {
+        self.source = source
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source? {
+        let sink = FirstSink<Source, Observer>(observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,134 @@
+/// The trait of `Single`: exactly one element, or an error.
+public enum SingleTrait {}
+
+/// A sequence that emits exactly one element or fails: a request, a lookup,
+/// a connect.
+public typealias Single<Element> = PrimitiveSequence<SingleTrait, Element>
+
+/// The outcome of a `Single`: `.success(element)` or `.failure(error)`.
+public typealias SingleEvent<Element> = Result<Element, Swift.Error>
+
+extension PrimitiveSequenceType where Trait == SingleTrait {
+    /// The callback through which `Single.create` reports its outcome.
+    public typealias SingleObserver = (SingleEvent<Element>) -> Void
+
+    /// Creates a `Single` from a subscribe function that reports one outcome.
+    ///
+    /// Only the first outcome counts; later calls are ignored. Disposing the
+    /// subscription disposes what `subscribe` returned.
+    public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable) -> Single<Element> {
+        let source = Observable<Element>.create { observer in
+            subscribe { event in
+                switch event {
+                case .success(let element):
+                    observer.on(.next(element))
+                    observer.on(.completed)
+                case .failure(let error):
+                    observer.on(.error(error))
+                }
+            }
+        }
+        return PrimitiveSequence(raw: source)
+    }
+
+    /// Subscribes `observer` to the outcome.
+    ///
+    /// - Returns: a disposable that cancels the subscription.
+    public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
+        var stopped = false
+        return primitiveSequence.asObservable().subscribe { event in
+            if stopped { return }
+            stopped = true
+            switch event {
+            case .next(let element):
+                observer(.success(element))
+            case .error(let error):
+                observer(.failure(error))
+            case .completed:
+                observer(.failure(RxError.noElements))
+            }
+        }
+    }
+
+    /// Subscribes closures to the element, the failure and disposal.
+    ///
+    /// `onDisposed` runs once, after the outcome or on dispose. A failure
+    /// without `onFailure` goes to `Hooks.defaultErrorHandler`.
+    public func subscribe(
+        onSuccess: ((Element) -> Void)? = nil,
+        onFailure: ((Swift.Error) -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let subscription = subscribe { event in
+            switch event {
+            case .success(let element):
+                onSuccess?(element)
+            case .failure(let error):
+                if let onFailure {
+                    onFailure(error)
+                } else {
+                    Hooks.defaultErrorHandler(error)
+                }
+            }
+            disposedCallback.dispose()
+        }
+        return Disposables.create(subscription, disposedCallback)
+    }
+
+    /// Like `subscribe(onSuccess:onFailure:onDisposed:)`, passing `object`
+    /// (held weakly) to each closure; nothing is called once it is gone.
+    public func subscribe<Object: AnyObject>(
+        with object: Object,
+        onSuccess: ((Object, Element) -> Void)? = nil,
+        onFailure: ((Object, Swift.Error) -> Void)? = nil,
+        onDisposed: ((Object) -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            onSuccess: { [weak object] element in
+                guard let object else { return }
+                onSuccess?(object, element)
+            },
+            onFailure: onFailure.map { onFailure in
+                { [weak object] error in
+                    guard let object else { return }
+                    onFailure(object, error)
+                }
+            },
+            onDisposed: { [weak object] in
+                guard let object else { return }
+                onDisposed?(object)
+            }
+        )
+    }
+
+    /// A `Single` of `element`.
+    public static func just(_ element: Element) -> Single<Element> {
+        PrimitiveSequence(raw: Observable.just(element))
+    }
+
+    /// A `Single` of `element`, delivered on `scheduler`.
+    public static func just(_ element: Element, scheduler: ImmediateSchedulerType) -> Single<Element> {
+        PrimitiveSequence(raw: Observable.just(element, scheduler: scheduler))
+    }
+
+    /// Transforms the element.
+    public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Single<Result> {
+        Single(raw: primitiveSequence.source.map(transform))
+    }
+
+    /// The element if it satisfies `predicate`, otherwise empty: a `Maybe`.
+    public func filter(_ predicate: @escaping (Element) throws -> Bool) -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source.filter(predicate))
+    }
+
+    /// The `Single` as a `Maybe`.
+    public func asMaybe() -> Maybe<Element> {
+        Maybe(raw: primitiveSequence.source)
+    }
+
+    /// The `Single` as a `Completable`: its element is dropped.
+    public func asCompletable() -> Completable {
+        primitiveSequence.source.asCompletable()
+    }
+}

@@ -61,6 +61,8 @@ extension UVError {
         public static let invalidArgument = Int32(UV_EINVAL.rawValue)
         /// `EBUSY`: the resource is busy (a loop with open handles).
         public static let busy = Int32(UV_EBUSY.rawValue)
+        /// `ENOTCONN`: the socket is not connected (or already closed).
+        public static let notConnected = Int32(UV_ENOTCONN.rawValue)
         /// `EOF`: end of stream.
         public static let endOfFile = Int32(UV_EOF.rawValue)
         /// `ETIMEDOUT`: the operation timed out.

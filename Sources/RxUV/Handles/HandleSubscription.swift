@@ -6,11 +6,14 @@ import Synchronization
 /// `start` creates the handle on the loop thread (at once when subscribed
 /// there, otherwise through `execute`); `dispose()` closes it, from any
 /// thread, any number of times, including before the handle exists (it is
-/// then never created) and from inside the handle's own callback.
+/// then closed as soon as it is adopted) and from inside the handle's own
+/// callback. Work that precedes the handle (an address lookup) registers an
+/// `onDispose` action to cancel it.
 final class HandleSubscription<Handle: UVHandle>: Cancelable {
     private struct State {
         var isDisposed = false
         var handle: Handle?
+        var onDispose: (() -> Void)?
     }
 
     private let loop: Loop
@@ -27,20 +30,28 @@ final class HandleSubscription<Handle: UVHandle>: Cancelable {
         state.withLock { $0.isDisposed }
     }
 
-    /// Creates the handle with `make` on the loop thread unless disposed
-    /// first; a thrown error goes to `onError`.
-    func start(_ make: @escaping () throws(UVError) -> Handle, onError: @escaping (UVError) -> Void) {
+    /// Runs on the loop thread when disposed, unless disposed already (then
+    /// it runs at once). Set it on the loop thread.
+    var onDispose: (() -> Void)? {
+        get { state.withLock { $0.onDispose } }
+        set {
+            let runNow = state.withLock { state -> Bool in
+                if state.isDisposed { return true }
+                state.onDispose = newValue
+                return false
+            }
+            if runNow { newValue?() }
+        }
+    }
+
+    /// Calls `make` on the loop thread unless disposed first; the handle it
+    /// returns (if any) is adopted, a thrown error goes to `onError`.
+    func start(_ make: @escaping () throws(UVError) -> Handle?, onError: @escaping (UVError) -> Void) {
         loop.onLoopThread { [self] in
             guard !isDisposed else { return }
             do throws(UVError) {
-                let handle = try make()
-                let closeNow = state.withLock { state -> Bool in
-                    if state.isDisposed { return true }
-                    state.handle = handle
-                    return false
-                }
-                if closeNow {
-                    handle.close()
+                if let handle = try make() {
+                    adopt(handle)
                 }
             } catch {
                 onError(error)
@@ -48,14 +59,33 @@ final class HandleSubscription<Handle: UVHandle>: Cancelable {
         }
     }
 
-    func dispose() {
-        let handle = state.withLock { state -> Handle? in
-            if state.isDisposed { return nil }
-            state.isDisposed = true
-            defer { state.handle = nil }
-            return state.handle
+    /// Takes ownership of `handle`; closes it at once if already disposed. Loop thread.
+    func adopt(_ handle: Handle) {
+        let closeNow = state.withLock { state -> Bool in
+            if state.isDisposed { return true }
+            state.handle = handle
+            return false
         }
-        handle?.closeFromAnyThread()
+        if closeNow {
+            handle.close()
+        }
+    }
+
+    func dispose() {
+        let (handle, onDispose) = state.withLock { state -> (Handle?, (() -> Void)?) in
+            if state.isDisposed { return (nil, nil) }
+            state.isDisposed = true
+            defer {
+                state.handle = nil
+                state.onDispose = nil
+            }
+            return (state.handle, state.onDispose)
+        }
+        guard handle != nil || onDispose != nil else { return }
+        loop.onLoopThread {
+            handle?.close()
+            onDispose?()
+        }
     }
 
     deinit {

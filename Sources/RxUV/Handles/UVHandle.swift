@@ -62,10 +62,17 @@ class UVHandle {
     /// Closes the handle (`uv_close`) unless it is closed or closing already.
     /// Safe from inside the handle's own callbacks. Loop thread only.
     func close() {
+        close { uv_close($0, $1) }
+    }
+
+    /// Closes the handle with `closer`, a libuv close function that takes the
+    /// handle and the close callback (`uv_close`, or `uv_tcp_close_reset`
+    /// through a cast), unless closed or closing already. Loop thread only.
+    func close(with closer: (UnsafeMutablePointer<uv_handle_t>, uv_close_cb) -> Void) {
         guard isOpen, !isClosing else { return }
         isClosing = true
         isOpen = false
-        uv_close(handle, uvHandleDidClose)
+        closer(handle, uvHandleDidClose)
     }
 
     /// Closes the handle from any thread: at once on the loop thread,

@@ -29,6 +29,19 @@ public final class Loop: ReactiveCompatible {
     private var wakeup: UVAsync?
     private var isClosed = false
 
+    /// The buffer every TCP read on this loop lands in (loop thread only):
+    /// libuv calls the read callback right after the allocation callback, and
+    /// the read callback copies the bytes out, so one buffer serves all
+    /// connections, as in a C server that reuses its read buffer.
+    var readBuffer: UnsafeMutableRawBufferPointer {
+        if let buffer = allocatedReadBuffer { return buffer }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        allocatedReadBuffer = buffer
+        return buffer
+    }
+
+    private var allocatedReadBuffer: UnsafeMutableRawBufferPointer?
+
     /// Creates and initialises a loop (`uv_loop_init`).
     public init() throws(UVError) {
         raw = .allocate(capacity: 1)
@@ -195,6 +208,7 @@ public final class Loop: ReactiveCompatible {
     }
 
     deinit {
+        allocatedReadBuffer?.deallocate()
         if !isClosed {
             pending.withLock { $0.isClosed = true }
             wakeup?.close()

@@ -1,0 +1,51 @@
+internal import CLibUV
+import RxCore
+
+/// The lifetime rule for libuv requests (`uv_write_t`, `uv_connect_t`,
+/// `uv_shutdown_t`, `uv_getaddrinfo_t`): this object owns the request's raw
+/// memory; after a successful submit it retains itself into `req->data` and
+/// the completion callback releases it (`complete(_:)`). A submit that fails
+/// never calls back, so nothing is retained and the error is thrown.
+class UVRequest {
+    let pointer: UnsafeMutableRawPointer
+
+    init(type: uv_req_type) {
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_req_size(type), alignment: 16)
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    var request: UnsafeMutablePointer<uv_req_t> {
+        pointer.assumingMemoryBound(to: uv_req_t.self)
+    }
+
+    /// Records the status of the submit call; on success the request keeps
+    /// itself alive until its callback.
+    func submitted(_ status: Int32, operation: String, address: String? = nil) throws(UVError) {
+        try uvCheck(status, operation, address: address)
+        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// The request's owner in its completion callback; releases the
+    /// reference taken at submit.
+    static func complete<Request: UVRequest>(_ request: UnsafeMutableRawPointer?, as type: Request.Type) -> Request {
+        let raw = request!.assumingMemoryBound(to: uv_req_t.self)
+        let data = raw.pointee.data!
+        raw.pointee.data = nil
+        return unsafeDowncast(Unmanaged<UVRequest>.fromOpaque(data).takeRetainedValue(), to: Request.self)
+    }
+
+    /// Asks libuv to cancel the request (`uv_cancel`); only some requests
+    /// (address lookups, work) can be cancelled.
+    func cancel() {
+        _ = uv_cancel(request)
+    }
+
+    deinit {
+        pointer.deallocate()
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

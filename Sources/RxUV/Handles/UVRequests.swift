@@ -1,0 +1,121 @@
+internal import CLibUV
+import RxCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `uv_write_t` with the buffer it writes, kept alive until libuv is done.
+final class WriteRequest: UVRequest {
+    private let bytes: ByteBuffer
+    private var completion: ((Int32) -> Void)?
+
+    /// Submits `bytes` for writing on `stream` (`uv_write`); `completion`
+    /// gets libuv's status. Throws if the submit fails (no callback follows).
+    init(stream: UVTCP, bytes: ByteBuffer, completion: @escaping (Int32) -> Void) throws(UVError) {
+        self.bytes = bytes
+        self.completion = completion
+        super.init(type: UV_WRITE)
+        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress).assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        let status = uv_write(pointer.assumingMemoryBound(to: uv_write_t.self), stream.stream, &buffer, 1, uvWriteCompleted)
+        try submitted(status, operation: "uv_write", address: stream.remoteAddress?.description)
+    }
+
+    fileprivate func finish(_ status: Int32) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(status)
+    }
+}
+
+private func uvWriteCompleted(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
+    UVRequest.complete(request, as: WriteRequest.self).finish(status)
+}
+
+/// A `uv_shutdown_t`: half-closes a stream after its queued writes.
+final class ShutdownRequest: UVRequest {
+    private var completion: ((Int32) -> Void)?
+
+    init(stream: UVTCP, completion: @escaping (Int32) -> Void) throws(UVError) {
+        self.completion = completion
+        super.init(type: UV_SHUTDOWN)
+        let status = uv_shutdown(pointer.assumingMemoryBound(to: uv_shutdown_t.self), stream.stream, uvShutdownCompleted)
+        try submitted(status, operation: "uv_shutdown", address: stream.remoteAddress?.description)
+    }
+
+    fileprivate func finish(_ status: Int32) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(status)
+    }
+}
+
+private func uvShutdownCompleted(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {
+    UVRequest.complete(request, as: ShutdownRequest.self).finish(status)
+}
+
+/// A `uv_connect_t` for one TCP connection attempt.
+final class ConnectRequest: UVRequest {
+    private var completion: ((Int32) -> Void)?
+
+    init(tcp: UVTCP, to address: SocketAddress, completion: @escaping (Int32) -> Void) throws(UVError) {
+        self.completion = completion
+        super.init(type: UV_CONNECT)
+        let request = pointer.assumingMemoryBound(to: uv_connect_t.self)
+        let status = address.withSockAddr { uv_tcp_connect(request, tcp.tcp, $0, uvConnectCompleted) }
+        try submitted(status, operation: "uv_tcp_connect", address: address.description)
+    }
+
+    fileprivate func finish(_ status: Int32) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(status)
+    }
+}
+
+private func uvConnectCompleted(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
+    UVRequest.complete(request, as: ConnectRequest.self).finish(status)
+}
+
+/// A `uv_getaddrinfo_t`: resolves a host name to stream socket addresses on
+/// libuv's thread pool. Cancellable until it completes.
+final class AddressLookup: UVRequest {
+    private var completion: ((Int32, [SocketAddress]) -> Void)?
+
+    init(loop: Loop, host: String, port: Int, completion: @escaping (Int32, [SocketAddress]) -> Void) throws(UVError) {
+        self.completion = completion
+        super.init(type: UV_GETADDRINFO)
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        let request = pointer.assumingMemoryBound(to: uv_getaddrinfo_t.self)
+        let status = uv_getaddrinfo(loop.raw, request, uvAddressesResolved, host, String(port), &hints)
+        try submitted(status, operation: "uv_getaddrinfo", address: "\(host):\(port)")
+    }
+
+    fileprivate func finish(_ status: Int32, _ result: UnsafeMutablePointer<addrinfo>?) {
+        var addresses: [SocketAddress] = []
+        var next = result
+        while let info = next {
+            if let address = info.pointee.ai_addr {
+                var storage = sockaddr_storage()
+                withUnsafeMutableBytes(of: &storage) { raw in
+                    raw.baseAddress!.copyMemory(from: address, byteCount: Int(info.pointee.ai_addrlen))
+                }
+                if let parsed = SocketAddress(storage: storage), !addresses.contains(parsed) {
+                    addresses.append(parsed)
+                }
+            }
+            next = info.pointee.ai_next
+        }
+        if let result {
+            uv_freeaddrinfo(result)
+        }
+        let completion = self.completion
+        self.completion = nil
+        completion?(status, addresses)
+    }
+}
+
+private func uvAddressesResolved(_ request: UnsafeMutablePointer<uv_getaddrinfo_t>?, _ status: Int32, _ result: UnsafeMutablePointer<addrinfo>?) {
+    UVRequest.complete(request, as: AddressLookup.self).finish(status, result)
+}

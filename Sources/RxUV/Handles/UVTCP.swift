@@ -1,0 +1,127 @@
+internal import CLibUV
+import RxCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ignores SIGPIPE for the whole process, once, before the first TCP handle:
+/// a write to a closed peer then fails with `EPIPE` instead of killing us.
+private let ignoreSIGPIPE: Void = {
+    signal(SIGPIPE, SIG_IGN)
+}()
+
+/// A `uv_tcp_t`: a listening socket or a connection.
+final class UVTCP: UVHandle {
+    /// A listening socket's connection callback, with libuv's status.
+    var onConnection: ((Int32) -> Void)?
+    /// A reading connection's callback: the bytes read, `UV_EOF`, or an error.
+    var onRead: ((Int, UnsafeRawPointer?) -> Void)?
+
+    init(loop: Loop) throws(UVError) {
+        _ = ignoreSIGPIPE
+        super.init(loop: loop, type: UV_TCP, kind: "tcp")
+        try adopt(initStatus: uv_tcp_init(loop.raw, tcp), operation: "uv_tcp_init")
+        onClose = { [unowned self] in
+            self.onConnection = nil
+            self.onRead = nil
+        }
+    }
+
+    var tcp: UnsafeMutablePointer<uv_tcp_t> {
+        pointer.assumingMemoryBound(to: uv_tcp_t.self)
+    }
+
+    var stream: UnsafeMutablePointer<uv_stream_t> {
+        pointer.assumingMemoryBound(to: uv_stream_t.self)
+    }
+
+    /// Binds to `address` (`uv_tcp_bind`).
+    func bind(_ address: SocketAddress) throws(UVError) {
+        let status = address.withSockAddr { uv_tcp_bind(tcp, $0, 0) }
+        try uvCheck(status, "uv_tcp_bind", address: address.description)
+    }
+
+    /// Starts listening (`uv_listen`).
+    func listen(backlog: Int32, address: String) throws(UVError) {
+        try uvCheck(uv_listen(stream, backlog, uvConnectionArrived), "uv_listen", address: address)
+    }
+
+    /// Accepts a pending connection into `client` (`uv_accept`).
+    func accept(into client: UVTCP) throws(UVError) {
+        try uvCheck(uv_accept(stream, client.stream), "uv_accept")
+    }
+
+    /// Starts reading into the loop's shared read buffer (`uv_read_start`).
+    func startReading() throws(UVError) {
+        try uvCheck(uv_read_start(stream, uvAllocate, uvReadCompleted), "uv_read_start")
+    }
+
+    /// Stops reading (`uv_read_stop`).
+    func stopReading() {
+        uv_read_stop(stream)
+    }
+
+    /// Bytes queued for writing and not yet handed to the kernel.
+    var writeQueueSize: Int {
+        uv_stream_get_write_queue_size(stream)
+    }
+
+    /// The local address (`uv_tcp_getsockname`).
+    var localAddress: SocketAddress? {
+        address(uv_tcp_getsockname)
+    }
+
+    /// The peer's address (`uv_tcp_getpeername`).
+    var remoteAddress: SocketAddress? {
+        address(uv_tcp_getpeername)
+    }
+
+    /// Closes with a TCP reset instead of a FIN (`uv_tcp_close_reset`); falls
+    /// back to `uv_close` if the reset cannot be sent.
+    func closeWithReset() {
+        close { handle, callback in
+            let tcp = UnsafeMutableRawPointer(handle).assumingMemoryBound(to: uv_tcp_t.self)
+            if uv_tcp_close_reset(tcp, callback) != 0 {
+                uv_close(handle, callback)
+            }
+        }
+    }
+
+    /// Disables Nagle's algorithm (`uv_tcp_nodelay`).
+    func setNoDelay(_ enabled: Bool) {
+        _ = uv_tcp_nodelay(tcp, enabled ? 1 : 0)
+    }
+
+    private func address(_ query: (UnsafePointer<uv_tcp_t>?, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<Int32>?) -> Int32) -> SocketAddress? {
+        guard isOpen else { return nil }
+        var storage = sockaddr_storage()
+        var length = Int32(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutableBytes(of: &storage) { raw in
+            query(tcp, raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), &length)
+        }
+        return status == 0 ? SocketAddress(storage: storage) : nil
+    }
+
+    fileprivate func connectionArrived(_ status: Int32) {
+        onConnection?(status)
+    }
+
+    fileprivate func readCompleted(_ count: Int, _ bytes: UnsafeRawPointer?) {
+        onRead?(count, bytes)
+    }
+}
+
+private func uvConnectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
+    UVHandle.owner(of: server, as: UVTCP.self).connectionArrived(status)
+}
+
+private func uvAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
+    let owner = UVHandle.owner(of: handle, as: UVTCP.self)
+    let readBuffer = owner.loop.readBuffer
+    buffer!.pointee = uv_buf_init(readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(readBuffer.count))
+}
+
+private func uvReadCompleted(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
+    let owner = UVHandle.owner(of: stream, as: UVTCP.self)
+    owner.readCompleted(count, buffer.flatMap { UnsafeRawPointer($0.pointee.base) })
+}

@@ -1,0 +1,139 @@
+import RxCore
+
+extension Reactive where Base == Loop {
+    /// Connects to `host:port` and succeeds with the connection.
+    ///
+    /// A numeric IPv4/IPv6 host is used as is; a name is resolved with
+    /// `uv_getaddrinfo` and its addresses are tried in order until one
+    /// connects (`uv_tcp_connect`). Fails with the `UVError` of the last
+    /// attempt (`ECONNREFUSED`, `ETIMEDOUT`, ...) or of the lookup
+    /// (`EAI_NONAME`). Disposing while resolving or connecting cancels: the
+    /// lookup is cancelled, the socket closed, and the `ECANCELED` that
+    /// follows is swallowed. The result arrives on the loop thread.
+    public func connect(host: String, port: Int) -> Single<TCPConnection> {
+        let loop = base
+        return Single.create { observer in
+            let attempt = ConnectAttempt(loop: loop, host: host, port: port, observer: observer)
+            loop.onLoopThread { attempt.start() }
+            return attempt
+        }
+    }
+}
+
+/// One `connect`: the lookup, then connection attempts in address order.
+/// All state is touched on the loop thread only; `dispose()` hops there.
+private final class ConnectAttempt: Cancelable {
+    private let loop: Loop
+    private let host: String
+    private let port: Int
+    private var observer: ((SingleEvent<TCPConnection>) -> Void)?
+    private var lookup: AddressLookup?
+    private var socket: UVTCP?
+    private var remaining: [SocketAddress] = []
+    private var lastError: UVError?
+    private let disposedFlag = BooleanDisposable()
+
+    init(loop: Loop, host: String, port: Int, observer: @escaping (SingleEvent<TCPConnection>) -> Void) {
+        self.loop = loop
+        self.host = host
+        self.port = port
+        self.observer = observer
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    var isDisposed: Bool {
+        disposedFlag.isDisposed
+    }
+
+    func start() {
+        guard !isDisposed else { return }
+        guard (0...65_535).contains(port) else {
+            finish(.failure(UVError(code: UVError.Code.invalidArgument, operation: "uv_tcp_connect", address: "\(host):\(port)")))
+            return
+        }
+        if let address = try? SocketAddress(ip: host, port: port) {
+            remaining = [address]
+            tryNext()
+            return
+        }
+        do throws(UVError) {
+            lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
+                lookup = nil
+                guard !isDisposed else { return }
+                guard status >= 0, !addresses.isEmpty else {
+                    finish(.failure(UVError(code: status < 0 ? status : UVError.Code.unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)")))
+                    return
+                }
+                remaining = addresses
+                tryNext()
+            }
+        } catch {
+            finish(.failure(error))
+        }
+    }
+
+    private func tryNext() {
+        guard !isDisposed else { return }
+        guard !remaining.isEmpty else {
+            finish(.failure(lastError ?? UVError(code: UVError.Code.unknownHost, operation: "uv_tcp_connect", address: "\(host):\(port)")))
+            return
+        }
+        let address = remaining.removeFirst()
+        do throws(UVError) {
+            let socket = try UVTCP(loop: loop)
+            self.socket = socket
+            do throws(UVError) {
+                _ = try ConnectRequest(tcp: socket, to: address) { [self] status in
+                    connected(socket, status: status, address: address)
+                }
+            } catch {
+                socket.close()
+                self.socket = nil
+                throw error
+            }
+        } catch {
+            lastError = error
+            tryNext()
+        }
+    }
+
+    private func connected(_ socket: UVTCP, status: Int32, address: SocketAddress) {
+        self.socket = nil
+        if isDisposed {
+            socket.close()
+            return
+        }
+        guard status >= 0 else {
+            socket.close()
+            lastError = UVError(code: status, operation: "uv_tcp_connect", address: address.description)
+            tryNext()
+            return
+        }
+        socket.setNoDelay(true)
+        finish(.success(TCPConnection(handle: socket)))
+    }
+
+    private func finish(_ result: SingleEvent<TCPConnection>) {
+        let observer = self.observer
+        self.observer = nil
+        observer?(result)
+    }
+
+    func dispose() {
+        guard !disposedFlag.isDisposed else { return }
+        disposedFlag.dispose()
+        loop.onLoopThread { [self] in
+            observer = nil
+            lookup?.cancel()
+            socket?.close()
+        }
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

@@ -1,0 +1,93 @@
+import RxCore
+
+extension Reactive where Base == Loop {
+    /// Listens for TCP connections on `host:port` and emits each accepted
+    /// connection.
+    ///
+    /// Binding and listening happen on subscribe (`uv_tcp_bind`, `uv_listen`);
+    /// their errors, such as `EADDRINUSE`, `EACCES` or `EADDRNOTAVAIL`, arrive
+    /// as `.error(UVError)` on that subscription (synchronously when
+    /// subscribed on the loop thread with a numeric host). `host` may be a
+    /// numeric IPv4/IPv6 address or a name, which is resolved first. Pass
+    /// port 0 to let the system choose; `onListening` receives the bound
+    /// address once listening. Events arrive on the loop thread. Disposing
+    /// closes the listening socket; connections already accepted stay open
+    /// (each closes with its own `data` subscription or `close()`).
+    public func listen(
+        host: String,
+        port: Int,
+        backlog: Int = 128,
+        onListening: ((SocketAddress) -> Void)? = nil
+    ) -> Observable<TCPConnection> {
+        let loop = base
+        return Observable.create { observer in
+            let subscription = HandleSubscription<UVTCP>(loop: loop)
+            let fail: (UVError) -> Void = { observer.onError($0) }
+            subscription.start { () throws(UVError) -> UVTCP? in
+                if let address = try? SocketAddress(ip: host, port: port) {
+                    return try startListening(on: address, backlog: backlog, observer: observer, onListening: onListening)
+                }
+                // A host name: resolve, then listen on the first address.
+                let lookup = try AddressLookup(loop: loop, host: host, port: port) { status, addresses in
+                    guard !subscription.isDisposed else { return }
+                    guard status >= 0, let address = addresses.first else {
+                        fail(UVError(code: status < 0 ? status : UVError.Code.unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)"))
+                        return
+                    }
+                    do throws(UVError) {
+                        let server = try startListening(on: address, backlog: backlog, observer: observer, onListening: onListening)
+                        subscription.adopt(server)
+                    } catch {
+                        fail(error)
+                    }
+                }
+                subscription.onDispose = { lookup.cancel() }
+                return nil
+            } onError: { error in
+                fail(error)
+            }
+            return subscription
+        }
+    }
+
+    private func startListening(
+        on address: SocketAddress,
+        backlog: Int,
+        observer: AnyObserver<TCPConnection>,
+        onListening: ((SocketAddress) -> Void)?
+    ) throws(UVError) -> UVTCP {
+        let loop = base
+        let server = try UVTCP(loop: loop)
+        do throws(UVError) {
+            try server.bind(address)
+            try server.listen(backlog: Int32(clamping: backlog), address: address.description)
+        } catch {
+            server.close()
+            throw error
+        }
+        server.onConnection = { [unowned server] status in
+            guard status >= 0 else {
+                server.close()
+                observer.onError(UVError(code: status, operation: "uv_listen", address: address.description))
+                return
+            }
+            do throws(UVError) {
+                let client = try UVTCP(loop: loop)
+                do throws(UVError) {
+                    try server.accept(into: client)
+                } catch {
+                    client.close()
+                    throw error
+                }
+                client.setNoDelay(true)
+                observer.onNext(TCPConnection(handle: client))
+            } catch {
+                // A connection that could not be accepted (EMFILE, a peer
+                // that reset before accept) is dropped; the server goes on.
+                Hooks.defaultErrorHandler(error)
+            }
+        }
+        onListening?(server.localAddress ?? address)
+        return server
+    }
+}

@@ -1,0 +1,330 @@
+internal import CLibUV
+import RxCore
+import Synchronization
+
+/// One TCP connection, accepted by `loop.rx.listen` or made by `loop.rx.connect`.
+///
+/// Read with `connection.rx.data`; write with `write(_:)`, a `Completable`
+/// that completes when libuv reports the write done; half-close with
+/// `shutdown()`. The connection closes when its `data` subscription ends
+/// (after the writes already queued are flushed), on `close()`, or when the
+/// object is released. Every method is safe from any thread; libuv calls
+/// run on the loop thread.
+///
+/// Backpressure: when the bytes queued for writing exceed `highWatermark`,
+/// reading pauses (`uv_read_stop`) until the queue drains below
+/// `lowWatermark`, so an echo against a peer that never reads holds
+/// bounded memory.
+public final class TCPConnection: ReactiveCompatible {
+    /// The loop this connection belongs to.
+    public let loop: Loop
+    /// The local address, read when the connection was set up.
+    public let localAddress: SocketAddress?
+    /// The peer's address, read when the connection was set up.
+    public let remoteAddress: SocketAddress?
+
+    let handle: UVTCP
+    private let limits = Mutex((high: 64 * 1024, low: 32 * 1024))
+    private let queuedBytes = Atomic<Int>(0)
+
+    // Loop-thread state.
+    private var reader: ((Event<ByteBuffer>) -> Void)?
+    private var readerToken: ReadSubscription?
+    private var isReadingPaused = false
+    private var pendingWrites = 0
+    private var closeWhenDrained = false
+
+    init(handle: UVTCP) {
+        self.loop = handle.loop
+        self.handle = handle
+        self.localAddress = handle.localAddress
+        self.remoteAddress = handle.remoteAddress
+        handle.onRead = { [weak self] count, bytes in
+            self?.readCompleted(count, bytes)
+        }
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// Above this many queued write bytes, reading pauses. Default 64 KiB.
+    public var highWatermark: Int {
+        get { limits.withLock { $0.high } }
+        set { limits.withLock { $0.high = max(newValue, 1) } }
+    }
+
+    /// Below this many queued write bytes, paused reading resumes. Default 32 KiB.
+    public var lowWatermark: Int {
+        get { limits.withLock { $0.low } }
+        set { limits.withLock { $0.low = max(newValue, 0) } }
+    }
+
+    /// Bytes handed to `write` that libuv has not yet passed to the kernel
+    /// (`uv_stream_get_write_queue_size`, as of the last write event).
+    public var writeQueueSize: Int {
+        queuedBytes.load(ordering: .relaxed)
+    }
+
+    /// `true` once the connection is closed or closing.
+    public var isClosed: Bool {
+        closedFlag.load(ordering: .acquiring)
+    }
+
+    private let closedFlag = Atomic<Bool>(false)
+
+    /// Writes `bytes` when subscribed; completes when libuv reports the write
+    /// done (`uv_write`), errors with the `UVError` it reports (`EPIPE`,
+    /// `ECONNRESET`, `ECANCELED` if the connection closed first, `ENOTCONN`
+    /// if it was closed already). The write cannot be taken back: disposing
+    /// only stops the notification. Events arrive on the loop thread.
+    public func write(_ bytes: ByteBuffer) -> Completable {
+        Completable.create { [self] observer in
+            let notify = BooleanDisposable()
+            loop.onLoopThread {
+                self.submitWrite(bytes) { status in
+                    guard !notify.isDisposed else { return }
+                    if status < 0 {
+                        observer(.error(UVError(code: status, operation: "uv_write", address: self.remoteAddress?.description)))
+                    } else {
+                        observer(.completed)
+                    }
+                }
+            }
+            return notify
+        }
+    }
+
+    /// Writes the bytes of `bytes`; see `write(_:)` for `ByteBuffer`.
+    public func write(_ bytes: [UInt8]) -> Completable {
+        write(ByteBuffer(bytes))
+    }
+
+    /// Writes the UTF-8 bytes of `string`; see `write(_:)` for `ByteBuffer`.
+    public func write(_ string: String) -> Completable {
+        write(ByteBuffer(string: string))
+    }
+
+    /// Half-closes the connection when subscribed: after the queued writes,
+    /// sends FIN (`uv_shutdown`); reading continues. Completes when done.
+    public func shutdown() -> Completable {
+        Completable.create { [self] observer in
+            let notify = BooleanDisposable()
+            loop.onLoopThread {
+                let finish: (Int32) -> Void = { status in
+                    guard !notify.isDisposed else { return }
+                    if status < 0 {
+                        observer(.error(UVError(code: status, operation: "uv_shutdown", address: self.remoteAddress?.description)))
+                    } else {
+                        observer(.completed)
+                    }
+                }
+                guard self.handle.isOpen else {
+                    finish(UVError.Code.notConnected)
+                    return
+                }
+                do throws(UVError) {
+                    _ = try ShutdownRequest(stream: self.handle) { status in finish(status) }
+                } catch {
+                    finish(error.code)
+                }
+            }
+            return notify
+        }
+    }
+
+    /// Closes the connection now (`uv_close`): pending writes fail with
+    /// `ECANCELED`; a reader gets `.completed`. Safe from any thread, any
+    /// number of times.
+    public func close() {
+        loop.onLoopThread { [self] in closeNow() }
+    }
+
+    /// Aborts the connection with a TCP reset (`uv_tcp_close_reset`): the
+    /// peer sees `ECONNRESET`; pending writes fail with `ECANCELED`; a reader
+    /// gets `.completed`. Safe from any thread.
+    public func reset() {
+        loop.onLoopThread { [self] in closeNow(reset: true) }
+    }
+
+    deinit {
+        handle.closeFromAnyThread()
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+
+    // MARK: Loop-thread internals
+
+    private func submitWrite(_ bytes: ByteBuffer, completion: @escaping (Int32) -> Void) {
+        guard handle.isOpen else {
+            completion(UVError.Code.notConnected)
+            return
+        }
+        do throws(UVError) {
+            _ = try WriteRequest(stream: handle, bytes: bytes) { [self] status in
+                pendingWrites -= 1
+                writeFinished()
+                completion(status)
+            }
+            pendingWrites += 1
+            updateQueue()
+            if queuedBytes.load(ordering: .relaxed) > highWatermark, reader != nil, !isReadingPaused {
+                isReadingPaused = true
+                handle.stopReading()
+            }
+        } catch {
+            completion(error.code)
+        }
+    }
+
+    private func writeFinished() {
+        updateQueue()
+        if isReadingPaused, queuedBytes.load(ordering: .relaxed) <= lowWatermark {
+            isReadingPaused = false
+            if reader != nil, handle.isOpen {
+                do throws(UVError) {
+                    try handle.startReading()
+                } catch {
+                    failReader(error)
+                }
+            }
+        }
+        if closeWhenDrained, pendingWrites == 0 {
+            closeNow()
+        }
+    }
+
+    private func updateQueue() {
+        queuedBytes.store(handle.isOpen ? handle.writeQueueSize : 0, ordering: .relaxed)
+    }
+
+    /// Starts delivering reads to `observer`; one reader at a time.
+    func beginReading(_ token: ReadSubscription, _ observer: @escaping (Event<ByteBuffer>) -> Void) {
+        guard !token.isDisposed else { return }
+        guard reader == nil else {
+            observer(.error(UVError(code: UVError.Code.busy, operation: "TCPConnection.data (another subscriber is reading)", address: remoteAddress?.description)))
+            return
+        }
+        guard handle.isOpen, !closeWhenDrained else {
+            observer(.error(UVError(code: UVError.Code.notConnected, operation: "TCPConnection.data", address: remoteAddress?.description)))
+            return
+        }
+        reader = observer
+        readerToken = token
+        do throws(UVError) {
+            try handle.startReading()
+        } catch {
+            failReader(error)
+        }
+    }
+
+    /// Ends the read subscription `token`: stops reading and closes the
+    /// connection once the queued writes are flushed.
+    func endReading(_ token: ReadSubscription) {
+        guard readerToken === token else { return }
+        reader = nil
+        readerToken = nil
+        closeGracefully()
+    }
+
+    private func closeGracefully() {
+        guard handle.isOpen else { return }
+        handle.stopReading()
+        closedFlag.store(true, ordering: .releasing)
+        if pendingWrites == 0 {
+            closeNow()
+        } else {
+            closeWhenDrained = true
+        }
+    }
+
+    private func closeNow(reset: Bool = false) {
+        closedFlag.store(true, ordering: .releasing)
+        guard handle.isOpen else { return }
+        if reset {
+            handle.closeWithReset()
+        } else {
+            handle.close()
+        }
+        queuedBytes.store(0, ordering: .relaxed)
+        if let reader {
+            self.reader = nil
+            readerToken = nil
+            reader(.completed)
+        }
+    }
+
+    private func failReader(_ error: UVError) {
+        let reader = self.reader
+        self.reader = nil
+        readerToken = nil
+        closeNow()
+        reader?(.error(error))
+    }
+
+    private func readCompleted(_ count: Int, _ bytes: UnsafeRawPointer?) {
+        if count > 0, let bytes {
+            reader?(.next(ByteBuffer(copying: bytes, count: count)))
+        } else if count == Int(UVError.Code.endOfFile) {
+            handle.stopReading()
+            let reader = self.reader
+            self.reader = nil
+            readerToken = nil
+            reader?(.completed)
+            closeGracefully()
+        } else if count < 0 {
+            failReader(UVError(code: Int32(count), operation: "uv_read", address: remoteAddress?.description))
+        }
+    }
+}
+
+/// The subscription of `connection.rx.data`: disposing it (from any thread)
+/// ends the read and closes the connection gracefully.
+final class ReadSubscription: Cancelable {
+    private let connection: TCPConnection
+    private let disposed = Atomic<Bool>(false)
+
+    init(connection: TCPConnection) {
+        self.connection = connection
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    var isDisposed: Bool {
+        disposed.load(ordering: .acquiring)
+    }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let connection = self.connection
+        connection.loop.onLoopThread { connection.endReading(self) }
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}
+
+extension Reactive where Base == TCPConnection {
+    /// The bytes the peer sends, one `ByteBuffer` per read (`uv_read_start`).
+    ///
+    /// Completes at EOF (the peer half-closed or closed); errors with the
+    /// `UVError` of a failed read (`ECONNRESET` for a reset). One reader at a
+    /// time: a second concurrent subscriber gets `EBUSY`. Events arrive on
+    /// the loop thread. When the subscription ends (EOF, error or dispose,
+    /// from any thread) reading stops and the connection closes once the
+    /// writes already queued are flushed.
+    public var data: Observable<ByteBuffer> {
+        let connection = base
+        return Observable.create { observer in
+            let subscription = ReadSubscription(connection: connection)
+            connection.loop.onLoopThread {
+                connection.beginReading(subscription, observer.on)
+            }
+            return subscription
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import RxCore
+import RxUV
+
+/// Starts an echo server on 127.0.0.1 with an OS-chosen port, built from
+/// public API only: every connection's reads are written back. Returns the
+/// bound address and the listen subscription (dispose it to stop accepting).
+/// `accepted` sees each connection (to inspect or tune it).
+func startEchoServer(on loop: Loop, accepted: ((TCPConnection) -> Void)? = nil) -> (address: SocketAddress, subscription: Disposable) {
+    var bound: SocketAddress?
+    let subscription = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { bound = $0 })
+        .subscribe(onNext: { connection in
+            accepted?(connection)
+            _ = connection.rx.data.subscribe(onNext: { bytes in
+                _ = connection.write(bytes).subscribe()
+            })
+        })
+    guard let address = bound else {
+        preconditionFailure("the echo server did not start listening")
+    }
+    return (address, subscription)
+}
+
+/// Deterministic pseudo-random bytes (xorshift), so failures are reproducible.
+func randomBytes(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
+    var state = seed
+    var bytes = [UInt8](repeating: 0, count: count)
+    for index in 0..<count {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        bytes[index] = UInt8(truncatingIfNeeded: state)
+    }
+    return bytes
+}

@@ -10,9 +10,9 @@ extension ObservableType {
     /// every subscription; so does disposing the result. An empty collection
     /// emits `resultSelector([])` and completes at once, as in RxSwift.
     ///
-    ///     sources[0]: --1-----2--|
-    ///     sources[1]: -----a-----b--|
-    ///     result:     -----[1a]-[2a]-[2b]-|
+    ///     sources[0]: --1-----2-----|
+    ///     sources[1]: -----a-----b-----|
+    ///     result:     -----•--•--•-----|   [1,a] [2,a] [2,b]
     public static func combineLatest<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) throws -> Element

@@ -28,9 +28,9 @@ extension ObservableType where Element == Any {
     /// Completion, errors and disposal as in
     /// `combineLatest(_:_:resultSelector:)`.
     ///
-    ///     source1: --1-----2-----|
-    ///     source2: -----a-----b--|
-    ///     result:  -----(1,a)-(2,a)-(2,b)-|
+    ///     source1: --1----2----------|
+    ///     source2: ----a--------b----|
+    ///     result:  ----•--•-----•----|   (1,a) (2,a) (2,b)
     public static func combineLatest<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {

@@ -22,8 +22,11 @@ struct CombiningRules {
     /// (RxSwift's combineLatest over an empty collection).
     let emitsWithoutSources: Bool
 
+    /// `combineLatest`, for 2...8 sources and for collections.
     static let combineLatest = CombiningRules(queuesValues: false, completesWhenOthersDone: true, emitsWithoutSources: true)
+    /// `zip` of 2...8 sources.
     static let zip = CombiningRules(queuesValues: true, completesWhenOthersDone: false, emitsWithoutSources: false)
+    /// `zip` over a collection of sources.
     static let zipCollection = CombiningRules(queuesValues: true, completesWhenOthersDone: true, emitsWithoutSources: false)
 }
 

@@ -11,8 +11,8 @@ extension ObservableType {
     /// collection completes at once without emitting.
     ///
     ///     sources[0]: --1-----2--|
-    ///     sources[1]: -----a-----b--c--|
-    ///     result:     -----[1a]--[2b]--|
+    ///     sources[1]: -----a---b---c---|
+    ///     result:     -----•---•---|       [1,a] [2,b]
     public static func zip<Collection: Swift.Collection>(
         _ collection: Collection,
         resultSelector: @escaping ([Collection.Element.Element]) throws -> Element

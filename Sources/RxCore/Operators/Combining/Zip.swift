@@ -26,9 +26,9 @@ extension ObservableType where Element == Any {
     /// Pairs the two sources' elements by position into tuples. Completion,
     /// errors and disposal as in `zip(_:_:resultSelector:)`.
     ///
-    ///     source1: --1-----2--3--|
-    ///     source2: -----a-----b-----|
-    ///     result:  -----(1,a)-(2,b)-|
+    ///     source1: --1--2--3--|
+    ///     source2: ----a----b----|
+    ///     result:  ----•----•----|   (1,a) (2,b)
     public static func zip<O1: ObservableType, O2: ObservableType>(
         _ source1: O1, _ source2: O2
     ) -> Observable<(O1.Element, O2.Element)> {

@@ -12,7 +12,7 @@ extension ObservableType {
     ///
     /// - Parameter scheduler: the scheduler that subscribes and disposes.
     public func subscribe(on scheduler: ImmediateSchedulerType) -> Observable<Element> {
-        SubscribeOn(source: asObservable(), scheduler: scheduler)
+        SubscribeOn(source: self, scheduler: scheduler)
     }
 }
 
@@ -26,7 +26,7 @@ private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, Obs
         }
     }
 
-    func run(source: Observable<Element>, scheduler: ImmediateSchedulerType) -> Disposable {
+    func run<Source: ObservableType>(source: Source, scheduler: ImmediateSchedulerType) -> Disposable where Source.Element == Element {
         let disposeEverything = SerialDisposable()
         let cancelSchedule = SingleAssignmentDisposable()
         disposeEverything.disposable = cancelSchedule
@@ -40,11 +40,15 @@ private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, Obs
     }
 }
 
-private final class SubscribeOn<Element>: Producer<Element> {
-    private let source: Observable<Element>
+/// Keeps the source as it is (not wrapped by `asObservable()`), as RxSwift
+/// does, so the source sees exactly one subscribe and one dispose.
+private final class SubscribeOn<Source: ObservableType>: Producer<Source.Element> {
+    typealias Element = Source.Element
+
+    private let source: Source
     private let scheduler: ImmediateSchedulerType
 
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
+    init(source: Source, scheduler: ImmediateSchedulerType) {
         self.source = source
         self.scheduler = scheduler
     }

@@ -1,0 +1,122 @@
+import Synchronization
+
+extension ObservableType {
+    /// Skips the source's elements until `other` emits an element, then emits
+    /// the rest.
+    ///
+    /// The source is subscribed first, then `other`. `other` is unsubscribed
+    /// after its first element or its completion; if `other` completes without
+    /// an element, the result never emits. An error of either source is
+    /// emitted. The source's completion is emitted only once `other` has
+    /// emitted; otherwise the result just ends silently (both subscriptions
+    /// are disposed). Disposing the result disposes both subscriptions.
+    /// Events from the two sources are delivered one at a time, never
+    /// concurrently.
+    ///
+    ///     source:             --1--2--3--4--|
+    ///     other:              ------x--------
+    ///     skip(until: other): --------3--4--|
+    public func skip<Source: ObservableType>(until other: Source) -> Observable<Element> {
+        SkipUntil(source: asObservable(), other: other.asObservable())
+    }
+}
+
+private struct SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverType {
+    typealias Element = Other
+
+    let sink: SkipUntilSink<Other, Observer>
+
+    func on(_ event: Event<Other>) {
+        sink.otherOn(event)
+    }
+}
+
+private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private struct State {
+        var delivery = SerializedDelivery<Element>()
+        var forwardElements = false
+    }
+
+    /// What a source event turned into, decided under the lock.
+    private enum Action {
+        case none
+        case deliver
+        case endSilently
+    }
+
+    private let state = Mutex(State())
+    private let otherSubscription = SingleAssignmentDisposable()
+
+    func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
+        let sourceSubscription = source.subscribe(self)
+        otherSubscription.setDisposable(other.subscribe(SkipUntilOtherObserver(sink: self)))
+        return Disposables.create(sourceSubscription, otherSubscription)
+    }
+
+    func on(_ event: Event<Element>) {
+        let action = state.withLock { state -> Action in
+            switch event {
+            case .next:
+                guard state.forwardElements else { return .none }
+                return state.delivery.accept(event) ? .deliver : .none
+            case .error:
+                return state.delivery.accept(event) ? .deliver : .none
+            case .completed:
+                if state.forwardElements {
+                    return state.delivery.accept(event) ? .deliver : .none
+                }
+                if state.delivery.isStopped { return .none }
+                state.delivery.stop()
+                return .endSilently
+            }
+        }
+        switch action {
+        case .none:
+            break
+        case .deliver:
+            deliver(event)
+        case .endSilently:
+            dispose()
+        }
+    }
+
+    func otherOn(_ event: Event<Other>) {
+        switch event {
+        case .next:
+            state.withLock { $0.forwardElements = true }
+            otherSubscription.dispose()
+        case .error(let error):
+            let forwarded = Event<Element>.error(error)
+            if state.withLock({ $0.delivery.accept(forwarded) }) {
+                deliver(forwarded)
+            }
+        case .completed:
+            otherSubscription.dispose()
+        }
+    }
+
+    /// Delivers `event`, which the caller has accepted as emitter.
+    private func deliver(_ event: Event<Element>) {
+        deliverSerialized(event) {
+            state.withLock { $0.delivery.next() }
+        }
+    }
+}
+
+private final class SkipUntil<Element, Other>: Producer<Element> {
+    private let source: Observable<Element>
+    private let other: Observable<Other>
+
+    init(source: Observable<Element>, other: Observable<Other>) {
+        self.source = source
+        self.other = other
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = SkipUntilSink<Other, Observer>(observer: observer, cancel: cancel)
+        let subscription = sink.run(source: source, other: other)
+        return (sink: sink, subscription: subscription)
+    }
+}

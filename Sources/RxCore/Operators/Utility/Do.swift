@@ -1,0 +1,139 @@
+extension ObservableType {
+    /// Runs side effects for each event and for the subscription's lifecycle,
+    /// and passes every event through unchanged.
+    ///
+    /// Order, for each subscription:
+    /// 1. `onSubscribe`, then the source is subscribed, then `onSubscribed`;
+    /// 2. for each event: `onNext` / `onError` / `onCompleted`, then the event
+    ///    is forwarded, then `afterNext` / `afterError` / `afterCompleted`;
+    ///    a terminal event then disposes the subscription;
+    /// 3. on dispose (after a terminal event or by the subscriber): the source
+    ///    subscription is disposed, then `onDispose` runs, once.
+    ///
+    /// A synchronous source may terminate before `onSubscribed` runs; its
+    /// disposal then happens before `onSubscribed` and `onDispose` after it.
+    ///
+    /// If a before-handler throws, its error is forwarded instead of the event
+    /// and the subscription is disposed. If `afterNext` throws, the error
+    /// follows the element and the subscription is disposed. If
+    /// `afterError` or `afterCompleted` throws, the terminal event has already
+    /// been delivered, so the error is dropped (RxSwift would forward a second
+    /// terminal event, which breaks the event grammar).
+    ///
+    ///     source:                 --1--2--|
+    ///     do(onNext: { print }):  --1--2--|   prints 1, 2
+    public func `do`(
+        onNext: ((Element) throws -> Void)? = nil,
+        afterNext: ((Element) throws -> Void)? = nil,
+        onError: ((Swift.Error) throws -> Void)? = nil,
+        afterError: ((Swift.Error) throws -> Void)? = nil,
+        onCompleted: (() throws -> Void)? = nil,
+        afterCompleted: (() throws -> Void)? = nil,
+        onSubscribe: (() -> Void)? = nil,
+        onSubscribed: (() -> Void)? = nil,
+        onDispose: (() -> Void)? = nil
+    ) -> Observable<Element> {
+        Do(
+            source: asObservable(),
+            handlers: DoHandlers(
+                onNext: onNext, afterNext: afterNext,
+                onError: onError, afterError: afterError,
+                onCompleted: onCompleted, afterCompleted: afterCompleted
+            ),
+            onSubscribe: onSubscribe,
+            onSubscribed: onSubscribed,
+            onDispose: onDispose
+        )
+    }
+}
+
+/// The per-event hooks of `do`.
+private struct DoHandlers<Element> {
+    let onNext: ((Element) throws -> Void)?
+    let afterNext: ((Element) throws -> Void)?
+    let onError: ((Swift.Error) throws -> Void)?
+    let afterError: ((Swift.Error) throws -> Void)?
+    let onCompleted: (() throws -> Void)?
+    let afterCompleted: (() throws -> Void)?
+
+    func before(_ event: Event<Element>) throws {
+        switch event {
+        case .next(let element): try onNext?(element)
+        case .error(let error): try onError?(error)
+        case .completed: try onCompleted?()
+        }
+    }
+
+    func after(_ event: Event<Element>) throws {
+        switch event {
+        case .next(let element): try afterNext?(element)
+        case .error(let error): try afterError?(error)
+        case .completed: try afterCompleted?()
+        }
+    }
+}
+
+private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    private let handlers: DoHandlers<Element>
+
+    init(handlers: DoHandlers<Element>, observer: Observer, cancel: Cancelable) {
+        self.handlers = handlers
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<Element>) {
+        do {
+            try handlers.before(event)
+        } catch {
+            forwardOn(.error(error))
+            dispose()
+            return
+        }
+        forwardOn(event)
+        do {
+            try handlers.after(event)
+        } catch {
+            if !event.isStopEvent {
+                forwardOn(.error(error))
+            }
+            dispose()
+            return
+        }
+        if event.isStopEvent {
+            dispose()
+        }
+    }
+}
+
+private final class Do<Element>: Producer<Element> {
+    private let source: Observable<Element>
+    private let handlers: DoHandlers<Element>
+    private let onSubscribe: (() -> Void)?
+    private let onSubscribed: (() -> Void)?
+    private let onDispose: (() -> Void)?
+
+    init(source: Observable<Element>, handlers: DoHandlers<Element>, onSubscribe: (() -> Void)?, onSubscribed: (() -> Void)?, onDispose: (() -> Void)?) {
+        self.source = source
+        self.handlers = handlers
+        self.onSubscribe = onSubscribe
+        self.onSubscribed = onSubscribed
+        self.onDispose = onDispose
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        onSubscribe?()
+        let sink = DoSink(handlers: handlers, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        onSubscribed?()
+        guard let onDispose else {
+            return (sink: sink, subscription: subscription)
+        }
+        let withHook = Disposables.create {
+            subscription.dispose()
+            onDispose()
+        }
+        return (sink: sink, subscription: withHook)
+    }
+}

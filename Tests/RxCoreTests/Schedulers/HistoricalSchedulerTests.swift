@@ -1,0 +1,148 @@
+import RxCore
+import RxTest
+import XCTest
+
+final class HistoricalSchedulerTests: RxCoreTestCase {
+    private func time(_ seconds: Int) -> RxTime {
+        .zero + .seconds(seconds)
+    }
+
+    func testHistoricalScheduler_StartsAtTheOriginByDefault() {
+        let scheduler = HistoricalScheduler()
+        XCTAssertEqual(scheduler.now, .zero)
+        XCTAssertEqual(scheduler.clock, .zero)
+        XCTAssertEqual(HistoricalScheduler(initialClock: time(7)).now, time(7))
+    }
+
+    func testHistoricalScheduler_RunsWorkInTimeOrder() {
+        let scheduler = HistoricalScheduler()
+        var log: [(RxTime, String)] = []
+        _ = scheduler.scheduleRelative((), dueTime: .seconds(10)) { _ in
+            log.append((scheduler.now, "b"))
+            return Disposables.create()
+        }
+        _ = scheduler.scheduleRelative((), dueTime: .seconds(5)) { _ in
+            log.append((scheduler.now, "a"))
+            return Disposables.create()
+        }
+        _ = scheduler.scheduleAbsoluteVirtual((), time: time(10)) { _ in
+            log.append((scheduler.now, "c"))
+            return Disposables.create()
+        }
+        scheduler.start()
+        XCTAssertEqual(log.map(\.0), [time(5), time(10), time(10)])
+        XCTAssertEqual(log.map(\.1), ["a", "b", "c"])
+        XCTAssertEqual(scheduler.now, time(10))
+    }
+
+    func testHistoricalScheduler_ScheduleRunsAtTheCurrentTime() {
+        let scheduler = HistoricalScheduler(initialClock: time(100))
+        var ranAt: RxTime?
+        _ = scheduler.schedule(()) { _ in
+            ranAt = scheduler.now
+            return Disposables.create()
+        }
+        scheduler.start()
+        XCTAssertEqual(ranAt, time(100))
+    }
+
+    func testHistoricalScheduler_DisposedWorkDoesNotRun() {
+        let scheduler = HistoricalScheduler()
+        var ran = false
+        let disposable = scheduler.scheduleRelative((), dueTime: .seconds(1)) { _ in
+            ran = true
+            return Disposables.create()
+        }
+        disposable.dispose()
+        scheduler.start()
+        XCTAssertFalse(ran)
+    }
+
+    func testHistoricalScheduler_AdvanceToRunsDueWorkOnly() {
+        let scheduler = HistoricalScheduler()
+        var ran: [Int] = []
+        for second in [1, 2, 3, 4] {
+            _ = scheduler.scheduleRelative((), dueTime: .seconds(second)) { _ in
+                ran.append(second)
+                return Disposables.create()
+            }
+        }
+        scheduler.advanceTo(time(2))
+        XCTAssertEqual(ran, [1, 2])
+        XCTAssertEqual(scheduler.now, time(2))
+        scheduler.advanceTo(time(10))
+        XCTAssertEqual(ran, [1, 2, 3, 4])
+        XCTAssertEqual(scheduler.now, time(10))
+    }
+
+    func testHistoricalScheduler_SleepMovesTheClockWithoutRunningWork() {
+        let scheduler = HistoricalScheduler()
+        var ran = false
+        _ = scheduler.scheduleRelative((), dueTime: .seconds(1)) { _ in
+            ran = true
+            return Disposables.create()
+        }
+        scheduler.sleep(.seconds(5))
+        XCTAssertFalse(ran)
+        XCTAssertEqual(scheduler.now, time(5))
+        scheduler.start()
+        XCTAssertTrue(ran)
+        XCTAssertEqual(scheduler.now, time(5))
+    }
+
+    func testHistoricalScheduler_StopEndsTheRun() {
+        let scheduler = HistoricalScheduler()
+        var ran: [Int] = []
+        _ = scheduler.scheduleRelative((), dueTime: .seconds(1)) { _ in
+            ran.append(1)
+            scheduler.stop()
+            return Disposables.create()
+        }
+        _ = scheduler.scheduleRelative((), dueTime: .seconds(2)) { _ in
+            ran.append(2)
+            return Disposables.create()
+        }
+        scheduler.start()
+        XCTAssertEqual(ran, [1])
+        scheduler.start()
+        XCTAssertEqual(ran, [1, 2])
+    }
+
+    func testHistoricalScheduler_SchedulePeriodic() {
+        let scheduler = HistoricalScheduler()
+        var times: [RxTime] = []
+        var disposable: Disposable?
+        disposable = scheduler.schedulePeriodic(0, startAfter: .seconds(10), period: .seconds(5)) { state in
+            times.append(scheduler.now)
+            if state == 3 { disposable?.dispose() }
+            return state + 1
+        }
+        scheduler.start()
+        XCTAssertEqual(times, [time(10), time(15), time(20), time(25)])
+    }
+
+    func testHistoricalScheduler_DrivesTimeOperators() {
+        let scheduler = HistoricalScheduler()
+        let subject = PublishSubject<Int>()
+        var received: [(RxTime, Int)] = []
+        let subscription = subject
+            .debounce(.milliseconds(500), scheduler: scheduler)
+            .subscribe(onNext: { received.append((scheduler.now, $0)) })
+        _ = scheduler.scheduleAbsoluteVirtual((), time: time(1)) { _ in
+            subject.onNext(1)
+            return Disposables.create()
+        }
+        _ = scheduler.scheduleAbsoluteVirtual((), time: time(1) + .milliseconds(200)) { _ in
+            subject.onNext(2)
+            return Disposables.create()
+        }
+        _ = scheduler.scheduleAbsoluteVirtual((), time: time(3)) { _ in
+            subject.onNext(3)
+            return Disposables.create()
+        }
+        scheduler.start()
+        XCTAssertEqual(received.map(\.1), [2, 3])
+        XCTAssertEqual(received.map(\.0), [time(1) + .milliseconds(700), time(3) + .milliseconds(500)])
+        subscription.dispose()
+    }
+}

@@ -7,7 +7,7 @@ extension ObservableType {
     ///     source:    --1--2--|
     ///     observers: --1--2--|   (each of them)
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element {
-        subscribe { event in
+        asObservable().subscribe { event in
             for observer in observers {
                 observer.on(event)
             }
@@ -20,7 +20,7 @@ extension ObservableType {
     ///
     /// - Returns: a disposable that ends the binding.
     public func bind<Observer: ObserverType>(to observers: Observer...) -> Disposable where Observer.Element == Element? {
-        subscribe { event in
+        asObservable().subscribe { event in
             let wrapped = event.map { Optional($0) }
             for observer in observers {
                 observer.on(wrapped)
@@ -110,7 +110,7 @@ extension ObservableType {
     /// Calls `accept` with every element; completion is dropped, an error goes
     /// to `Hooks.defaultErrorHandler`.
     private func bindElements(_ accept: @escaping (Element) -> Void) -> Disposable {
-        subscribe { event in
+        asObservable().subscribe { event in
             switch event {
             case .next(let element):
                 accept(element)

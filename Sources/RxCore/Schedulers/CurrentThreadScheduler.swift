@@ -62,6 +62,13 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
         !currentTrampoline.isRunning
     }
 
+    /// `true` when actions wait in this thread's trampoline queue. Synchronous
+    /// sources use it to keep emitting in a loop while no other work is queued,
+    /// which gives the same order as scheduling each step.
+    static var hasQueuedActions: Bool {
+        !currentTrampoline.queue.isEmpty
+    }
+
     /// Runs `action` now if no trampoline runs on this thread (then drains the
     /// queue), otherwise enqueues it to run after the current action.
     ///

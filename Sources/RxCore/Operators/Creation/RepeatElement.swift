@@ -1,0 +1,42 @@
+extension ObservableType {
+    /// An observable that emits `element` again and again and never completes.
+    ///
+    /// Each repetition is one recursive step on `scheduler`; on the default
+    /// `CurrentThreadScheduler` the repetitions run in a loop, so only
+    /// disposing (for example by `take`) ends them.
+    ///
+    ///     repeatElement(7): 7-7-7-7-...
+    public static func repeatElement(_ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
+        RepeatElement(element: element, scheduler: scheduler)
+    }
+}
+
+private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink {
+    private let element: Observer.Element
+
+    init(element: Observer.Element, observer: Observer, cancel: Cancelable) {
+        self.element = element
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func step() -> Bool {
+        forwardOn(.next(element))
+        return true
+    }
+}
+
+private final class RepeatElement<Element>: Producer<Element> {
+    private let element: Element
+    private let scheduler: ImmediateSchedulerType
+
+    init(element: Element, scheduler: ImmediateSchedulerType) {
+        self.element = element
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = RepeatElementSink(element: element, observer: observer, cancel: cancel)
+        let subscription = sink.drive(on: scheduler)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -9,7 +9,7 @@ extension ObservableType {
     ///
     ///     of(1, 2, 3): 1-2-3-|
     public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
-        ObservableSequence(elements: elements, scheduler: scheduler)
+        ObservableArray(elements: elements, scheduler: scheduler)
     }
 
     /// An observable that emits the elements of `array` in order, then completes.
@@ -19,7 +19,7 @@ extension ObservableType {
     ///
     ///     from([1, 2, 3]): 1-2-3-|
     public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
-        ObservableSequence(elements: array, scheduler: scheduler)
+        ObservableArray(elements: array, scheduler: scheduler)
     }
 
     /// An observable that emits the elements of `sequence` in order, then completes.
@@ -54,21 +54,73 @@ extension ObservableType {
     }
 }
 
-private final class ObservableSequenceSink<Elements: Sequence, Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink where Elements.Element == Observer.Element {
-    private var iterator: Elements.Iterator
+private final class ObservableArraySink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink {
+    typealias State = Int
 
-    init(elements: Elements, observer: Observer, cancel: Cancelable) {
-        iterator = elements.makeIterator()
+    private let elements: [Observer.Element]
+
+    init(elements: [Observer.Element], observer: Observer, cancel: Cancelable) {
+        self.elements = elements
         super.init(observer: observer, cancel: cancel)
     }
 
-    func step() -> Bool {
+    @inline(__always)
+    func step(_ index: inout Int) -> Bool {
+        if index < elements.count {
+            let element = elements[index]
+            index += 1
+            forwardOn(.next(element))
+            return true
+        }
+        forwardOn(.completed)
+        dispose()
+        return false
+    }
+
+    func loop(_ state: inout State) -> Bool {
+        while !isDisposed {
+            guard step(&state) else { return false }
+            if CurrentThreadScheduler.hasQueuedActions { return true }
+        }
+        return false
+    }
+}
+
+private final class ObservableArray<Element>: Producer<Element> {
+    private let elements: [Element]
+    private let scheduler: ImmediateSchedulerType
+
+    init(elements: [Element], scheduler: ImmediateSchedulerType) {
+        self.elements = elements
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = ObservableArraySink(elements: elements, observer: observer, cancel: cancel)
+        let subscription = sink.drive(0, on: scheduler)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+private final class ObservableSequenceSink<Elements: Sequence, Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink where Elements.Element == Observer.Element {
+    typealias State = Elements.Iterator
+
+    @inline(__always)
+    func step(_ iterator: inout Elements.Iterator) -> Bool {
         if let element = iterator.next() {
             forwardOn(.next(element))
             return true
         }
         forwardOn(.completed)
         dispose()
+        return false
+    }
+
+    func loop(_ state: inout State) -> Bool {
+        while !isDisposed {
+            guard step(&state) else { return false }
+            if CurrentThreadScheduler.hasQueuedActions { return true }
+        }
         return false
     }
 }
@@ -83,8 +135,8 @@ private final class ObservableSequence<Elements: Sequence>: Producer<Elements.El
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Elements.Element {
-        let sink = ObservableSequenceSink(elements: elements, observer: observer, cancel: cancel)
-        let subscription = sink.drive(on: scheduler)
+        let sink = ObservableSequenceSink<Elements, Observer>(observer: observer, cancel: cancel)
+        let subscription = sink.drive(elements.makeIterator(), on: scheduler)
         return (sink: sink, subscription: subscription)
     }
 }

@@ -20,28 +20,28 @@ extension ObservableType {
 
 private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink {
     typealias Element = Observer.Element
+    /// The current value, and whether it is the initial one (not iterated yet).
+    typealias State = (value: Element, isFirst: Bool)
 
     private let condition: (Element) throws -> Bool
     private let iterate: (Element) throws -> Element
-    private var state: Element
-    private var isFirst = true
 
-    init(initialState: Element, condition: @escaping (Element) throws -> Bool, iterate: @escaping (Element) throws -> Element, observer: Observer, cancel: Cancelable) {
-        self.state = initialState
+    init(condition: @escaping (Element) throws -> Bool, iterate: @escaping (Element) throws -> Element, observer: Observer, cancel: Cancelable) {
         self.condition = condition
         self.iterate = iterate
         super.init(observer: observer, cancel: cancel)
     }
 
-    func step() -> Bool {
+    @inline(__always)
+    func step(_ state: inout State) -> Bool {
         do {
-            if isFirst {
-                isFirst = false
+            if state.isFirst {
+                state.isFirst = false
             } else {
-                state = try iterate(state)
+                state.value = try iterate(state.value)
             }
-            if try condition(state) {
-                forwardOn(.next(state))
+            if try condition(state.value) {
+                forwardOn(.next(state.value))
                 return true
             }
             forwardOn(.completed)
@@ -52,6 +52,14 @@ private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, Synchr
             dispose()
             return false
         }
+    }
+
+    func loop(_ state: inout State) -> Bool {
+        while !isDisposed {
+            guard step(&state) else { return false }
+            if CurrentThreadScheduler.hasQueuedActions { return true }
+        }
+        return false
     }
 }
 
@@ -69,8 +77,8 @@ private final class Generate<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = GenerateSink(initialState: initialState, condition: condition, iterate: iterate, observer: observer, cancel: cancel)
-        let subscription = sink.drive(on: scheduler)
+        let sink = GenerateSink(condition: condition, iterate: iterate, observer: observer, cancel: cancel)
+        let subscription = sink.drive((value: initialState, isFirst: true), on: scheduler)
         return (sink: sink, subscription: subscription)
     }
 }

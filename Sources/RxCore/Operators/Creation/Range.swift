@@ -14,10 +14,12 @@ extension ObservableType where Element: RxAbstractInteger {
 
 private final class RangeSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink where Observer.Element: RxAbstractInteger {
     typealias Element = Observer.Element
+    typealias State = Element
 
     private let start: Element
     private let count: Element
-    private var index: Element = 0
+    // Made once: a literal in the loop would be converted on every step.
+    private let one: Element = 1
 
     init(start: Element, count: Element, observer: Observer, cancel: Cancelable) {
         self.start = start
@@ -25,15 +27,24 @@ private final class RangeSink<Observer: ObserverType>: Sink<Observer>, Synchrono
         super.init(observer: observer, cancel: cancel)
     }
 
-    func step() -> Bool {
+    @inline(__always)
+    func step(_ index: inout Element) -> Bool {
         if index < count {
             let element = start + index
-            index += 1
+            index += one
             forwardOn(.next(element))
             return true
         }
         forwardOn(.completed)
         dispose()
+        return false
+    }
+
+    func loop(_ state: inout State) -> Bool {
+        while !isDisposed {
+            guard step(&state) else { return false }
+            if CurrentThreadScheduler.hasQueuedActions { return true }
+        }
         return false
     }
 }
@@ -53,7 +64,7 @@ private final class RangeProducer<Element: RxAbstractInteger>: Producer<Element>
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RangeSink(start: start, count: count, observer: observer, cancel: cancel)
-        let subscription = sink.drive(on: scheduler)
+        let subscription = sink.drive(0, on: scheduler)
         return (sink: sink, subscription: subscription)
     }
 }

@@ -12,6 +12,8 @@ extension ObservableType {
 }
 
 private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink {
+    typealias State = Void
+
     private let element: Observer.Element
 
     init(element: Observer.Element, observer: Observer, cancel: Cancelable) {
@@ -19,9 +21,18 @@ private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, S
         super.init(observer: observer, cancel: cancel)
     }
 
-    func step() -> Bool {
+    @inline(__always)
+    func step(_ state: inout Void) -> Bool {
         forwardOn(.next(element))
         return true
+    }
+
+    func loop(_ state: inout State) -> Bool {
+        while !isDisposed {
+            guard step(&state) else { return false }
+            if CurrentThreadScheduler.hasQueuedActions { return true }
+        }
+        return false
     }
 }
 
@@ -36,7 +47,7 @@ private final class RepeatElement<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RepeatElementSink(element: element, observer: observer, cancel: cancel)
-        let subscription = sink.drive(on: scheduler)
+        let subscription = sink.drive((), on: scheduler)
         return (sink: sink, subscription: subscription)
     }
 }

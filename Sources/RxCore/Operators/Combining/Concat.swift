@@ -96,16 +96,14 @@ private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
 }
 
 private final class ConcatProducer<Element>: Producer<Element> {
-    private let makeIterator: () -> AnyIterator<Observable<Element>>
-    private let count: Int?
+    private let sources: SourceSequence<Element>
 
     init<Sources: Swift.Sequence>(sources: Sources, count: Int?) where Sources.Element == Observable<Element> {
-        makeIterator = { AnyIterator(sources.makeIterator()) }
-        self.count = count
+        self.sources = SourceSequence(sources, count: count)
     }
 
     func makeSources() -> TailRecursion<Element>.Sources {
-        TailRecursion.Sources(iterator: makeIterator(), remaining: count)
+        sources.makeSources()
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {

@@ -160,16 +160,14 @@ private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, O
 
 /// The producer of `Observable.catch(_:)` over a sequence, `retry()` and `retry(_:)`.
 final class CatchSequenceProducer<Element>: Producer<Element> {
-    private let makeIterator: () -> AnyIterator<Observable<Element>>
-    private let count: Int?
+    private let sources: SourceSequence<Element>
 
     init<Sources: Swift.Sequence>(sources: Sources, count: Int?) where Sources.Element == Observable<Element> {
-        makeIterator = { AnyIterator(sources.makeIterator()) }
-        self.count = count
+        self.sources = SourceSequence(sources, count: count)
     }
 
     func makeSources() -> TailRecursion<Element>.Sources {
-        TailRecursion.Sources(iterator: makeIterator(), remaining: count)
+        sources.makeSources()
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {

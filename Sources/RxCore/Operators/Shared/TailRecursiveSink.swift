@@ -159,3 +159,21 @@ final class TailRecursion<Element>: Disposable {
         #endif
     }
 }
+
+/// The sources a producer of a `TailRecursiveSink` holds: each subscription
+/// iterates them afresh.
+struct SourceSequence<Element> {
+    private let makeIterator: () -> AnyIterator<Observable<Element>>
+    private let count: Int?
+
+    /// - Parameter count: the number of sources, when known (a collection).
+    init<Sources: Swift.Sequence>(_ sources: Sources, count: Int?) where Sources.Element == Observable<Element> {
+        makeIterator = { AnyIterator(sources.makeIterator()) }
+        self.count = count
+    }
+
+    /// A fresh iterator over the sources.
+    func makeSources() -> TailRecursion<Element>.Sources {
+        TailRecursion.Sources(iterator: makeIterator(), remaining: count)
+    }
+}

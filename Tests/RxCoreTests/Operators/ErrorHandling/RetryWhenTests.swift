@@ -234,6 +234,20 @@ final class RetryWhenTests: RxCoreTestCase {
         subscription.dispose()
     }
 
+    func testRetryWhen_UnannotatedHandlerReceivesEveryError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createColdObservable([
+            .next(10, 1),
+            .error(20, RxError.unknown),
+        ])
+        let res = scheduler.start(disposed: 245) { xs.retry(when: { errors in errors.map { _ in 0 } }) }
+        XCTAssertEqual(res.events, [
+            .next(210, 1),
+            .next(230, 1),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(220, 240), Subscription(240, 245)])
+    }
+
     func testRetryWhen_DisposeFromInsideOnNext() {
         let source = PublishSubject<Int>()
         let trigger = PublishSubject<Int>()

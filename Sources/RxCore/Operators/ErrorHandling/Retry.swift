@@ -24,6 +24,6 @@ extension ObservableType {
     ///     retry(2):    --1----1--#
     public func retry(_ maxAttemptCount: Int) -> Observable<Element> {
         precondition(maxAttemptCount >= 0, "retry: maxAttemptCount must not be negative")
-        return CatchSequenceProducer(sources: repeatElement(asObservable(), count: maxAttemptCount), count: maxAttemptCount)
+        return CatchSequenceProducer(sources: Swift.repeatElement(asObservable(), count: maxAttemptCount), count: maxAttemptCount)
     }
 }

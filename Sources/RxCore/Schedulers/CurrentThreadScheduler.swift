@@ -10,7 +10,8 @@ import Darwin
 /// and the actions queued behind the one that runs.
 private final class Trampoline {
     var isRunning = false
-    var queue = RingQueue<InvocableType>()
+    // Only its own thread touches a trampoline.
+    @exclusivity(unchecked) var queue = RingQueue<InvocableType>()
 }
 
 #if canImport(Darwin)
@@ -60,6 +61,14 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     /// `schedule` call would run its action at once.
     public static var isScheduleRequired: Bool {
         !currentTrampoline.isRunning
+    }
+
+    /// `true` when actions wait in this thread's trampoline queue. Synchronous
+    /// sources use it to keep emitting in a loop while no other work is queued,
+    /// which gives the same order as scheduling each step.
+    static var hasQueuedActions: Bool {
+        guard let pointer = pthread_getspecific(trampolineKey) else { return false }
+        return Unmanaged<Trampoline>.fromOpaque(pointer)._withUnsafeGuaranteedRef { !$0.queue.isEmpty }
     }
 
     /// Runs `action` now if no trampoline runs on this thread (then drains the

@@ -2,7 +2,7 @@ import RxCore
 import RxTest
 import XCTest
 
-final class SingleTests: RxCoreTestCase {
+final class SingleElementTests: RxCoreTestCase {
     func testSingle_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(150, 1)])

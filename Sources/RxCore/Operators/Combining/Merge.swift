@@ -1,0 +1,379 @@
+import Synchronization
+
+extension ObservableType where Element: ObservableConvertibleType {
+    /// Emits the elements of every inner observable, as they arrive.
+    ///
+    /// Each inner is subscribed when the outer sequence emits it. Completes
+    /// when the outer sequence and every inner completed; an error from the
+    /// outer sequence or any inner ends the result and disposes everything.
+    /// Events are delivered one at a time, even when inners emit on several
+    /// threads. Disposing disposes the outer and every inner subscription.
+    ///
+    ///     outer:  -a---b-------|
+    ///     a:       -1---1|
+    ///     b:           --2---2|
+    ///     merge:  --1--21----2|
+    public func merge() -> Observable<Element.Element> {
+        MergeProducer(source: asObservable(), selector: { $0 }, firstOnly: false)
+    }
+
+    /// Like `merge()`, with at most `maxConcurrent` inner subscriptions at
+    /// once: an inner that arrives while all slots are taken is queued and
+    /// subscribed when a running inner completes, in arrival order.
+    ///
+    ///     outer:              -a-b-------|
+    ///     a:                   -1--1|
+    ///     b:                         -2-2|   (waits for a)
+    ///     merge(maxConcurrent: 1): --1--1-2-2|
+    public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
+        MergeLimitedProducer(source: asObservable(), selector: { $0 }, maxConcurrent: maxConcurrent)
+    }
+}
+
+extension ObservableType {
+    /// Emits the elements of all `sources`, as they arrive.
+    ///
+    /// Every source is subscribed at once, in order. Completes when all of
+    /// them completed (at once when there are none); the first error ends the
+    /// result and disposes the other subscriptions.
+    ///
+    ///     a:     --1---3--|
+    ///     b:     ----2-----4|
+    ///     merge: --1-2-3---4|
+    public static func merge<Collection: Swift.Collection>(_ sources: Collection) -> Observable<Element> where Collection.Element == Observable<Element> {
+        MergeArrayProducer(sources: Array(sources))
+    }
+
+    /// Emits the elements of all `sources`, as they arrive; see `merge(_:)`
+    /// for collections.
+    public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
+        MergeArrayProducer(sources: sources)
+    }
+
+    /// Emits the elements of all `sources`, as they arrive; see `merge(_:)`
+    /// for collections.
+    public static func merge(_ sources: Observable<Element>...) -> Observable<Element> {
+        MergeArrayProducer(sources: sources)
+    }
+}
+
+/// The sink of `flatMap`, `flatMapFirst`, `merge()` and `Observable.merge`:
+/// one subscription per inner, all alive at once.
+final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Inner.Element == Observer.Element {
+    typealias Element = SourceElement
+    typealias Selector = (SourceElement) throws -> Inner
+
+    private struct State {
+        var emitter = SerialEmitter<Observer.Element>()
+        var activeCount = 0
+        var isSourceDone = false
+    }
+
+    private let selector: Selector
+    private let firstOnly: Bool
+    private let state = Mutex(State())
+    private let group = CompositeDisposable()
+    private let sourceSubscription = SingleAssignmentDisposable()
+
+    /// - Parameter firstOnly: ignore outer elements while an inner is active (`flatMapFirst`).
+    init(selector: @escaping Selector, firstOnly: Bool, observer: Observer, cancel: Cancelable) {
+        self.selector = selector
+        self.firstOnly = firstOnly
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    /// Subscribes to the outer sequence.
+    func run(_ source: Observable<SourceElement>) -> Disposable {
+        _ = group.insert(sourceSubscription)
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return group
+    }
+
+    /// Subscribes to each of `sources`, as if an outer sequence had emitted them and completed.
+    func run(sources: [Observable<Observer.Element>]) -> Disposable {
+        state.withLock { $0.activeCount = sources.count }
+        for source in sources {
+            subscribeInner(source)
+        }
+        finishSource()
+        return group
+    }
+
+    func on(_ event: Event<SourceElement>) {
+        switch event {
+        case .next(let element):
+            let accepted = state.withLock { state -> Bool in
+                if state.emitter.isStopped || (firstOnly && state.activeCount > 0) {
+                    return false
+                }
+                state.activeCount += 1
+                return true
+            }
+            guard accepted else { return }
+            let inner: Observable<Observer.Element>
+            do {
+                inner = try selector(element).asObservable()
+            } catch {
+                emit(.error(error))
+                return
+            }
+            subscribeInner(inner)
+        case .error(let error):
+            emit(.error(error))
+        case .completed:
+            sourceSubscription.dispose()
+            finishSource()
+        }
+    }
+
+    private func finishSource() {
+        let complete = state.withLock { state -> Bool in
+            state.isSourceDone = true
+            return state.activeCount == 0 && state.emitter.accept(.completed)
+        }
+        if complete {
+            emitSerially(.completed) { state.withLock { $0.emitter.next() } }
+        }
+    }
+
+    private func subscribeInner(_ inner: Observable<Observer.Element>) {
+        let subscription = SingleAssignmentDisposable()
+        guard let key = group.insert(subscription) else { return }
+        subscription.setDisposable(inner.subscribe(MergeInnerObserver(parent: self, key: key)))
+    }
+
+    fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
+        switch event {
+        case .next, .error:
+            emit(event)
+        case .completed:
+            group.remove(for: key)
+            let complete = state.withLock { state -> Bool in
+                state.activeCount -= 1
+                return state.isSourceDone && state.activeCount == 0 && state.emitter.accept(.completed)
+            }
+            if complete {
+                emitSerially(.completed) { state.withLock { $0.emitter.next() } }
+            }
+        }
+    }
+
+    private func emit(_ event: Event<Observer.Element>) {
+        if state.withLock({ $0.emitter.accept(event) }) {
+            emitSerially(event) { state.withLock { $0.emitter.next() } }
+        }
+    }
+}
+
+private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: ObserverType where Inner.Element == Observer.Element {
+    typealias Element = Observer.Element
+
+    let parent: MergeSink<SourceElement, Inner, Observer>
+    let key: CompositeDisposable.DisposeKey
+
+    func on(_ event: Event<Element>) {
+        parent.innerOn(event, key: key)
+    }
+}
+
+/// The producer of `flatMap`, `flatMapFirst` and `merge()`.
+final class MergeProducer<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
+    private let source: Observable<SourceElement>
+    private let selector: (SourceElement) throws -> Inner
+    private let firstOnly: Bool
+
+    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner, firstOnly: Bool) {
+        self.source = source
+        self.selector = selector
+        self.firstOnly = firstOnly
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
+        let sink = MergeSink(selector: selector, firstOnly: firstOnly, observer: observer, cancel: cancel)
+        let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+private final class MergeArrayProducer<Element>: Producer<Element> {
+    private let sources: [Observable<Element>]
+
+    init(sources: [Observable<Element>]) {
+        self.sources = sources
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
+        let subscription = sink.run(sources: sources)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+/// The sink of `merge(maxConcurrent:)`, `concat()` and `concatMap`: at most
+/// `maxConcurrent` inner subscriptions, the others queued in arrival order.
+final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Inner.Element == Observer.Element {
+    typealias Element = SourceElement
+    typealias Selector = (SourceElement) throws -> Inner
+
+    private struct State {
+        var emitter = SerialEmitter<Observer.Element>()
+        /// Running inners plus slots handed over to queued ones.
+        var activeCount = 0
+        var isSourceDone = false
+        var queue = RingQueue<Observable<Observer.Element>>()
+        /// Freed slots whose queued inner is yet to be subscribed.
+        var handovers = 0
+        /// `true` while a thread subscribes queued inners.
+        var isStartingQueued = false
+    }
+
+    private enum Completion {
+        case nothing
+        case complete
+        case startQueued
+    }
+
+    private let selector: Selector
+    private let maxConcurrent: Int
+    private let state = Mutex(State())
+    private let group = CompositeDisposable()
+    private let sourceSubscription = SingleAssignmentDisposable()
+
+    init(selector: @escaping Selector, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
+        self.selector = selector
+        self.maxConcurrent = maxConcurrent
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func run(_ source: Observable<SourceElement>) -> Disposable {
+        _ = group.insert(sourceSubscription)
+        sourceSubscription.setDisposable(source.subscribe(self))
+        return group
+    }
+
+    func on(_ event: Event<SourceElement>) {
+        switch event {
+        case .next(let element):
+            // As in RxSwift, the selector runs when the element arrives, even
+            // if the inner has to wait for a slot.
+            let inner: Observable<Observer.Element>
+            do {
+                inner = try selector(element).asObservable()
+            } catch {
+                emit(.error(error))
+                return
+            }
+            let subscribeNow = state.withLock { state -> Bool in
+                if state.activeCount < maxConcurrent {
+                    state.activeCount += 1
+                    return true
+                }
+                state.queue.enqueue(inner)
+                return false
+            }
+            if subscribeNow {
+                subscribeInner(inner)
+            }
+        case .error(let error):
+            emit(.error(error))
+        case .completed:
+            sourceSubscription.dispose()
+            let complete = state.withLock { state -> Bool in
+                state.isSourceDone = true
+                return state.activeCount == 0 && state.emitter.accept(.completed)
+            }
+            if complete {
+                emitSerially(.completed) { state.withLock { $0.emitter.next() } }
+            }
+        }
+    }
+
+    private func subscribeInner(_ inner: Observable<Observer.Element>) {
+        let subscription = SingleAssignmentDisposable()
+        guard let key = group.insert(subscription) else { return }
+        subscription.setDisposable(inner.subscribe(MergeLimitedInnerObserver(parent: self, key: key)))
+    }
+
+    fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
+        switch event {
+        case .next, .error:
+            emit(event)
+        case .completed:
+            group.remove(for: key)
+            let completion = state.withLock { state -> Completion in
+                if state.queue.count > state.handovers {
+                    // Hand the slot to the oldest queued inner.
+                    state.handovers += 1
+                    if state.isStartingQueued { return .nothing }
+                    state.isStartingQueued = true
+                    return .startQueued
+                }
+                state.activeCount -= 1
+                if state.isSourceDone && state.activeCount == 0 && state.emitter.accept(.completed) {
+                    return .complete
+                }
+                return .nothing
+            }
+            switch completion {
+            case .nothing:
+                break
+            case .complete:
+                emitSerially(.completed) { state.withLock { $0.emitter.next() } }
+            case .startQueued:
+                startQueued()
+            }
+        }
+    }
+
+    /// Subscribes queued inners while slots are handed over. A queued inner
+    /// that completes synchronously hands its slot back to this loop, so a
+    /// long queue does not grow the stack.
+    private func startQueued() {
+        while let inner = state.withLock({ state -> Observable<Observer.Element>? in
+            guard state.handovers > 0 else {
+                state.isStartingQueued = false
+                return nil
+            }
+            state.handovers -= 1
+            return state.queue.dequeue()
+        }) {
+            subscribeInner(inner)
+        }
+    }
+
+    private func emit(_ event: Event<Observer.Element>) {
+        if state.withLock({ $0.emitter.accept(event) }) {
+            emitSerially(event) { state.withLock { $0.emitter.next() } }
+        }
+    }
+}
+
+private struct MergeLimitedInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: ObserverType where Inner.Element == Observer.Element {
+    typealias Element = Observer.Element
+
+    let parent: MergeLimitedSink<SourceElement, Inner, Observer>
+    let key: CompositeDisposable.DisposeKey
+
+    func on(_ event: Event<Element>) {
+        parent.innerOn(event, key: key)
+    }
+}
+
+/// The producer of `merge(maxConcurrent:)`, `concat()` and `concatMap`.
+final class MergeLimitedProducer<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
+    private let source: Observable<SourceElement>
+    private let selector: (SourceElement) throws -> Inner
+    private let maxConcurrent: Int
+
+    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner, maxConcurrent: Int) {
+        self.source = source
+        self.selector = selector
+        self.maxConcurrent = maxConcurrent
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
+        let sink = MergeLimitedSink(selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
+        let subscription = sink.run(source)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,70 @@
+extension ObservableType where Element: RxAbstractInteger {
+    /// An observable that emits the `count` integers from `start` on, then completes.
+    ///
+    /// Each element, and the completion, is one recursive step on `scheduler`;
+    /// on the default `CurrentThreadScheduler` a long range runs in a loop and
+    /// does not grow the stack. Disposing stops the remaining steps. A negative
+    /// `count`, or a range that overflows `Element`, is a programmer error.
+    ///
+    ///     range(start: 1, count: 3): 1-2-3-|
+    public static func range(start: Element, count: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
+        RangeProducer(start: start, count: count, scheduler: scheduler)
+    }
+}
+
+private final class RangeSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink where Observer.Element: RxAbstractInteger {
+    typealias Element = Observer.Element
+    typealias State = Element
+
+    private let start: Element
+    private let count: Element
+    // Made once: a literal in the loop would be converted on every step.
+    private let one: Element = 1
+
+    init(start: Element, count: Element, observer: Observer, cancel: Cancelable) {
+        self.start = start
+        self.count = count
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    @inline(__always)
+    func step(_ index: inout Element) -> Bool {
+        if index < count {
+            let element = start + index
+            index += one
+            forwardOn(.next(element))
+            return true
+        }
+        forwardOn(.completed)
+        dispose()
+        return false
+    }
+
+    func loop(_ state: inout State) -> Bool {
+        while !isDisposed {
+            guard step(&state) else { return false }
+            if CurrentThreadScheduler.hasQueuedActions { return true }
+        }
+        return false
+    }
+}
+
+private final class RangeProducer<Element: RxAbstractInteger>: Producer<Element> {
+    private let start: Element
+    private let count: Element
+    private let scheduler: ImmediateSchedulerType
+
+    init(start: Element, count: Element, scheduler: ImmediateSchedulerType) {
+        precondition(count >= 0, "range: count can't be negative")
+        precondition(count == 0 || start.addingReportingOverflow(count - 1).overflow == false, "range: start + count - 1 overflows")
+        self.start = start
+        self.count = count
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = RangeSink(start: start, count: count, observer: observer, cancel: cancel)
+        let subscription = sink.drive(0, on: scheduler)
+        return (sink: sink, subscription: subscription)
+    }
+}

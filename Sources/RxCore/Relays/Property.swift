@@ -1,0 +1,84 @@
+/// A read-only view of a `BehaviorRelay`: a current value and its changes,
+/// with no way to set it.
+///
+/// A store keeps the relay private, hands writers a write-only face (an
+/// `AnyObserver`, such as `input.asObserver()` of a subject bound to the
+/// relay) and readers a `Property`, so the data flows one way: writers send
+/// to the store, readers observe the property. Neither the property nor the observables it returns can be cast
+/// back to something that sends.
+///
+/// Subscribing emits the current value, then every change; `changed` emits
+/// only the changes. The relay never terminates, so neither does a property.
+///
+///     relay value 0   ----1----2--
+///     asObservable():  0--1----2--   (subscribed at the start)
+///     changed:         ---1----2--
+public final class Property<Element>: ObservableType {
+    private let relay: BehaviorRelay<Element>
+    private let observable: Observable<Element>
+
+    /// Creates a read-only view of `relay`.
+    public init(_ relay: BehaviorRelay<Element>) {
+        self.relay = relay
+        self.observable = relay.readOnlyObservable()
+    }
+
+    /// The relay's current value.
+    public var value: Element {
+        relay.value
+    }
+
+    /// Subscribes `observer`: it receives the current value, then every change.
+    ///
+    /// - Returns: a disposable that ends the subscription.
+    public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        observable.subscribe(observer)
+    }
+
+    /// The current value followed by every change.
+    public func asObservable() -> Observable<Element> {
+        observable
+    }
+
+    /// Every change after the moment of subscription, without the current value.
+    public var changed: Observable<Element> {
+        PropertyChanges(source: observable)
+    }
+}
+
+/// Drops the first element, which a `BehaviorSubject` always delivers first
+/// (the current value), before any change.
+private final class PropertyChangesSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
+    // Deliveries from the subject are serialised, so a plain flag suffices.
+    private var seenCurrentValue = false
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            if seenCurrentValue {
+                forwardOn(event)
+            } else {
+                seenCurrentValue = true
+            }
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
+        }
+    }
+}
+
+private final class PropertyChanges<Element>: Producer<Element> {
+    private let source: Observable<Element>
+
+    init(source: Observable<Element>) {
+        self.source = source
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+        let sink = PropertyChangesSink(observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}

@@ -1,0 +1,413 @@
+import Dispatch
+import RxCore
+import RxTest
+import XCTest
+
+final class MergeTests: RxCoreTestCase {
+    // MARK: merge() of an observable of observables
+
+    func testMerge_Never() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([Recorded<Event<Observable<Int>>>]())
+        let res = scheduler.start { xs.merge() }
+        XCTAssertEqual(res.events, [])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
+    }
+
+    func testMerge_Empty() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .completed(300, Observable<Int>.self),
+        ])
+        let res = scheduler.start { xs.merge() }
+        XCTAssertEqual(res.events, [.completed(300)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
+    }
+
+    func testMerge_CompletesWhenOuterAndAllInnersAreDone() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys1 = scheduler.createColdObservable([
+            .next(10, 11),
+            .next(40, 12),
+            .completed(50),
+        ])
+        let ys2 = scheduler.createColdObservable([
+            .next(5, 21),
+            .next(35, 22),
+            .completed(80),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys1),
+            .next(230, ys2),
+            .completed(240),
+        ])
+        let res = scheduler.start { xs.merge() }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .next(235, 21),
+            .next(250, 12),
+            .next(265, 22),
+            .completed(310),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
+        XCTAssertEqual(ys1.subscriptions, [Subscription(210, 260)])
+        XCTAssertEqual(ys2.subscriptions, [Subscription(230, 310)])
+    }
+
+    func testMerge_OuterCompletesLast() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys = scheduler.createColdObservable([
+            .next(10, 11),
+            .completed(20),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys),
+            .completed(400),
+        ])
+        let res = scheduler.start { xs.merge() }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .completed(400),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
+    }
+
+    func testMerge_InnerErrorEndsEverything() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys1 = scheduler.createColdObservable([
+            .next(10, 11),
+            .next(100, 12),
+            .completed(110),
+        ])
+        let ys2 = scheduler.createColdObservable([
+            .next(5, 21),
+            .error(15, testError),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys1),
+            .next(230, ys2),
+            .completed(300),
+        ])
+        let res = scheduler.start { xs.merge() }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .next(235, 21),
+            .error(245, testError),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 245)])
+        XCTAssertEqual(ys1.subscriptions, [Subscription(210, 245)])
+        XCTAssertEqual(ys2.subscriptions, [Subscription(230, 245)])
+    }
+
+    func testMerge_OuterError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys = scheduler.createColdObservable([
+            .next(10, 11),
+            .next(100, 12),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys),
+            .error(250, testError),
+        ])
+        let res = scheduler.start { xs.merge() }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .error(250, testError),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(210, 250)])
+    }
+
+    func testMerge_Dispose() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys = scheduler.createColdObservable([
+            .next(10, 11),
+            .next(100, 12),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys),
+            .next(220, ys),
+            .completed(300),
+        ])
+        let res = scheduler.start(disposed: 240) { xs.merge() }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .next(230, 11),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
+        XCTAssertEqual(ys.subscriptions, [Subscription(210, 240), Subscription(220, 240)])
+    }
+
+    func testMerge_DisposeFromInsideOnNext() {
+        let outer = PublishSubject<Observable<Int>>()
+        let inner = PublishSubject<Int>()
+        var received: [Int] = []
+        var subscription: Disposable?
+        subscription = outer.merge().subscribe(onNext: { value in
+            received.append(value)
+            subscription?.dispose()
+        })
+        outer.onNext(inner.asObservable())
+        inner.onNext(1)
+        inner.onNext(2)
+        XCTAssertEqual(received, [1])
+        XCTAssertFalse(outer.hasObservers)
+        XCTAssertFalse(inner.hasObservers)
+    }
+
+    // MARK: merge(maxConcurrent:)
+
+    func testMergeMaxConcurrent_QueuesAndSubscribesAsSlotsFree() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys1 = scheduler.createColdObservable([
+            .next(10, 11),
+            .completed(50),
+        ])
+        let ys2 = scheduler.createColdObservable([
+            .next(10, 21),
+            .next(60, 22),
+            .completed(70),
+        ])
+        let ys3 = scheduler.createColdObservable([
+            .next(5, 31),
+            .completed(10),
+        ])
+        let ys4 = scheduler.createColdObservable([
+            .next(5, 41),
+            .completed(10),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys1),
+            .next(220, ys2),
+            .next(230, ys3),
+            .next(240, ys4),
+            .completed(250),
+        ])
+        let res = scheduler.start { xs.merge(maxConcurrent: 2) }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .next(230, 21),
+            .next(265, 31),
+            .next(275, 41),
+            .next(280, 22),
+            .completed(290),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(ys1.subscriptions, [Subscription(210, 260)])
+        XCTAssertEqual(ys2.subscriptions, [Subscription(220, 290)])
+        XCTAssertEqual(ys3.subscriptions, [Subscription(260, 270)])
+        XCTAssertEqual(ys4.subscriptions, [Subscription(270, 280)])
+    }
+
+    func testMergeMaxConcurrent_Empty() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([
+            .completed(300, Observable<Int>.self),
+        ])
+        let res = scheduler.start { xs.merge(maxConcurrent: 2) }
+        XCTAssertEqual(res.events, [.completed(300)])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
+    }
+
+    func testMergeMaxConcurrent_Never() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let xs = scheduler.createHotObservable([Recorded<Event<Observable<Int>>>]())
+        let res = scheduler.start { xs.merge(maxConcurrent: 2) }
+        XCTAssertEqual(res.events, [])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
+    }
+
+    func testMergeMaxConcurrent_InnerErrorEndsEverything() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys1 = scheduler.createColdObservable([
+            .next(10, 11),
+            .error(30, testError),
+        ])
+        let ys2 = scheduler.createColdObservable([
+            .next(10, 21),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys1),
+            .next(220, ys2),
+            .completed(300),
+        ])
+        let res = scheduler.start { xs.merge(maxConcurrent: 1) }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .error(240, testError),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
+        XCTAssertEqual(ys1.subscriptions, [Subscription(210, 240)])
+        XCTAssertEqual(ys2.subscriptions, [])
+    }
+
+    func testMergeMaxConcurrent_OuterError() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys1 = scheduler.createColdObservable([
+            .next(10, 11),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys1),
+            .error(230, testError),
+        ])
+        let res = scheduler.start { xs.merge(maxConcurrent: 1) }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+            .error(230, testError),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
+        XCTAssertEqual(ys1.subscriptions, [Subscription(210, 230)])
+    }
+
+    func testMergeMaxConcurrent_Dispose() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let ys1 = scheduler.createColdObservable([
+            .next(10, 11),
+            .completed(20),
+        ])
+        let ys2 = scheduler.createColdObservable([
+            .next(10, 21),
+            .completed(20),
+        ])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys1),
+            .next(215, ys2),
+            .completed(300),
+        ])
+        let res = scheduler.start(disposed: 235) { xs.merge(maxConcurrent: 1) }
+        XCTAssertEqual(res.events, [
+            .next(220, 11),
+        ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 235)])
+        XCTAssertEqual(ys1.subscriptions, [Subscription(210, 230)])
+        XCTAssertEqual(ys2.subscriptions, [Subscription(230, 235)])
+    }
+
+    // MARK: Observable.merge(sources)
+
+    func testMergeStatic_Values() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([
+            .next(150, 0),
+            .next(210, 1),
+            .next(230, 3),
+            .completed(250),
+        ])
+        let b = scheduler.createHotObservable([
+            .next(220, 2),
+            .next(240, 4),
+            .completed(260),
+        ])
+        let res = scheduler.start { Observable.merge(a.asObservable(), b.asObservable()) }
+        XCTAssertEqual(res.events, [
+            .next(210, 1),
+            .next(220, 2),
+            .next(230, 3),
+            .next(240, 4),
+            .completed(260),
+        ])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 260)])
+    }
+
+    func testMergeStatic_EmptyArrayCompletesAtOnce() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable<Int>.merge([Observable<Int>]()) }
+        XCTAssertEqual(res.events, [.completed(200)])
+    }
+
+    func testMergeStatic_Never() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([Recorded<Event<Int>>]())
+        let res = scheduler.start { Observable.merge([a.asObservable(), Observable.empty()]) }
+        XCTAssertEqual(res.events, [])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 1000)])
+    }
+
+    func testMergeStatic_SynchronousSources() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let res = scheduler.start { Observable.merge(Observable.just(1), Observable.just(2), Observable.empty()) }
+        XCTAssertEqual(res.events, [
+            .next(200, 1),
+            .next(200, 2),
+            .completed(200),
+        ])
+    }
+
+    func testMergeStatic_CollectionForm() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let sources = (1...3).lazy.map { Observable.just($0) }
+        let res = scheduler.start { Observable.merge(sources) }
+        XCTAssertEqual(res.events, [
+            .next(200, 1),
+            .next(200, 2),
+            .next(200, 3),
+            .completed(200),
+        ])
+    }
+
+    func testMergeStatic_ErrorEndsEverything() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([
+            .next(210, 1),
+            .next(230, 3),
+            .completed(250),
+        ])
+        let b = scheduler.createHotObservable([
+            .next(220, 2),
+            .error(225, testError),
+        ])
+        let res = scheduler.start { Observable.merge([a.asObservable(), b.asObservable()]) }
+        XCTAssertEqual(res.events, [
+            .next(210, 1),
+            .next(220, 2),
+            .error(225, testError),
+        ])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 225)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 225)])
+    }
+
+    func testMergeStatic_Dispose() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let a = scheduler.createHotObservable([
+            .next(210, 1),
+            .completed(250),
+        ])
+        let b = scheduler.createHotObservable([
+            .next(220, 2),
+            .completed(260),
+        ])
+        let res = scheduler.start(disposed: 215) { Observable.merge(a.asObservable(), b.asObservable()) }
+        XCTAssertEqual(res.events, [.next(210, 1)])
+        XCTAssertEqual(a.subscriptions, [Subscription(200, 215)])
+        XCTAssertEqual(b.subscriptions, [Subscription(200, 215)])
+    }
+
+    func testMergeStatic_ConcurrentSourcesNeverInterleave() {
+        let a = PublishSubject<Int>()
+        let b = PublishSubject<Int>()
+        let inside = ManagedCounter()
+        let overlaps = ManagedCounter()
+        let received = ManagedCounter()
+        let completed = ManagedCounter()
+        let subscription = Observable.merge(a.asObservable(), b.asObservable()).subscribe(onNext: { _ in
+            if inside.increment() != 1 { overlaps.increment() }
+            received.increment()
+            inside.decrement()
+        }, onCompleted: {
+            completed.increment()
+        })
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            let subject = thread == 0 ? a : b
+            for value in 0..<10_000 {
+                subject.onNext(value)
+            }
+            subject.onCompleted()
+        }
+        XCTAssertEqual(overlaps.current, 0)
+        XCTAssertEqual(received.current, 20_000)
+        XCTAssertEqual(completed.current, 1)
+        subscription.dispose()
+    }
+}

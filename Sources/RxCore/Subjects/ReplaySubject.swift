@@ -115,7 +115,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
             if let first {
                 runDeliveries(first, next: nextDelivery)
             }
-            return subscription
+            return subscription.disposable
         }
     }
 

@@ -5,13 +5,19 @@ protocol SubjectUnsubscribing: AnyObject {
     func unsubscribe(_ key: BagKey)
 }
 
-/// One subscriber of a subject or relay: the observer's handler, a disposed
-/// flag checked before every delivery (so nothing arrives after dispose, even
-/// from a delivery already under way), and the way back to its subject.
-final class SubjectSubscription<Element>: Disposable {
+/// One subscriber of a subject or relay, as the subject's bag holds it: the
+/// observer's handler, a disposed flag checked before every delivery (so
+/// nothing arrives after dispose, even from a delivery already under way),
+/// and the way back to its subject.
+///
+/// The subscriber gets `disposable`, which refers to this entry and to the
+/// subject only weakly: an observer closure that captures its own disposable
+/// forms no cycle once the entry has left the bag, and a subscription the
+/// subscriber forgot to dispose does not keep a dropped subject alive.
+final class SubjectSubscription<Element> {
     private let handler: (Event<Element>) -> Void
     private let disposed = Atomic<Bool>(false)
-    private var owner: SubjectUnsubscribing?
+    private weak var owner: SubjectUnsubscribing?
     var key = BagKey(rawValue: 0)
 
     init<Observer: ObserverType>(_ observer: Observer, owner: SubjectUnsubscribing) where Observer.Element == Element {
@@ -22,6 +28,11 @@ final class SubjectSubscription<Element>: Disposable {
         #endif
     }
 
+    /// The disposable handed to the subscriber.
+    var disposable: Disposable {
+        SubjectSubscriptionDisposable(self)
+    }
+
     /// Delivers `event` unless this subscription has been disposed.
     @inline(__always)
     func deliver(_ event: Event<Element>) {
@@ -29,11 +40,33 @@ final class SubjectSubscription<Element>: Disposable {
         handler(event)
     }
 
+    /// Stops deliveries and removes the entry from its subject.
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let owner = self.owner
-        self.owner = nil
         owner?.unsubscribe(key)
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}
+
+/// What a subscriber of a subject holds: disposing it disposes the entry, if
+/// the entry still exists.
+private final class SubjectSubscriptionDisposable<Element>: Disposable {
+    private weak var subscription: SubjectSubscription<Element>?
+
+    init(_ subscription: SubjectSubscription<Element>) {
+        self.subscription = subscription
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    func dispose() {
+        subscription?.dispose()
     }
 
     deinit {
@@ -91,7 +124,7 @@ enum SubscribeOutcome<Element> {
     func finish<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         switch self {
         case .subscribed(let subscription):
-            return subscription
+            return subscription.disposable
         case .stopped(let event):
             observer.on(event)
             return Disposables.create()

@@ -107,4 +107,36 @@ final class PublishSubjectTests: RxCoreTestCase {
         XCTAssertEqual(received, [1])
         XCTAssertFalse(subject.hasObservers)
     }
+
+    func testPublishSubject_ObserverHoldingItsOwnDisposableDoesNotLeak() {
+        let subject = PublishSubject<Int>()
+        let holder = DisposableHolder()
+        var received: [Int] = []
+        holder.disposable = subject.subscribe(onNext: { value in
+            received.append(value)
+            holder.disposable?.dispose()
+        })
+        subject.onNext(1)
+        subject.onNext(2)
+        XCTAssertEqual(received, [1])
+        XCTAssertFalse(subject.hasObservers)
+    }
+
+    func testPublishSubject_ForgottenSubscriptionDoesNotKeepTheSubjectAlive() {
+        weak var weakSubject: PublishSubject<Int>?
+        var received: [Int] = []
+        do {
+            let subject = PublishSubject<Int>()
+            weakSubject = subject
+            _ = subject.subscribe(onNext: { received.append($0) })
+            subject.onNext(1)
+        }
+        XCTAssertNil(weakSubject)
+        XCTAssertEqual(received, [1])
+    }
+}
+
+/// Holds a disposable that the observer closure itself captures.
+private final class DisposableHolder {
+    var disposable: Disposable?
 }

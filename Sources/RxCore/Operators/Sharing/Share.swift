@@ -174,6 +174,6 @@ private final class ShareWhileConnected<Element>: Observable<Element> {
         if isNew {
             connection.connect()
         }
-        return subscription
+        return subscription.disposable
     }
 }

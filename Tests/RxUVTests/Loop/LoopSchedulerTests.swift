@@ -117,7 +117,7 @@ final class LoopSchedulerTests: BridgeTestCase {
             if values.value.count == 100 { keepAlive?.dispose() }
         })
         let subject = PublishSubject<Int>()
-        _ = subject.observe(on: loop).subscribe(onNext: { value in
+        let subscription = subject.observe(on: loop).subscribe(onNext: { value in
             if !loop.isOnLoopThread { onLoop.value = false }
             values.value.append(value)
         })
@@ -125,6 +125,7 @@ final class LoopSchedulerTests: BridgeTestCase {
             for value in 0..<100 { subject.onNext(value) }
         }
         runLoop(timeout: 30)
+        subscription.dispose()
         XCTAssertEqual(values.value, Array(0..<100))
         XCTAssertTrue(onLoop.value)
     }

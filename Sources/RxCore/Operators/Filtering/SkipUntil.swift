@@ -35,15 +35,8 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
     typealias Element = Observer.Element
 
     private struct State {
-        var delivery = SerializedDelivery<Element>()
+        var delivery = SerialDelivery<Event<Element>>()
         var forwardElements = false
-    }
-
-    /// What a source event turned into, decided under the lock.
-    private enum Action {
-        case none
-        case deliver
-        case endSilently
     }
 
     private let state = Mutex(State())
@@ -56,29 +49,28 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
     }
 
     func on(_ event: Event<Element>) {
-        let action = state.withLock { state -> Action in
+        // Returns the event to deliver now, or `nil`; `endSilently` is set
+        // when the source completed before `other` emitted.
+        var endSilently = false
+        let first = state.withLock { state -> Event<Element>? in
             switch event {
             case .next:
-                guard state.forwardElements else { return .none }
-                return state.delivery.accept(event) ? .deliver : .none
+                return state.forwardElements ? state.delivery.accept(event) : nil
             case .error:
-                return state.delivery.accept(event) ? .deliver : .none
+                return state.delivery.accept(event)
             case .completed:
                 if state.forwardElements {
-                    return state.delivery.accept(event) ? .deliver : .none
+                    return state.delivery.accept(event)
                 }
-                if state.delivery.isStopped { return .none }
+                endSilently = !state.delivery.isStopped
                 state.delivery.stop()
-                return .endSilently
+                return nil
             }
         }
-        switch action {
-        case .none:
-            break
-        case .deliver:
-            deliver(event)
-        case .endSilently:
+        if endSilently {
             dispose()
+        } else {
+            deliver(first)
         }
     }
 
@@ -88,20 +80,15 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
             state.withLock { $0.forwardElements = true }
             otherSubscription.dispose()
         case .error(let error):
-            let forwarded = Event<Element>.error(error)
-            if state.withLock({ $0.delivery.accept(forwarded) }) {
-                deliver(forwarded)
-            }
+            deliver(state.withLock { $0.delivery.accept(.error(error)) })
         case .completed:
             otherSubscription.dispose()
         }
     }
 
-    /// Delivers `event`, which the caller has accepted as emitter.
-    private func deliver(_ event: Event<Element>) {
-        deliverSerialized(event) {
-            state.withLock { $0.delivery.next() }
-        }
+    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
+    private func deliver(_ first: Event<Element>?) {
+        forwardSerially(first) { state.withLock { $0.delivery.next() } }
     }
 }
 

@@ -58,7 +58,7 @@ private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
 private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private let delivery = Mutex(SerializedDelivery<Element>())
+    private let delivery = Mutex(SerialDelivery<Event<Element>>())
     private let otherSubscription = SingleAssignmentDisposable()
 
     func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
@@ -83,10 +83,8 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>
     }
 
     private func deliver(_ event: Event<Element>) {
-        guard delivery.withLock({ $0.accept(event) }) else { return }
-        deliverSerialized(event) {
-            delivery.withLock { $0.next() }
-        }
+        let first = delivery.withLock { $0.accept(event) }
+        forwardSerially(first) { delivery.withLock { $0.next() } }
     }
 }
 

@@ -1,0 +1,120 @@
+/// The one serialiser of RxCore: it makes sure a downstream (an observer, a
+/// subject's subscribers, an operator's windows) is called by one thread at a
+/// time, in order, and never while a lock is held.
+///
+/// It lives inside the owner's `Mutex`-protected state, so the decision to
+/// deliver something is taken in the same critical section as the state
+/// change that caused it. Under the lock, whoever has an item calls
+/// `begin(_:)` (or `accept(_:)` for events): when it returns the item, the
+/// caller has become the emitter and, after unlocking, delivers it and keeps
+/// taking `next()` (each time under the lock) until that returns `nil`, which
+/// also releases the emitter role. `drainSerially(_:next:deliver:)` and
+/// `Sink.forwardSerially(_:next:)` are that loop. Items produced meanwhile,
+/// by another thread or re-entrantly by the downstream, are queued and
+/// delivered by the current emitter, in the order they were begun.
+///
+/// `Item` is whatever one delivery needs:
+/// - an `Event` for a sink's observer (merge, flatMap, take(until:), debounce,
+///   combineLatest...), or for a subject that applies each event to its
+///   subscriber list when it is dequeued (`PublishSubject`);
+/// - a `SubjectDelivery` for subjects that apply each event to their state at
+///   once (`BehaviorSubject`, `ReplaySubject`, `share`): the item then carries
+///   its receivers, fixed at enqueue time, so that variant needs no second
+///   serialiser, only a richer item;
+/// - an operator's own enum when one emitter feeds several downstreams
+///   (`window` delivers to the current window and to the outer observer).
+///
+/// The uncontended path allocates nothing: the queue's ring buffer is only
+/// allocated when an item actually has to wait, and keeps its capacity.
+struct SerialDelivery<Item> {
+    private var pending = RingQueue<Item>()
+    private var isEmitting = false
+    /// `true` once `stop()` was called, or `accept(_:)` took a terminal event:
+    /// `begin(_:)` and `accept(_:)` then refuse everything.
+    private(set) var isStopped = false
+
+    init() {}
+
+    /// Returns `item` when the caller becomes the emitter and must deliver it
+    /// now (after unlocking); otherwise queues it for the current emitter and
+    /// returns `nil`. Returns `nil` without queueing once stopped.
+    @inline(__always)
+    mutating func begin(_ item: Item) -> Item? {
+        if isStopped { return nil }
+        if isEmitting {
+            pending.enqueue(item)
+            return nil
+        }
+        isEmitting = true
+        return item
+    }
+
+    /// The next queued item, or `nil`, in which case the emitter role is released.
+    @inline(__always)
+    mutating func next() -> Item? {
+        if let item = pending.dequeue() {
+            return item
+        }
+        isEmitting = false
+        return nil
+    }
+
+    /// Refuses every later item. Items already queued are still delivered.
+    mutating func stop() {
+        isStopped = true
+    }
+
+    /// Drops the queued items (the one being delivered is not affected).
+    mutating func removePending() {
+        pending.removeAll()
+    }
+}
+
+extension SerialDelivery {
+    /// `begin(_:)` for a sequence's events: after a terminal event has been
+    /// accepted, every later event is refused, so nothing is ever queued
+    /// behind a terminal event.
+    @inline(__always)
+    mutating func accept<Element>(_ event: Event<Element>) -> Event<Element>? where Item == Event<Element> {
+        let first = begin(event)
+        if event.isStopEvent {
+            isStopped = true
+        }
+        return first
+    }
+}
+
+/// The emitter loop: delivers `first` (when the caller became the emitter;
+/// `nil` does nothing) and then every item `next` hands out, until it returns
+/// `nil`. `next` must take the owner's lock and call `SerialDelivery.next()`
+/// (it may also read state in the same critical section, as `PublishSubject`
+/// does to pick the receivers). Both closures are non-escaping: the loop
+/// allocates nothing.
+@inline(__always)
+func drainSerially<Item>(_ first: Item?, next: () -> Item?, deliver: (Item) -> Void) {
+    var current = first
+    while let item = current {
+        deliver(item)
+        current = next()
+    }
+}
+
+extension Sink {
+    /// The emitter loop of a sink that serialises its downstream with
+    /// `SerialDelivery<Event<Observer.Element>>`: forwards `first` (if the
+    /// caller became the emitter) and every event `next` hands out. A terminal
+    /// event disposes the sink right after it is forwarded; the loop still
+    /// runs until `next` returns `nil`, to release the emitter role (events
+    /// queued behind a terminal one are dropped by `forwardOn`).
+    ///
+    /// `next` must take the sink's lock and call `SerialDelivery.next()`.
+    @inline(__always)
+    final func forwardSerially(_ first: Event<Observer.Element>?, next: () -> Event<Observer.Element>?) {
+        drainSerially(first, next: next) { event in
+            forwardOn(event)
+            if event.isStopEvent {
+                dispose()
+            }
+        }
+    }
+}

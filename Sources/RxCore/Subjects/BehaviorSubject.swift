@@ -26,7 +26,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
         var subscriptions = Bag<SubjectSubscription<Element>>()
         var stoppedEvent: Event<Element>?
         var isDisposed = false
-        var deliveries = SubjectDeliveryQueue<Element>()
+        var deliveries = SerialDelivery<SubjectDelivery<Element>>()
     }
 
     private let state: Mutex<State>
@@ -79,8 +79,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
             }
             return state.deliveries.begin(.broadcast(event, receivers))
         }
-        guard let first else { return }
-        runDeliveries(first, next: nextDelivery)
+        drainSerially(first, next: nextDelivery) { $0.run() }
     }
 
     /// Subscribes `observer`: it receives the current value, then the events
@@ -100,9 +99,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
             return (.subscribed(subscription), state.deliveries.begin(.replay([state.element], subscription)))
         }
         let disposable = outcome.0.finish(observer)
-        if let first = outcome.1 {
-            runDeliveries(first, next: nextDelivery)
-        }
+        drainSerially(outcome.1, next: nextDelivery) { $0.run() }
         return disposable
     }
 

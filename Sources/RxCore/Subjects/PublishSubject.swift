@@ -16,7 +16,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         var subscriptions = Bag<SubjectSubscription<Element>>()
         var stoppedEvent: Event<Element>?
         var isDisposed = false
-        var emission = EmissionQueue<Element>()
+        var emission = SerialDelivery<Event<Element>>()
 
         /// Applies `event` and returns who must receive it.
         mutating func apply(_ event: Event<Element>) -> [SubjectSubscription<Element>] {
@@ -50,18 +50,18 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Emits `event` to the current subscribers. Ignored after a terminal
     /// event or after dispose.
     public func on(_ event: Event<Element>) {
-        var receivers = state.withLock { state -> [SubjectSubscription<Element>]? in
-            state.emission.begin(event) ? state.apply(event) : nil
+        let first = state.withLock { state in
+            state.emission.begin(event).map { ($0, state.apply($0)) }
         }
-        guard receivers != nil else { return }
-        var current = event
-        while let subscriptions = receivers {
-            dispatch(subscriptions, current)
-            receivers = state.withLock { state -> [SubjectSubscription<Element>]? in
-                guard let next = state.emission.next() else { return nil }
-                current = next
-                return state.apply(next)
-            }
+        drainSerially(first, next: nextDelivery) { event, receivers in
+            dispatch(receivers, event)
+        }
+    }
+
+    /// The next queued event and its receivers, picked when it is dequeued.
+    private func nextDelivery() -> (Event<Element>, [SubjectSubscription<Element>])? {
+        state.withLock { state in
+            state.emission.next().map { ($0, state.apply($0)) }
         }
     }
 

@@ -26,7 +26,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
         var subscriptions = Bag<SubjectSubscription<Element>>()
         var stoppedEvent: Event<Element>?
         var isDisposed = false
-        var deliveries = SubjectDeliveryQueue<Element>()
+        var deliveries = SerialDelivery<SubjectDelivery<Element>>()
     }
 
     private let bufferSize: Int
@@ -81,8 +81,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
             }
             return state.deliveries.begin(.broadcast(event, receivers))
         }
-        guard let first else { return }
-        runDeliveries(first, next: nextDelivery)
+        drainSerially(first, next: nextDelivery) { $0.run() }
     }
 
     /// Subscribes `observer`: it receives the buffered elements, then the
@@ -112,9 +111,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Can
             observer.on(event)
             return Disposables.create()
         case .subscribed(let subscription, let first):
-            if let first {
-                runDeliveries(first, next: nextDelivery)
-            }
+            drainSerially(first, next: nextDelivery) { $0.run() }
             return subscription.disposable
         }
     }

@@ -84,35 +84,6 @@ func dispatch<Element>(_ subscriptions: [SubjectSubscription<Element>], _ event:
     }
 }
 
-/// Serialises a subject's emissions: one event is delivered to all
-/// subscribers before the next one starts, whether the next one comes from
-/// another thread or re-entrantly from a subscriber. Lives inside the
-/// subject's locked state.
-struct EmissionQueue<Element> {
-    private var pending = RingQueue<Event<Element>>()
-    private(set) var isEmitting = false
-
-    /// Returns `true` when the caller becomes the emitter and must deliver
-    /// `event` now; otherwise `event` is queued for the current emitter.
-    mutating func begin(_ event: Event<Element>) -> Bool {
-        if isEmitting {
-            pending.enqueue(event)
-            return false
-        }
-        isEmitting = true
-        return true
-    }
-
-    /// The next queued event, or `nil` (and the emitter role released).
-    mutating func next() -> Event<Element>? {
-        if let event = pending.dequeue() {
-            return event
-        }
-        isEmitting = false
-        return nil
-    }
-}
-
 /// What a subject decided, under its lock, for a new subscriber.
 enum SubscribeOutcome<Element> {
     /// The subscriber was registered.
@@ -128,6 +99,37 @@ enum SubscribeOutcome<Element> {
         case .stopped(let event):
             observer.on(event)
             return Disposables.create()
+        }
+    }
+}
+
+/// One unit of work for a subject that holds state (a current value, a replay
+/// buffer): an event for the subscribers registered when it was sent, or the
+/// replay a new subscriber is owed.
+///
+/// It is the item of the `SerialDelivery` of the subjects that apply every
+/// event to their state at once, under their lock (so `value` reads the
+/// latest send, even one made from inside a subscriber), and queue the
+/// delivery together with its receivers. (`PublishSubject` instead queues
+/// bare events and picks their receivers when it dequeues them.) A new
+/// subscriber's replay is queued in the same line, so it always arrives before
+/// the events sent after it subscribed, whichever thread sends them.
+enum SubjectDelivery<Element> {
+    /// `event` for each of `receivers`, in subscription order.
+    case broadcast(Event<Element>, [SubjectSubscription<Element>])
+    /// `elements` as `.next` events for one new subscriber.
+    case replay([Element], SubjectSubscription<Element>)
+
+    /// Delivers to the receivers that have not been disposed meanwhile.
+    @inline(__always)
+    func run() {
+        switch self {
+        case .broadcast(let event, let receivers):
+            dispatch(receivers, event)
+        case .replay(let elements, let receiver):
+            for element in elements {
+                receiver.deliver(.next(element))
+            }
         }
     }
 }

@@ -113,7 +113,7 @@ final class CombiningProducer<Values, Snapshot, Element>: Producer<Element> {
 ///
 /// Every source event updates the state under one lock and decides there
 /// whether a result, a completion or an error follows. The decided events
-/// go through an `EmissionQueue`: the first thread to have one becomes the
+/// go through a `SerialDelivery`: the first thread to have one becomes the
 /// emitter and delivers it (running the result selector) outside the lock,
 /// then delivers whatever other threads, or re-entrant sends from
 /// downstream, queued meanwhile. Downstream therefore never sees two
@@ -130,14 +130,8 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
         /// Sources with `counts[i] > 0`.
         var numberWithValues = 0
         var numberDone = 0
-        /// A terminal event has been decided, or the sink was disposed.
-        var isStopped = false
-        var emission = EmissionQueue<Snapshot>()
-
-        /// The event to deliver now if the caller becomes the emitter, or `nil` if queued.
-        mutating func begin(_ event: Event<Snapshot>) -> Event<Snapshot>? {
-            emission.begin(event) ? event : nil
-        }
+        /// Stopped once a terminal event has been decided, or the sink was disposed.
+        var emission = SerialDelivery<Event<Snapshot>>()
     }
 
     private let parent: Parent
@@ -187,7 +181,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
         let arity = self.arity
         let take = parent.take
         let event = state.withLock { state -> Event<Snapshot>? in
-            if state.isStopped { return nil }
+            if state.emission.isStopped { return nil }
             store(&state.values)
             if rules.queuesValues || state.counts[index] == 0 {
                 state.counts[index] += 1
@@ -205,81 +199,69 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
                         }
                     }
                 }
-                return state.begin(.next(snapshot))
+                return state.emission.accept(.next(snapshot))
             }
             let othersDone = state.numberDone - (state.isDone[index] ? 1 : 0)
             if rules.completesWhenOthersDone && othersDone == arity - 1 {
-                state.isStopped = true
-                return state.begin(.completed)
+                return state.emission.accept(.completed)
             }
             return nil
         }
-        if let event {
-            emit(event)
-        }
+        emit(event)
     }
 
     func fail(_ index: Int, _ error: Swift.Error) {
         let event = state.withLock { state -> Event<Snapshot>? in
-            if state.isStopped { return nil }
-            state.isStopped = true
-            return state.begin(.error(error))
+            state.emission.accept(.error(error))
         }
         subscriptions[index].dispose()
-        if let event {
-            emit(event)
-        }
+        emit(event)
     }
 
     func done(_ index: Int) {
         let arity = self.arity
         let event = state.withLock { state -> Event<Snapshot>? in
-            if state.isStopped || state.isDone[index] { return nil }
+            if state.emission.isStopped || state.isDone[index] { return nil }
             state.isDone[index] = true
             state.numberDone += 1
             if state.numberDone == arity {
-                state.isStopped = true
-                return state.begin(.completed)
+                return state.emission.accept(.completed)
             }
             return nil
         }
         subscriptions[index].dispose()
-        if let event {
-            emit(event)
-        }
+        emit(event)
     }
 
-    /// Delivers `first`, then every event queued meanwhile, as the only emitter.
-    private func emit(_ first: Event<Snapshot>) {
-        var event = first
-        while true {
+    /// Delivers `first` (if the caller became the emitter), then every event
+    /// queued meanwhile, running the result selector outside the lock.
+    private func emit(_ first: Event<Snapshot>?) {
+        drainSerially(first, next: { state.withLock { $0.emission.next() } }) { event in
             switch event {
             case .next(let snapshot):
                 if isDisposed { return }
+                let result: Observer.Element
                 do {
-                    forwardOn(.next(try parent.resultSelector(snapshot)))
+                    result = try parent.resultSelector(snapshot)
                 } catch {
-                    state.withLock { $0.isStopped = true }
+                    state.withLock { $0.emission.stop() }
                     forwardOn(.error(error))
                     dispose()
                     return
                 }
+                forwardOn(.next(result))
             case .error(let error):
                 forwardOn(.error(error))
                 dispose()
-                return
             case .completed:
                 forwardOn(.completed)
                 dispose()
-                return
             }
-            guard let queued = state.withLock({ $0.emission.next() }) else { return }
-            event = queued
         }
     }
 
     override func dispose() {
-        state.withLock { $0.isStopped = true }
+        state.withLock { $0.emission.stop() }
         super.dispose()
     }
 }

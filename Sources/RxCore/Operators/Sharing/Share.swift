@@ -65,7 +65,7 @@ private final class ShareConnection<Element>: ObserverType, SubjectUnsubscribing
     // Guarded by `parent.lock`.
     var subscriptions = Bag<SubjectSubscription<Element>>()
     var element: Element?
-    var deliveries = SubjectDeliveryQueue<Element>()
+    var deliveries = SerialDelivery<SubjectDelivery<Element>>()
     private var isDisposed = false
 
     init(parent: ShareWhileConnected<Element>) {
@@ -94,8 +94,7 @@ private final class ShareConnection<Element>: ObserverType, SubjectUnsubscribing
             }
             return deliveries.begin(.broadcast(event, receivers))
         }
-        guard let first else { return }
-        runDeliveries(first, next: nextDelivery)
+        drainSerially(first, next: nextDelivery) { $0.run() }
     }
 
     func nextDelivery() -> SubjectDelivery<Element>? {
@@ -168,9 +167,7 @@ private final class ShareWhileConnected<Element>: Observable<Element> {
             }
             return (connection, subscription, isNew, first)
         }
-        if let first {
-            runDeliveries(first, next: connection.nextDelivery)
-        }
+        drainSerially(first, next: connection.nextDelivery) { $0.run() }
         if isNew {
             connection.connect()
         }

@@ -64,7 +64,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     typealias Selector = (SourceElement) throws -> Inner
 
     private struct State {
-        var emitter = SerialEmitter<Observer.Element>()
+        var emitter = SerialDelivery<Event<Observer.Element>>()
         var activeCount = 0
         var isSourceDone = false
     }
@@ -127,13 +127,11 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     }
 
     private func finishSource() {
-        let complete = state.withLock { state -> Bool in
+        let first = state.withLock { state -> Event<Observer.Element>? in
             state.isSourceDone = true
-            return state.activeCount == 0 && state.emitter.accept(.completed)
+            return state.activeCount == 0 ? state.emitter.accept(.completed) : nil
         }
-        if complete {
-            emitSerially(.completed) { state.withLock { $0.emitter.next() } }
-        }
+        forward(first)
     }
 
     private func subscribeInner(_ inner: Observable<Observer.Element>) {
@@ -148,20 +146,21 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
             emit(event)
         case .completed:
             group.remove(for: key)
-            let complete = state.withLock { state -> Bool in
+            let first = state.withLock { state -> Event<Observer.Element>? in
                 state.activeCount -= 1
-                return state.isSourceDone && state.activeCount == 0 && state.emitter.accept(.completed)
+                return state.isSourceDone && state.activeCount == 0 ? state.emitter.accept(.completed) : nil
             }
-            if complete {
-                emitSerially(.completed) { state.withLock { $0.emitter.next() } }
-            }
+            forward(first)
         }
     }
 
     private func emit(_ event: Event<Observer.Element>) {
-        if state.withLock({ $0.emitter.accept(event) }) {
-            emitSerially(event) { state.withLock { $0.emitter.next() } }
-        }
+        forward(state.withLock { $0.emitter.accept(event) })
+    }
+
+    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
+    private func forward(_ first: Event<Observer.Element>?) {
+        forwardSerially(first) { state.withLock { $0.emitter.next() } }
     }
 }
 
@@ -216,7 +215,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     typealias Selector = (SourceElement) throws -> Inner
 
     private struct State {
-        var emitter = SerialEmitter<Observer.Element>()
+        var emitter = SerialDelivery<Event<Observer.Element>>()
         /// Running inners plus slots handed over to queued ones.
         var activeCount = 0
         var isSourceDone = false
@@ -229,7 +228,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
 
     private enum Completion {
         case nothing
-        case complete
+        case complete(Event<Observer.Element>)
         case startQueued
     }
 
@@ -278,13 +277,11 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
             emit(.error(error))
         case .completed:
             sourceSubscription.dispose()
-            let complete = state.withLock { state -> Bool in
+            let first = state.withLock { state -> Event<Observer.Element>? in
                 state.isSourceDone = true
-                return state.activeCount == 0 && state.emitter.accept(.completed)
+                return state.activeCount == 0 ? state.emitter.accept(.completed) : nil
             }
-            if complete {
-                emitSerially(.completed) { state.withLock { $0.emitter.next() } }
-            }
+            forward(first)
         }
     }
 
@@ -309,16 +306,16 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
                     return .startQueued
                 }
                 state.activeCount -= 1
-                if state.isSourceDone && state.activeCount == 0 && state.emitter.accept(.completed) {
-                    return .complete
+                if state.isSourceDone && state.activeCount == 0, let first = state.emitter.accept(.completed) {
+                    return .complete(first)
                 }
                 return .nothing
             }
             switch completion {
             case .nothing:
                 break
-            case .complete:
-                emitSerially(.completed) { state.withLock { $0.emitter.next() } }
+            case .complete(let first):
+                forward(first)
             case .startQueued:
                 startQueued()
             }
@@ -342,9 +339,12 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     }
 
     private func emit(_ event: Event<Observer.Element>) {
-        if state.withLock({ $0.emitter.accept(event) }) {
-            emitSerially(event) { state.withLock { $0.emitter.next() } }
-        }
+        forward(state.withLock { $0.emitter.accept(event) })
+    }
+
+    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
+    private func forward(_ first: Event<Observer.Element>?) {
+        forwardSerially(first) { state.withLock { $0.emitter.next() } }
     }
 }
 

@@ -34,7 +34,7 @@ private final class WithLatestFromSink<FirstElement, SecondElement, Observer: Ob
     typealias ResultSelector = (FirstElement, SecondElement) throws -> Observer.Element
 
     private struct State {
-        var emitter = SerialEmitter<Observer.Element>()
+        var emitter = SerialDelivery<Event<Observer.Element>>()
         var latest: SecondElement?
     }
 
@@ -81,9 +81,8 @@ private final class WithLatestFromSink<FirstElement, SecondElement, Observer: Ob
     }
 
     private func emit(_ event: Event<Observer.Element>) {
-        if state.withLock({ $0.emitter.accept(event) }) {
-            emitSerially(event) { state.withLock { $0.emitter.next() } }
-        }
+        let first = state.withLock { $0.emitter.accept(event) }
+        forwardSerially(first) { state.withLock { $0.emitter.next() } }
     }
 }
 

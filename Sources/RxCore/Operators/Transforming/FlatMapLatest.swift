@@ -41,7 +41,7 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
     typealias Selector = (SourceElement) throws -> Inner
 
     private struct State {
-        var emitter = SerialEmitter<Observer.Element>()
+        var emitter = SerialDelivery<Event<Observer.Element>>()
         /// The id of the current inner; events of older inners are dropped.
         var latest = 0
         var hasLatest = false
@@ -88,36 +88,35 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
             emit(.error(error))
         case .completed:
             sourceSubscription.dispose()
-            let complete = state.withLock { state -> Bool in
+            let first = state.withLock { state -> Event<Observer.Element>? in
                 state.isSourceDone = true
-                return !state.hasLatest && state.emitter.accept(.completed)
+                return state.hasLatest ? nil : state.emitter.accept(.completed)
             }
-            if complete {
-                emitSerially(.completed) { state.withLock { $0.emitter.next() } }
-            }
+            forward(first)
         }
     }
 
     fileprivate func innerOn(_ event: Event<Observer.Element>, id: Int) {
-        let deliverNow = state.withLock { state -> Bool in
-            guard state.latest == id else { return false }
+        let first = state.withLock { state -> Event<Observer.Element>? in
+            guard state.latest == id else { return nil }
             switch event {
             case .next, .error:
                 return state.emitter.accept(event)
             case .completed:
                 state.hasLatest = false
-                return state.isSourceDone && state.emitter.accept(event)
+                return state.isSourceDone ? state.emitter.accept(event) : nil
             }
         }
-        if deliverNow {
-            emitSerially(event) { state.withLock { $0.emitter.next() } }
-        }
+        forward(first)
     }
 
     private func emit(_ event: Event<Observer.Element>) {
-        if state.withLock({ $0.emitter.accept(event) }) {
-            emitSerially(event) { state.withLock { $0.emitter.next() } }
-        }
+        forward(state.withLock { $0.emitter.accept(event) })
+    }
+
+    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
+    private func forward(_ first: Event<Observer.Element>?) {
+        forwardSerially(first) { state.withLock { $0.emitter.next() } }
     }
 }
 

@@ -27,7 +27,7 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
     private struct State {
         var id: UInt64 = 0
         var value: Element?
-        var emission = OrderedEmission<Event<Element>>()
+        var emission = SerialDelivery<Event<Element>>()
     }
 
     private let dueTime: RxTimeInterval
@@ -61,7 +61,7 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
         case .error:
             let first = state.withLock { state -> Event<Element>? in
                 state.value = nil
-                return state.emission.begin(event)
+                return state.emission.accept(event)
             }
             drain(first)
         case .completed:
@@ -69,9 +69,9 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
                 var first: Event<Element>?
                 if let value = state.value {
                     state.value = nil
-                    first = state.emission.begin(.next(value))
+                    first = state.emission.accept(.next(value))
                 }
-                let completed = state.emission.begin(.completed)
+                let completed = state.emission.accept(.completed)
                 return first ?? completed
             }
             drain(first)
@@ -82,13 +82,13 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
         let first = state.withLock { state -> Event<Element>? in
             guard let value = state.value, state.id == id else { return nil }
             state.value = nil
-            return state.emission.begin(.next(value))
+            return state.emission.accept(.next(value))
         }
         drain(first)
     }
 
     private func drain(_ first: Event<Element>?) {
-        drainOrdered(first) { state.withLock { $0.emission.next() } }
+        forwardSerially(first) { state.withLock { $0.emission.next() } }
     }
 }
 

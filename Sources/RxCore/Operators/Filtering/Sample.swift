@@ -29,7 +29,7 @@ private final class SampleSink<Observer: ObserverType>: Sink<Observer>, Observer
     private struct State {
         var element: Element?
         var atEnd = false
-        var emission = OrderedEmission<Event<Element>>()
+        var emission = SerialDelivery<Event<Element>>()
     }
 
     private let defaultValue: Element?
@@ -53,7 +53,7 @@ private final class SampleSink<Observer: ObserverType>: Sink<Observer>, Observer
         case .next(let element):
             state.withLock { $0.element = element }
         case .error:
-            let first = state.withLock { $0.emission.begin(event) }
+            let first = state.withLock { $0.emission.accept(event) }
             drain(first)
         case .completed:
             state.withLock { $0.atEnd = true }
@@ -67,10 +67,10 @@ private final class SampleSink<Observer: ObserverType>: Sink<Observer>, Observer
             var first: Event<Element>?
             if let element = state.element ?? defaultValue {
                 state.element = nil
-                first = state.emission.begin(.next(element))
+                first = state.emission.accept(.next(element))
             }
             if state.atEnd {
-                let completed = state.emission.begin(.completed)
+                let completed = state.emission.accept(.completed)
                 first = first ?? completed
             }
             return first
@@ -80,12 +80,12 @@ private final class SampleSink<Observer: ObserverType>: Sink<Observer>, Observer
 
     /// The sampler failed.
     func samplerFailed(_ error: Swift.Error) {
-        let first = state.withLock { $0.emission.begin(.error(error)) }
+        let first = state.withLock { $0.emission.accept(.error(error)) }
         drain(first)
     }
 
     private func drain(_ first: Event<Element>?) {
-        drainOrdered(first) { state.withLock { $0.emission.next() } }
+        forwardSerially(first) { state.withLock { $0.emission.next() } }
     }
 }
 

@@ -23,7 +23,7 @@ extension ObservableType {
 private final class TakeForSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private let emission = Mutex(OrderedEmission<Event<Element>>())
+    private let emission = Mutex(SerialDelivery<Event<Element>>())
 
     func run(source: Observable<Element>, duration: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
         let timer = scheduler.scheduleRelative((), dueTime: duration) { _ in
@@ -43,8 +43,8 @@ private final class TakeForSink<Observer: ObserverType>: Sink<Observer>, Observe
     }
 
     private func deliver(_ event: Event<Element>) {
-        let first = emission.withLock { $0.begin(event) }
-        drainOrdered(first) { emission.withLock { $0.next() } }
+        let first = emission.withLock { $0.accept(event) }
+        forwardSerially(first) { emission.withLock { $0.next() } }
     }
 }
 

@@ -32,13 +32,13 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
         var lastUnsentElement: Element?
         var lastSentTime: RxTime?
         var completed = false
-        var emission = OrderedEmission<Event<Element>>()
+        var emission = SerialDelivery<Event<Element>>()
 
         /// Records `element` as sent at `now` and queues it.
         mutating func sendNow(_ element: Element, now: RxTime) -> Event<Element>? {
             lastUnsentElement = nil
             lastSentTime = now
-            return emission.begin(.next(element))
+            return emission.accept(.next(element))
         }
     }
 
@@ -96,7 +96,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
         case .error:
             let first = state.withLock { state -> Event<Element>? in
                 state.lastUnsentElement = nil
-                return state.emission.begin(event)
+                return state.emission.accept(event)
             }
             drain(first)
         case .completed:
@@ -105,7 +105,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
                     state.completed = true
                     return nil
                 }
-                return state.emission.begin(.completed)
+                return state.emission.accept(.completed)
             }
             drain(first)
         }
@@ -119,7 +119,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
                 first = state.sendNow(element, now: now)
             }
             if state.completed {
-                let completed = state.emission.begin(.completed)
+                let completed = state.emission.accept(.completed)
                 first = first ?? completed
             }
             return first
@@ -128,7 +128,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
     }
 
     private func drain(_ first: Event<Element>?) {
-        drainOrdered(first) { state.withLock { $0.emission.next() } }
+        forwardSerially(first) { state.withLock { $0.emission.next() } }
     }
 }
 

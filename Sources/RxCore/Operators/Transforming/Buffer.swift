@@ -29,14 +29,14 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
         var windowID = 0
         var timer: Disposable?
         var timerStopped = false
-        var emission = OrderedEmission<Event<[Element]>>()
+        var emission = SerialDelivery<Event<[Element]>>()
 
         /// Emits the current buffer and opens the next window.
         mutating func startNewWindowAndSendCurrentOne() -> (first: Event<[Element]>?, windowID: Int) {
             windowID &+= 1
             let full = buffer
             buffer = []
-            return (emission.begin(.next(full)), windowID)
+            return (emission.accept(.next(full)), windowID)
         }
     }
 
@@ -73,15 +73,15 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
         case .error(let error):
             let first = state.withLock { state -> Event<[Element]>? in
                 state.buffer = []
-                return state.emission.begin(.error(error))
+                return state.emission.accept(.error(error))
             }
             drain(first)
         case .completed:
             let first = state.withLock { state -> Event<[Element]>? in
                 let last = state.buffer
                 state.buffer = []
-                let first = state.emission.begin(.next(last))
-                let completed = state.emission.begin(.completed)
+                let first = state.emission.accept(.next(last))
+                let completed = state.emission.accept(.completed)
                 return first ?? completed
             }
             drain(first)
@@ -126,7 +126,7 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
     }
 
     private func drain(_ first: Event<[Element]>?) {
-        drainOrdered(first) { state.withLock { $0.emission.next() } }
+        forwardSerially(first) { state.withLock { $0.emission.next() } }
     }
 }
 

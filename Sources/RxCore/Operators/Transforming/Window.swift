@@ -41,7 +41,7 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
         var windowID = 0
         var timer: Disposable?
         var timerStopped = false
-        var emission = OrderedEmission<Delivery>()
+        var emission = SerialDelivery<Delivery>()
 
         /// Queues `delivery`; returns it when the caller must start emitting.
         mutating func begin(_ delivery: Delivery, _ first: inout Delivery?) {
@@ -154,8 +154,7 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
     /// The emitter loop. Windows receive their events even after the outer
     /// subscription is disposed; the outer events stop at `forwardOn`.
     private func drain(_ first: Delivery?) {
-        guard var delivery = first else { return }
-        while true {
+        drainSerially(first, next: { state.withLock { $0.emission.next() } }) { delivery in
             switch delivery {
             case .window(let subject, let event):
                 subject.on(event)
@@ -165,8 +164,6 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
                     dispose()
                 }
             }
-            guard let next = state.withLock({ $0.emission.next() }) else { return }
-            delivery = next
         }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The one serialiser of RxCore: it makes sure a downstream (an observer, a
 /// subject's subscribers, an operator's windows) is called by one thread at a
 /// time, in order, and never while a lock is held.
@@ -9,7 +11,7 @@
 /// caller has become the emitter and, after unlocking, delivers it and keeps
 /// taking `next()` (each time under the lock) until that returns `nil`, which
 /// also releases the emitter role. `drainSerially(_:next:deliver:)` and
-/// `Sink.forwardSerially(_:next:)` are that loop. Items produced meanwhile,
+/// `Sink.forwardSerially(accepted:in:)` are that loop. Items produced meanwhile,
 /// by another thread or re-entrantly by the downstream, are queued and
 /// delivered by the current emitter, in the order they were begun.
 ///
@@ -99,18 +101,34 @@ func drainSerially<Item>(_ first: Item?, next: () -> Item?, deliver: (Item) -> V
     }
 }
 
+/// The `Mutex`-protected state of a sink that serialises its downstream
+/// with a `SerialDelivery`: the state the sink's other decisions are taken
+/// in holds the delivery too, so they share one critical section.
+protocol SerialDeliveryState {
+    associatedtype Item
+    /// The sink's serialiser.
+    var delivery: SerialDelivery<Item> { get set }
+}
+
 extension Sink {
-    /// The emitter loop of a sink that serialises its downstream with
-    /// `SerialDelivery<Event<Observer.Element>>`: forwards `first` (if the
-    /// caller became the emitter) and every event `next` hands out. A terminal
-    /// event disposes the sink right after it is forwarded; the loop still
-    /// runs until `next` returns `nil`, to release the emitter role (events
-    /// queued behind a terminal one are dropped by `forwardOn`).
-    ///
-    /// `next` must take the sink's lock and call `SerialDelivery.next()`.
+    /// Accepts `event` into `state`'s delivery and, if the caller became the
+    /// emitter, forwards it and everything queued meanwhile (see
+    /// `forwardSerially(accepted:in:)`).
     @inline(__always)
-    final func forwardSerially(_ first: Event<Observer.Element>?, next: () -> Event<Observer.Element>?) {
-        drainSerially(first, next: next) { event in
+    final func forwardSerially<State: SerialDeliveryState>(_ event: Event<Observer.Element>, in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
+        forwardSerially(accepted: state.withLock { $0.delivery.accept(event) }, in: state)
+    }
+
+    /// The emitter loop of a sink: forwards `first` (what `accept` or `begin`
+    /// returned to the caller, under `state`'s lock, when it became the
+    /// emitter; `nil` does nothing), then every event queued meanwhile, each
+    /// taken under the lock. A terminal event disposes the sink right after it
+    /// is forwarded; the loop still runs until the queue is empty, to release
+    /// the emitter role (events queued behind a terminal one are dropped by
+    /// `forwardOn`).
+    @inline(__always)
+    final func forwardSerially<State: SerialDeliveryState>(accepted first: Event<Observer.Element>?, in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
+        drainSerially(first, next: { state.withLock { $0.delivery.next() } }) { event in
             forwardOn(event)
             if event.isStopEvent {
                 dispose()

@@ -131,7 +131,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
         var numberWithValues = 0
         var numberDone = 0
         /// Stopped once a terminal event has been decided, or the sink was disposed.
-        var emission = SerialDelivery<Event<Snapshot>>()
+        var delivery = SerialDelivery<Event<Snapshot>>()
     }
 
     private let parent: Parent
@@ -181,7 +181,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
         let arity = self.arity
         let take = parent.take
         let event = state.withLock { state -> Event<Snapshot>? in
-            if state.emission.isStopped { return nil }
+            if state.delivery.isStopped { return nil }
             store(&state.values)
             if rules.queuesValues || state.counts[index] == 0 {
                 state.counts[index] += 1
@@ -199,11 +199,11 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
                         }
                     }
                 }
-                return state.emission.accept(.next(snapshot))
+                return state.delivery.accept(.next(snapshot))
             }
             let othersDone = state.numberDone - (state.isDone[index] ? 1 : 0)
             if rules.completesWhenOthersDone && othersDone == arity - 1 {
-                return state.emission.accept(.completed)
+                return state.delivery.accept(.completed)
             }
             return nil
         }
@@ -212,7 +212,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
 
     func fail(_ index: Int, _ error: Swift.Error) {
         let event = state.withLock { state -> Event<Snapshot>? in
-            state.emission.accept(.error(error))
+            state.delivery.accept(.error(error))
         }
         subscriptions[index].dispose()
         emit(event)
@@ -221,11 +221,11 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
     func done(_ index: Int) {
         let arity = self.arity
         let event = state.withLock { state -> Event<Snapshot>? in
-            if state.emission.isStopped || state.isDone[index] { return nil }
+            if state.delivery.isStopped || state.isDone[index] { return nil }
             state.isDone[index] = true
             state.numberDone += 1
             if state.numberDone == arity {
-                return state.emission.accept(.completed)
+                return state.delivery.accept(.completed)
             }
             return nil
         }
@@ -236,7 +236,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
     /// Delivers `first` (if the caller became the emitter), then every event
     /// queued meanwhile, running the result selector outside the lock.
     private func emit(_ first: Event<Snapshot>?) {
-        drainSerially(first, next: { state.withLock { $0.emission.next() } }) { event in
+        drainSerially(first, next: { state.withLock { $0.delivery.next() } }) { event in
             switch event {
             case .next(let snapshot):
                 if isDisposed { return }
@@ -244,7 +244,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
                 do {
                     result = try parent.resultSelector(snapshot)
                 } catch {
-                    state.withLock { $0.emission.stop() }
+                    state.withLock { $0.delivery.stop() }
                     forwardOn(.error(error))
                     dispose()
                     return
@@ -261,7 +261,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
     }
 
     override func dispose() {
-        state.withLock { $0.emission.stop() }
+        state.withLock { $0.delivery.stop() }
         super.dispose()
     }
 }

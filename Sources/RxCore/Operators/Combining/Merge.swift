@@ -63,8 +63,8 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
-    private struct State {
-        var emitter = SerialDelivery<Event<Observer.Element>>()
+    private struct State: SerialDeliveryState {
+        var delivery = SerialDelivery<Event<Observer.Element>>()
         var activeCount = 0
         var isSourceDone = false
     }
@@ -103,7 +103,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
         switch event {
         case .next(let element):
             let accepted = state.withLock { state -> Bool in
-                if state.emitter.isStopped || (firstOnly && state.activeCount > 0) {
+                if state.delivery.isStopped || (firstOnly && state.activeCount > 0) {
                     return false
                 }
                 state.activeCount += 1
@@ -114,12 +114,12 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
             do {
                 inner = try selector(element).asObservable()
             } catch {
-                emit(.error(error))
+                forwardSerially(.error(error), in: state)
                 return
             }
             subscribeInner(inner)
         case .error(let error):
-            emit(.error(error))
+            forwardSerially(.error(error), in: state)
         case .completed:
             sourceSubscription.dispose()
             finishSource()
@@ -129,9 +129,9 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     private func finishSource() {
         let first = state.withLock { state -> Event<Observer.Element>? in
             state.isSourceDone = true
-            return state.activeCount == 0 ? state.emitter.accept(.completed) : nil
+            return state.activeCount == 0 ? state.delivery.accept(.completed) : nil
         }
-        forward(first)
+        forwardSerially(accepted: first, in: state)
     }
 
     private func subscribeInner(_ inner: Observable<Observer.Element>) {
@@ -143,24 +143,15 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
         switch event {
         case .next, .error:
-            emit(event)
+            forwardSerially(event, in: state)
         case .completed:
             group.remove(for: key)
             let first = state.withLock { state -> Event<Observer.Element>? in
                 state.activeCount -= 1
-                return state.isSourceDone && state.activeCount == 0 ? state.emitter.accept(.completed) : nil
+                return state.isSourceDone && state.activeCount == 0 ? state.delivery.accept(.completed) : nil
             }
-            forward(first)
+            forwardSerially(accepted: first, in: state)
         }
-    }
-
-    private func emit(_ event: Event<Observer.Element>) {
-        forward(state.withLock { $0.emitter.accept(event) })
-    }
-
-    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
-    private func forward(_ first: Event<Observer.Element>?) {
-        forwardSerially(first) { state.withLock { $0.emitter.next() } }
     }
 }
 
@@ -214,8 +205,8 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
-    private struct State {
-        var emitter = SerialDelivery<Event<Observer.Element>>()
+    private struct State: SerialDeliveryState {
+        var delivery = SerialDelivery<Event<Observer.Element>>()
         /// Running inners plus slots handed over to queued ones.
         var activeCount = 0
         var isSourceDone = false
@@ -259,7 +250,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
             do {
                 inner = try selector(element).asObservable()
             } catch {
-                emit(.error(error))
+                forwardSerially(.error(error), in: state)
                 return
             }
             let subscribeNow = state.withLock { state -> Bool in
@@ -274,14 +265,14 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
                 subscribeInner(inner)
             }
         case .error(let error):
-            emit(.error(error))
+            forwardSerially(.error(error), in: state)
         case .completed:
             sourceSubscription.dispose()
             let first = state.withLock { state -> Event<Observer.Element>? in
                 state.isSourceDone = true
-                return state.activeCount == 0 ? state.emitter.accept(.completed) : nil
+                return state.activeCount == 0 ? state.delivery.accept(.completed) : nil
             }
-            forward(first)
+            forwardSerially(accepted: first, in: state)
         }
     }
 
@@ -294,7 +285,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
         switch event {
         case .next, .error:
-            emit(event)
+            forwardSerially(event, in: state)
         case .completed:
             group.remove(for: key)
             let completion = state.withLock { state -> Completion in
@@ -306,7 +297,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
                     return .startQueued
                 }
                 state.activeCount -= 1
-                if state.isSourceDone && state.activeCount == 0, let first = state.emitter.accept(.completed) {
+                if state.isSourceDone && state.activeCount == 0, let first = state.delivery.accept(.completed) {
                     return .complete(first)
                 }
                 return .nothing
@@ -315,7 +306,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
             case .nothing:
                 break
             case .complete(let first):
-                forward(first)
+                forwardSerially(accepted: first, in: state)
             case .startQueued:
                 startQueued()
             }
@@ -336,15 +327,6 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
         }) {
             subscribeInner(inner)
         }
-    }
-
-    private func emit(_ event: Event<Observer.Element>) {
-        forward(state.withLock { $0.emitter.accept(event) })
-    }
-
-    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
-    private func forward(_ first: Event<Observer.Element>?) {
-        forwardSerially(first) { state.withLock { $0.emitter.next() } }
     }
 }
 

@@ -33,8 +33,8 @@ private final class WithLatestFromSink<FirstElement, SecondElement, Observer: Ob
     typealias Element = FirstElement
     typealias ResultSelector = (FirstElement, SecondElement) throws -> Observer.Element
 
-    private struct State {
-        var emitter = SerialDelivery<Event<Observer.Element>>()
+    private struct State: SerialDeliveryState {
+        var delivery = SerialDelivery<Event<Observer.Element>>()
         var latest: SecondElement?
     }
 
@@ -58,14 +58,14 @@ private final class WithLatestFromSink<FirstElement, SecondElement, Observer: Ob
         case .next(let element):
             guard let latest = state.withLock({ $0.latest }) else { return }
             do {
-                emit(.next(try resultSelector(element, latest)))
+                forwardSerially(.next(try resultSelector(element, latest)), in: state)
             } catch {
-                emit(.error(error))
+                forwardSerially(.error(error), in: state)
             }
         case .error(let error):
-            emit(.error(error))
+            forwardSerially(.error(error), in: state)
         case .completed:
-            emit(.completed)
+            forwardSerially(.completed, in: state)
         }
     }
 
@@ -74,15 +74,10 @@ private final class WithLatestFromSink<FirstElement, SecondElement, Observer: Ob
         case .next(let element):
             state.withLock { $0.latest = element }
         case .error(let error):
-            emit(.error(error))
+            forwardSerially(.error(error), in: state)
         case .completed:
             subscription.dispose()
         }
-    }
-
-    private func emit(_ event: Event<Observer.Element>) {
-        let first = state.withLock { $0.emitter.accept(event) }
-        forwardSerially(first) { state.withLock { $0.emitter.next() } }
     }
 }
 

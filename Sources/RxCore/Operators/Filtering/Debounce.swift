@@ -24,10 +24,10 @@ extension ObservableType {
 private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private struct State {
+    private struct State: SerialDeliveryState {
         var id: UInt64 = 0
         var value: Element?
-        var emission = SerialDelivery<Event<Element>>()
+        var delivery = SerialDelivery<Event<Element>>()
     }
 
     private let dueTime: RxTimeInterval
@@ -61,20 +61,20 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
         case .error:
             let first = state.withLock { state -> Event<Element>? in
                 state.value = nil
-                return state.emission.accept(event)
+                return state.delivery.accept(event)
             }
-            drain(first)
+            forwardSerially(accepted: first, in: state)
         case .completed:
             let first = state.withLock { state -> Event<Element>? in
                 var first: Event<Element>?
                 if let value = state.value {
                     state.value = nil
-                    first = state.emission.accept(.next(value))
+                    first = state.delivery.accept(.next(value))
                 }
-                let completed = state.emission.accept(.completed)
+                let completed = state.delivery.accept(.completed)
                 return first ?? completed
             }
-            drain(first)
+            forwardSerially(accepted: first, in: state)
         }
     }
 
@@ -82,13 +82,9 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
         let first = state.withLock { state -> Event<Element>? in
             guard let value = state.value, state.id == id else { return nil }
             state.value = nil
-            return state.emission.accept(.next(value))
+            return state.delivery.accept(.next(value))
         }
-        drain(first)
-    }
-
-    private func drain(_ first: Event<Element>?) {
-        forwardSerially(first) { state.withLock { $0.emission.next() } }
+        forwardSerially(accepted: first, in: state)
     }
 }
 

@@ -26,10 +26,10 @@ extension ObservableType {
 private final class SampleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private struct State {
+    private struct State: SerialDeliveryState {
         var element: Element?
         var atEnd = false
-        var emission = SerialDelivery<Event<Element>>()
+        var delivery = SerialDelivery<Event<Element>>()
     }
 
     private let defaultValue: Element?
@@ -53,8 +53,7 @@ private final class SampleSink<Observer: ObserverType>: Sink<Observer>, Observer
         case .next(let element):
             state.withLock { $0.element = element }
         case .error:
-            let first = state.withLock { $0.emission.accept(event) }
-            drain(first)
+            forwardSerially(event, in: state)
         case .completed:
             state.withLock { $0.atEnd = true }
             sourceSubscription.dispose()
@@ -67,25 +66,20 @@ private final class SampleSink<Observer: ObserverType>: Sink<Observer>, Observer
             var first: Event<Element>?
             if let element = state.element ?? defaultValue {
                 state.element = nil
-                first = state.emission.accept(.next(element))
+                first = state.delivery.accept(.next(element))
             }
             if state.atEnd {
-                let completed = state.emission.accept(.completed)
+                let completed = state.delivery.accept(.completed)
                 first = first ?? completed
             }
             return first
         }
-        drain(first)
+        forwardSerially(accepted: first, in: state)
     }
 
     /// The sampler failed.
     func samplerFailed(_ error: Swift.Error) {
-        let first = state.withLock { $0.emission.accept(.error(error)) }
-        drain(first)
-    }
-
-    private func drain(_ first: Event<Element>?) {
-        forwardSerially(first) { state.withLock { $0.emission.next() } }
+        forwardSerially(.error(error), in: state)
     }
 }
 

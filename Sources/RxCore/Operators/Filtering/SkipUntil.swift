@@ -34,7 +34,7 @@ private struct SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
 private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private struct State {
+    private struct State: SerialDeliveryState {
         var delivery = SerialDelivery<Event<Element>>()
         var forwardElements = false
     }
@@ -70,7 +70,7 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         if endSilently {
             dispose()
         } else {
-            deliver(first)
+            forwardSerially(accepted: first, in: state)
         }
     }
 
@@ -80,15 +80,10 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
             state.withLock { $0.forwardElements = true }
             otherSubscription.dispose()
         case .error(let error):
-            deliver(state.withLock { $0.delivery.accept(.error(error)) })
+            forwardSerially(.error(error), in: state)
         case .completed:
             otherSubscription.dispose()
         }
-    }
-
-    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
-    private func deliver(_ first: Event<Element>?) {
-        forwardSerially(first) { state.withLock { $0.delivery.next() } }
     }
 }
 

@@ -23,7 +23,11 @@ extension ObservableType {
 private final class TakeForSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private let emission = Mutex(SerialDelivery<Event<Element>>())
+    private struct State: SerialDeliveryState {
+        var delivery = SerialDelivery<Event<Element>>()
+    }
+
+    private let state = Mutex(State())
 
     func run(source: Observable<Element>, duration: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
         let timer = scheduler.scheduleRelative((), dueTime: duration) { _ in
@@ -35,16 +39,11 @@ private final class TakeForSink<Observer: ObserverType>: Sink<Observer>, Observe
     }
 
     func on(_ event: Event<Element>) {
-        deliver(event)
+        forwardSerially(event, in: state)
     }
 
     private func tick() {
-        deliver(.completed)
-    }
-
-    private func deliver(_ event: Event<Element>) {
-        let first = emission.withLock { $0.accept(event) }
-        forwardSerially(first) { emission.withLock { $0.next() } }
+        forwardSerially(.completed, in: state)
     }
 }
 

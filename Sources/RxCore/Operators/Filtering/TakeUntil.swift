@@ -58,7 +58,11 @@ private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
 private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private let delivery = Mutex(SerialDelivery<Event<Element>>())
+    private struct State: SerialDeliveryState {
+        var delivery = SerialDelivery<Event<Element>>()
+    }
+
+    private let state = Mutex(State())
     private let otherSubscription = SingleAssignmentDisposable()
 
     func run(source: Observable<Element>, other: Observable<Other>) -> Disposable {
@@ -68,23 +72,18 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>
     }
 
     func on(_ event: Event<Element>) {
-        deliver(event)
+        forwardSerially(event, in: state)
     }
 
     func otherOn(_ event: Event<Other>) {
         switch event {
         case .next:
-            deliver(.completed)
+            forwardSerially(.completed, in: state)
         case .error(let error):
-            deliver(.error(error))
+            forwardSerially(.error(error), in: state)
         case .completed:
             otherSubscription.dispose()
         }
-    }
-
-    private func deliver(_ event: Event<Element>) {
-        let first = delivery.withLock { $0.accept(event) }
-        forwardSerially(first) { delivery.withLock { $0.next() } }
     }
 }
 

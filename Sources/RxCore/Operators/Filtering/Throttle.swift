@@ -28,17 +28,17 @@ extension ObservableType {
 private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
     typealias Element = Observer.Element
 
-    private struct State {
+    private struct State: SerialDeliveryState {
         var lastUnsentElement: Element?
         var lastSentTime: RxTime?
         var completed = false
-        var emission = SerialDelivery<Event<Element>>()
+        var delivery = SerialDelivery<Event<Element>>()
 
         /// Records `element` as sent at `now` and queues it.
         mutating func sendNow(_ element: Element, now: RxTime) -> Event<Element>? {
             lastUnsentElement = nil
             lastSentTime = now
-            return emission.accept(.next(element))
+            return delivery.accept(.next(element))
         }
     }
 
@@ -86,7 +86,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
             }
             switch outcome {
             case .deliver(let first):
-                drain(first)
+                forwardSerially(accepted: first, in: state)
             case .scheduleTimer(let dueTime):
                 timer.disposable = scheduler.scheduleRelative((), dueTime: dueTime) { _ in
                     self.propagate()
@@ -96,18 +96,18 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
         case .error:
             let first = state.withLock { state -> Event<Element>? in
                 state.lastUnsentElement = nil
-                return state.emission.accept(event)
+                return state.delivery.accept(event)
             }
-            drain(first)
+            forwardSerially(accepted: first, in: state)
         case .completed:
             let first = state.withLock { state -> Event<Element>? in
                 if state.lastUnsentElement != nil {
                     state.completed = true
                     return nil
                 }
-                return state.emission.accept(.completed)
+                return state.delivery.accept(.completed)
             }
-            drain(first)
+            forwardSerially(accepted: first, in: state)
         }
     }
 
@@ -119,16 +119,12 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
                 first = state.sendNow(element, now: now)
             }
             if state.completed {
-                let completed = state.emission.accept(.completed)
+                let completed = state.delivery.accept(.completed)
                 first = first ?? completed
             }
             return first
         }
-        drain(first)
-    }
-
-    private func drain(_ first: Event<Element>?) {
-        forwardSerially(first) { state.withLock { $0.emission.next() } }
+        forwardSerially(accepted: first, in: state)
     }
 }
 

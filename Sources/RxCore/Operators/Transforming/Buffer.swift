@@ -24,19 +24,19 @@ extension ObservableType {
 }
 
 private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == [Element] {
-    private struct State {
+    private struct State: SerialDeliveryState {
         var buffer: [Element] = []
         var windowID = 0
         var timer: Disposable?
         var timerStopped = false
-        var emission = SerialDelivery<Event<[Element]>>()
+        var delivery = SerialDelivery<Event<[Element]>>()
 
         /// Emits the current buffer and opens the next window.
         mutating func startNewWindowAndSendCurrentOne() -> (first: Event<[Element]>?, windowID: Int) {
             windowID &+= 1
             let full = buffer
             buffer = []
-            return (emission.accept(.next(full)), windowID)
+            return (delivery.accept(.next(full)), windowID)
         }
     }
 
@@ -67,24 +67,24 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
                 return state.startNewWindowAndSendCurrentOne()
             }
             if let outcome {
-                drain(outcome.first)
+                forwardSerially(accepted: outcome.first, in: state)
                 createTimer(outcome.windowID)
             }
         case .error(let error):
             let first = state.withLock { state -> Event<[Element]>? in
                 state.buffer = []
-                return state.emission.accept(.error(error))
+                return state.delivery.accept(.error(error))
             }
-            drain(first)
+            forwardSerially(accepted: first, in: state)
         case .completed:
             let first = state.withLock { state -> Event<[Element]>? in
                 let last = state.buffer
                 state.buffer = []
-                let first = state.emission.accept(.next(last))
-                let completed = state.emission.accept(.completed)
+                let first = state.delivery.accept(.next(last))
+                let completed = state.delivery.accept(.completed)
                 return first ?? completed
             }
-            drain(first)
+            forwardSerially(accepted: first, in: state)
         }
     }
 
@@ -111,7 +111,7 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
             return state.startNewWindowAndSendCurrentOne()
         }
         if let outcome {
-            drain(outcome.first)
+            forwardSerially(accepted: outcome.first, in: state)
             createTimer(outcome.windowID)
         }
     }
@@ -123,10 +123,6 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
             return state.timer
         }
         timer?.dispose()
-    }
-
-    private func drain(_ first: Event<[Element]>?) {
-        forwardSerially(first) { state.withLock { $0.emission.next() } }
     }
 }
 

@@ -40,8 +40,8 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
-    private struct State {
-        var emitter = SerialDelivery<Event<Observer.Element>>()
+    private struct State: SerialDeliveryState {
+        var delivery = SerialDelivery<Event<Observer.Element>>()
         /// The id of the current inner; events of older inners are dropped.
         var latest = 0
         var hasLatest = false
@@ -70,11 +70,11 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
             do {
                 inner = try selector(element).asObservable()
             } catch {
-                emit(.error(error))
+                forwardSerially(.error(error), in: state)
                 return
             }
             let id = state.withLock { state -> Int? in
-                if state.emitter.isStopped { return nil }
+                if state.delivery.isStopped { return nil }
                 state.latest &+= 1
                 state.hasLatest = true
                 return state.latest
@@ -85,14 +85,14 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
             innerSubscription.disposable = subscription
             subscription.setDisposable(inner.subscribe(SwitchInnerObserver(parent: self, id: id, subscription: subscription)))
         case .error(let error):
-            emit(.error(error))
+            forwardSerially(.error(error), in: state)
         case .completed:
             sourceSubscription.dispose()
             let first = state.withLock { state -> Event<Observer.Element>? in
                 state.isSourceDone = true
-                return state.hasLatest ? nil : state.emitter.accept(.completed)
+                return state.hasLatest ? nil : state.delivery.accept(.completed)
             }
-            forward(first)
+            forwardSerially(accepted: first, in: state)
         }
     }
 
@@ -101,22 +101,13 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
             guard state.latest == id else { return nil }
             switch event {
             case .next, .error:
-                return state.emitter.accept(event)
+                return state.delivery.accept(event)
             case .completed:
                 state.hasLatest = false
-                return state.isSourceDone ? state.emitter.accept(event) : nil
+                return state.isSourceDone ? state.delivery.accept(event) : nil
             }
         }
-        forward(first)
-    }
-
-    private func emit(_ event: Event<Observer.Element>) {
-        forward(state.withLock { $0.emitter.accept(event) })
-    }
-
-    /// Delivers `first` (if the caller became the emitter) and what was queued meanwhile.
-    private func forward(_ first: Event<Observer.Element>?) {
-        forwardSerially(first) { state.withLock { $0.emitter.next() } }
+        forwardSerially(accepted: first, in: state)
     }
 }
 

@@ -41,11 +41,11 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
         var windowID = 0
         var timer: Disposable?
         var timerStopped = false
-        var emission = SerialDelivery<Delivery>()
+        var delivery = SerialDelivery<Delivery>()
 
-        /// Queues `delivery`; returns it when the caller must start emitting.
-        mutating func begin(_ delivery: Delivery, _ first: inout Delivery?) {
-            let began = emission.begin(delivery)
+        /// Queues `item`; sets `first` to it when the caller must start emitting.
+        mutating func begin(_ item: Delivery, _ first: inout Delivery?) {
+            let began = delivery.begin(item)
             if first == nil {
                 first = began
             }
@@ -80,7 +80,7 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
     func run(_ source: Observable<Element>) -> Disposable {
         _ = group.insert(Disposables.create { self.stopTimer() })
         let first = state.withLock { state -> Delivery? in
-            state.emission.begin(.outer(.next(WindowObservable(subject: state.subject, refCount: refCount))))
+            state.delivery.begin(.outer(.next(WindowObservable(subject: state.subject, refCount: refCount))))
         }
         drain(first)
         createTimer(0)
@@ -154,7 +154,7 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
     /// The emitter loop. Windows receive their events even after the outer
     /// subscription is disposed; the outer events stop at `forwardOn`.
     private func drain(_ first: Delivery?) {
-        drainSerially(first, next: { state.withLock { $0.emission.next() } }) { delivery in
+        drainSerially(first, next: { state.withLock { $0.delivery.next() } }) { delivery in
             switch delivery {
             case .window(let subject, let event):
                 subject.on(event)

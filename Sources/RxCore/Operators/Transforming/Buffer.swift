@@ -24,19 +24,17 @@ extension ObservableType {
 }
 
 private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == [Element] {
-    private struct State: SerialDeliveryState {
+    private struct State: SerialDeliveryState, WindowTimerState {
         var buffer: [Element] = []
-        var windowID = 0
-        var timer: Disposable?
-        var timerStopped = false
+        var windowTimer = WindowTimer()
         var delivery = SerialDelivery<Event<[Element]>>()
 
         /// Emits the current buffer and opens the next window.
         mutating func startNewWindowAndSendCurrentOne() -> (first: Event<[Element]>?, windowID: Int) {
-            windowID &+= 1
+            windowTimer.windowID &+= 1
             let full = buffer
             buffer = []
-            return (delivery.accept(.next(full)), windowID)
+            return (delivery.accept(.next(full)), windowTimer.windowID)
         }
     }
 
@@ -54,7 +52,7 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
 
     func run(_ source: Observable<Element>) -> Disposable {
         createTimer(0)
-        let stopTimer = Disposables.create { self.stopTimer() }
+        let stopTimer = Disposables.create { self.state.stopWindowTimer() }
         return Disposables.create(stopTimer, source.subscribe(self))
     }
 
@@ -88,41 +86,25 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
         }
     }
 
-    /// Schedules the timer of window `windowID`, unless a later window has
-    /// started meanwhile (its own timer wins) or the sink is disposed.
+    /// Schedules the timer of window `windowID` (see `startWindowTimer`).
     private func createTimer(_ windowID: Int) {
-        let isCurrent = state.withLock { !$0.timerStopped && $0.windowID == windowID }
-        guard isCurrent else { return }
-        let timer = scheduler.scheduleRelative(windowID, dueTime: timeSpan) { windowID in
-            self.timerFired(windowID)
-            return Disposables.create()
+        state.startWindowTimer(windowID) {
+            scheduler.scheduleRelative(windowID, dueTime: timeSpan) { windowID in
+                self.timerFired(windowID)
+                return Disposables.create()
+            }
         }
-        let toDispose = state.withLock { state -> Disposable? in
-            if state.timerStopped || state.windowID != windowID { return timer }
-            defer { state.timer = timer }
-            return state.timer
-        }
-        toDispose?.dispose()
     }
 
     private func timerFired(_ windowID: Int) {
         let outcome = state.withLock { state -> (first: Event<[Element]>?, windowID: Int)? in
-            guard state.windowID == windowID else { return nil }
+            guard state.windowTimer.windowID == windowID else { return nil }
             return state.startNewWindowAndSendCurrentOne()
         }
         if let outcome {
             forwardSerially(accepted: outcome.first, in: state)
             createTimer(outcome.windowID)
         }
-    }
-
-    private func stopTimer() {
-        let timer = state.withLock { state -> Disposable? in
-            state.timerStopped = true
-            defer { state.timer = nil }
-            return state.timer
-        }
-        timer?.dispose()
     }
 }
 

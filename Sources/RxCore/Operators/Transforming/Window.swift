@@ -35,12 +35,10 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
         case outer(Event<Observable<Element>>)
     }
 
-    private struct State {
+    private struct State: WindowTimerState {
         var subject = PublishSubject<Element>()
         var count = 0
-        var windowID = 0
-        var timer: Disposable?
-        var timerStopped = false
+        var windowTimer = WindowTimer()
         var delivery = SerialDelivery<Delivery>()
 
         /// Queues `item`; sets `first` to it when the caller must start emitting.
@@ -54,11 +52,11 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
         /// Completes the current window and emits a new one.
         mutating func startNewWindowAndCompleteCurrentOne(refCount: RefCountDisposable, _ first: inout Delivery?) -> Int {
             count = 0
-            windowID &+= 1
+            windowTimer.windowID &+= 1
             begin(.window(subject, .completed), &first)
             subject = PublishSubject<Element>()
             begin(.outer(.next(WindowObservable(subject: subject, refCount: refCount))), &first)
-            return windowID
+            return windowTimer.windowID
         }
     }
 
@@ -78,7 +76,7 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
     }
 
     func run(_ source: Observable<Element>) -> Disposable {
-        _ = group.insert(Disposables.create { self.stopTimer() })
+        _ = group.insert(Disposables.create { self.state.stopWindowTimer() })
         let first = state.withLock { state -> Delivery? in
             state.delivery.begin(.outer(.next(WindowObservable(subject: state.subject, refCount: refCount))))
         }
@@ -113,42 +111,26 @@ private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<O
         }
     }
 
-    /// Schedules the timer of window `windowID`, unless a later window has
-    /// started meanwhile (its own timer wins) or the timers are stopped.
+    /// Schedules the timer of window `windowID` (see `startWindowTimer`).
     private func createTimer(_ windowID: Int) {
-        let isCurrent = state.withLock { !$0.timerStopped && $0.windowID == windowID }
-        guard isCurrent else { return }
-        let timer = scheduler.scheduleRelative(windowID, dueTime: timeSpan) { windowID in
-            self.timerFired(windowID)
-            return Disposables.create()
+        state.startWindowTimer(windowID) {
+            scheduler.scheduleRelative(windowID, dueTime: timeSpan) { windowID in
+                self.timerFired(windowID)
+                return Disposables.create()
+            }
         }
-        let toDispose = state.withLock { state -> Disposable? in
-            if state.timerStopped || state.windowID != windowID { return timer }
-            defer { state.timer = timer }
-            return state.timer
-        }
-        toDispose?.dispose()
     }
 
     private func timerFired(_ windowID: Int) {
         var first: Delivery?
         let newWindowID = state.withLock { state -> Int? in
-            guard state.windowID == windowID else { return nil }
+            guard state.windowTimer.windowID == windowID else { return nil }
             return state.startNewWindowAndCompleteCurrentOne(refCount: refCount, &first)
         }
         drain(first)
         if let newWindowID {
             createTimer(newWindowID)
         }
-    }
-
-    private func stopTimer() {
-        let timer = state.withLock { state -> Disposable? in
-            state.timerStopped = true
-            defer { state.timer = nil }
-            return state.timer
-        }
-        timer?.dispose()
     }
 
     /// The emitter loop. Windows receive their events even after the outer

@@ -3,7 +3,7 @@ extension ObservableType {
     ///
     /// - Returns: a disposable that ends the subscription.
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
-        subscribe(AnonymousObserver(on))
+        asObservable().subscribe(AnonymousObserver(on))
     }
 
     /// Subscribes closures to elements, the error, completion and disposal.
@@ -19,29 +19,13 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposable: Disposable
-        if let onDisposed {
-            disposable = Disposables.create(with: onDisposed)
-        } else {
-            disposable = Disposables.create()
+        guard let onDisposed else {
+            let observer = CallbackObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposed: nil)
+            return asObservable().subscribe(observer)
         }
-        let observer = AnonymousObserver<Element> { event in
-            switch event {
-            case .next(let value):
-                onNext?(value)
-            case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.defaultErrorHandler(error)
-                }
-                disposable.dispose()
-            case .completed:
-                onCompleted?()
-                disposable.dispose()
-            }
-        }
-        return Disposables.create(asObservable().subscribe(observer), disposable)
+        let disposed = Disposables.create(with: onDisposed)
+        let observer = CallbackObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposed: disposed)
+        return Disposables.create(asObservable().subscribe(observer), disposed)
     }
 
     /// Like `subscribe(onNext:onError:onCompleted:onDisposed:)`, passing

@@ -34,3 +34,56 @@ final class AnonymousObserver<Element>: ObserverType {
         #endif
     }
 }
+
+/// The observer behind `subscribe(onNext:onError:onCompleted:onDisposed:)`:
+/// calls the closure for each kind of event, ignores everything after the
+/// first terminal event, and disposes `disposed` (the `onDisposed` action)
+/// after a terminal event. Elements reach `onNext` without being wrapped in
+/// an `Event`.
+final class CallbackObserver<Element>: ObserverType {
+    private let onNextHandler: ((Element) -> Void)?
+    private let onErrorHandler: ((Swift.Error) -> Void)?
+    private let onCompletedHandler: (() -> Void)?
+    private let disposed: Disposable?
+    private let stopped = Atomic<Bool>(false)
+
+    init(onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?, disposed: Disposable?) {
+        self.onNextHandler = onNext
+        self.onErrorHandler = onError
+        self.onCompletedHandler = onCompleted
+        self.disposed = disposed
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    func onNext(_ element: Element) {
+        if stopped.load(ordering: .relaxed) { return }
+        onNextHandler?(element)
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let element):
+            onNext(element)
+        case .error(let error):
+            guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            if let onErrorHandler {
+                onErrorHandler(error)
+            } else {
+                Hooks.defaultErrorHandler(error)
+            }
+            disposed?.dispose()
+        case .completed:
+            guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            onCompletedHandler?()
+            disposed?.dispose()
+        }
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

@@ -9,6 +9,14 @@ public protocol ObserverType<Element> {
 
     /// Receives one event.
     func on(_ event: Event<Element>)
+
+    /// Receives one element: the same as `on(.next(element))`.
+    ///
+    /// A default implementation forwards to `on(_:)`, so conforming types
+    /// need only `on(_:)`. RxCore's own observers implement it directly:
+    /// delivering an element without wrapping it in an `Event` keeps generic
+    /// code from looking up `Event`'s type metadata on every element.
+    func onNext(_ element: Element)
 }
 
 extension ObserverType {

@@ -25,6 +25,25 @@ class Sink<Observer: ObserverType>: Disposable {
         observer.on(event)
     }
 
+    /// Delivers `element` downstream unless disposed; the element-only fast
+    /// path of `forwardOn(.next(element))`.
+    @inline(__always)
+    final func forwardNext(_ element: Observer.Element) {
+        if disposed.load(ordering: .relaxed) { return }
+        observer.onNext(element)
+    }
+
+    /// Delivers `.error(error)` downstream and disposes the subscription.
+    ///
+    /// Kept out of line on purpose: an `Event` built inline in a generic
+    /// element path makes the whole function look up `Event`'s metadata on
+    /// every call, even when nothing throws.
+    @inline(never)
+    final func forwardError(_ error: Swift.Error) {
+        forwardOn(.error(error))
+        dispose()
+    }
+
     /// `true` once disposed.
     final var isDisposed: Bool {
         disposed.load(ordering: .relaxed)

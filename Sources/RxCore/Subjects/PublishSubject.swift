@@ -12,25 +12,28 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// The subject is its own observer.
     public typealias Observer = PublishSubject<Element>
 
-    private struct State {
-        var subscriptions = Bag<SubjectSubscription<Element>>()
-        var stoppedEvent: Event<Element>?
-        var isDisposed = false
-        var emission = SerialDelivery<Event<Element>>()
-
-        /// Applies `event` and returns who must receive it.
-        mutating func apply(_ event: Event<Element>) -> [SubjectSubscription<Element>] {
-            if isDisposed || stoppedEvent != nil { return [] }
-            let receivers = subscriptions.elements
-            if event.isStopEvent {
-                stoppedEvent = event
-                subscriptions.removeAll()
-            }
-            return receivers
-        }
-    }
-
-    private let state = Mutex(State())
+    // The state lives in plain stored properties guarded by one lock whose
+    // type does not depend on `Element`: in generic code every mention of a
+    // generic type (a state struct, an optional of an array...) costs a
+    // metadata lookup, and the element path must not pay that per event.
+    // For the same reason the emitter role is two plain fields here rather
+    // than the shared `SerialDelivery`, which the other subjects use; the
+    // rule is the same: one emitter at a time, queued events delivered in
+    // order by the thread already emitting, nothing called under the lock.
+    private let lock = Mutex<Void>(())
+    private var subscriptions = Bag<SubjectSubscription<Element>>()
+    /// The subscribers in order as an immutable list, rebuilt when they
+    /// change: an emission takes its snapshot by retaining the head, and
+    /// walks it with plain field loads.
+    private var receivers: ReceiverList<Element>?
+    private var stoppedEvent: Event<Element>?
+    private var isStopped = false
+    private var disposed = false
+    private var isEmitting = false
+    private var pending = RingQueue<Event<Element>>()
+    /// `pending.count`, kept apart so the element path never touches the
+    /// generic queue.
+    private var pendingCount = 0
 
     /// Creates a subject with no subscribers.
     public override init() {
@@ -39,29 +42,113 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// `true` while at least one subscriber is subscribed.
     public var hasObservers: Bool {
-        state.withLock { !$0.subscriptions.isEmpty }
+        lock.withLock { _ in receivers != nil }
     }
 
     /// `true` once disposed.
     public var isDisposed: Bool {
-        state.withLock { $0.isDisposed }
+        lock.withLock { _ in disposed }
     }
 
     /// Emits `event` to the current subscribers. Ignored after a terminal
     /// event or after dispose.
     public func on(_ event: Event<Element>) {
-        let first = state.withLock { state in
-            state.emission.begin(event).map { ($0, state.apply($0)) }
+        var snapshot: ReceiverList<Element>?
+        let emitNow = lock.withLock { _ -> Bool in
+            if isEmitting {
+                pending.enqueue(event)
+                pendingCount += 1
+                return false
+            }
+            isEmitting = true
+            snapshot = apply(event)
+            return true
         }
-        drainSerially(first, next: nextDelivery) { event, receivers in
-            dispatch(receivers, event)
+        guard emitNow else { return }
+        deliver(event, to: snapshot)
+        drainPending()
+    }
+
+    /// Emits `element` to the current subscribers: `on(.next(element))`
+    /// without building the event when nobody else is emitting.
+    public func onNext(_ element: Element) {
+        var snapshot: ReceiverList<Element>?
+        let emitNow = lock.withLock { _ -> Bool in
+            if isEmitting { return false }
+            isEmitting = true
+            if !isStopped && !disposed {
+                snapshot = receivers
+            }
+            return true
+        }
+        guard emitNow else {
+            enqueueNext(element)
+            return
+        }
+        var node = snapshot
+        while let current = node {
+            current.subscription.deliverNext(element)
+            node = current.next
+        }
+        drainPending()
+    }
+
+    /// Someone else is emitting: queue the element behind them.
+    @inline(never)
+    private func enqueueNext(_ element: Element) {
+        on(.next(element))
+    }
+
+    /// Applies `event` to the state and returns who must receive it. Under the lock.
+    private func apply(_ event: Event<Element>) -> ReceiverList<Element>? {
+        if disposed || isStopped { return nil }
+        let snapshot = receivers
+        if event.isStopEvent {
+            isStopped = true
+            stoppedEvent = event
+            subscriptions.removeAll()
+            receivers = nil
+        }
+        return snapshot
+    }
+
+    private func deliver(_ event: Event<Element>, to snapshot: ReceiverList<Element>?) {
+        var node = snapshot
+        while let current = node {
+            current.subscription.deliver(event)
+            node = current.next
         }
     }
 
-    /// The next queued event and its receivers, picked when it is dequeued.
-    private func nextDelivery() -> (Event<Element>, [SubjectSubscription<Element>])? {
-        state.withLock { state in
-            state.emission.next().map { ($0, state.apply($0)) }
+    /// Releases the emitter role, first delivering the events queued while
+    /// this thread was emitting.
+    private func drainPending() {
+        let more = lock.withLock { _ -> Bool in
+            if pendingCount > 0 { return true }
+            isEmitting = false
+            return false
+        }
+        if more {
+            drainQueuedEvents()
+        }
+    }
+
+    @inline(never)
+    private func drainQueuedEvents() {
+        while true {
+            var event: Event<Element>?
+            var snapshot: ReceiverList<Element>?
+            lock.withLock { _ in
+                guard let next = pending.dequeue() else {
+                    isEmitting = false
+                    return
+                }
+                pendingCount -= 1
+                event = next
+                snapshot = apply(next)
+            }
+            guard let event else { return }
+            deliver(event, to: snapshot)
         }
     }
 
@@ -69,22 +156,28 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     ///
     /// - Returns: a disposable that removes the subscriber.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        let outcome = state.withLock { state -> SubscribeOutcome<Element> in
-            if state.isDisposed {
-                return .stopped(.error(RxError.disposed(object: "PublishSubject")))
+        var outcome: SubscribeOutcome<Element>?
+        lock.withLock { _ in
+            if disposed {
+                outcome = .stopped(.error(RxError.disposed(object: "PublishSubject")))
+            } else if let stoppedEvent {
+                outcome = .stopped(stoppedEvent)
+            } else {
+                let subscription = SubjectSubscription(observer, owner: self)
+                subscription.key = subscriptions.insert(subscription)
+                receivers = ReceiverList.make(subscriptions.elements)
+                outcome = .subscribed(subscription)
             }
-            if let stoppedEvent = state.stoppedEvent {
-                return .stopped(stoppedEvent)
-            }
-            let subscription = SubjectSubscription(observer, owner: self)
-            subscription.key = state.subscriptions.insert(subscription)
-            return .subscribed(subscription)
         }
-        return outcome.finish(observer)
+        return outcome!.finish(observer)
     }
 
     func unsubscribe(_ key: BagKey) {
-        _ = state.withLock { $0.subscriptions.removeKey(key) }
+        lock.withLock { _ in
+            if subscriptions.removeKey(key) != nil {
+                receivers = ReceiverList.make(subscriptions.elements)
+            }
+        }
     }
 
     /// Returns the subject itself.
@@ -95,10 +188,31 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Drops every subscriber without a terminal event; later sends are ignored
     /// and later subscribers receive `RxError.disposed`.
     public func dispose() {
-        state.withLock { state in
-            state.isDisposed = true
-            state.subscriptions.removeAll()
-            state.stoppedEvent = nil
+        lock.withLock { _ in
+            disposed = true
+            subscriptions.removeAll()
+            receivers = nil
+            stoppedEvent = nil
         }
+    }
+}
+
+/// An immutable singly linked list of a subject's subscribers.
+final class ReceiverList<Element> {
+    let subscription: SubjectSubscription<Element>
+    let next: ReceiverList<Element>?
+
+    init(_ subscription: SubjectSubscription<Element>, next: ReceiverList<Element>?) {
+        self.subscription = subscription
+        self.next = next
+    }
+
+    /// The list of `subscriptions` in order; `nil` when empty.
+    static func make(_ subscriptions: [SubjectSubscription<Element>]) -> ReceiverList<Element>? {
+        var head: ReceiverList<Element>?
+        for subscription in subscriptions.reversed() {
+            head = ReceiverList(subscription, next: head)
+        }
+        return head
     }
 }

@@ -15,13 +15,13 @@ protocol SubjectUnsubscribing: AnyObject {
 /// forms no cycle once the entry has left the bag, and a subscription the
 /// subscriber forgot to dispose does not keep a dropped subject alive.
 final class SubjectSubscription<Element> {
-    private let handler: (Event<Element>) -> Void
+    private let observer: any ObserverType<Element>
     private let disposed = Atomic<Bool>(false)
     private weak var owner: SubjectUnsubscribing?
     var key = BagKey(rawValue: 0)
 
     init<Observer: ObserverType>(_ observer: Observer, owner: SubjectUnsubscribing) where Observer.Element == Element {
-        self.handler = observer.on
+        self.observer = observer
         self.owner = owner
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
@@ -37,7 +37,15 @@ final class SubjectSubscription<Element> {
     @inline(__always)
     func deliver(_ event: Event<Element>) {
         if disposed.load(ordering: .acquiring) { return }
-        handler(event)
+        observer.on(event)
+    }
+
+    /// Delivers `element` unless this subscription has been disposed; the
+    /// element-only fast path of `deliver(.next(element))`.
+    @inline(__always)
+    func deliverNext(_ element: Element) {
+        if disposed.load(ordering: .acquiring) { return }
+        observer.onNext(element)
     }
 
     /// Stops deliveries and removes the entry from its subject.

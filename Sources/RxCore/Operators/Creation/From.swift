@@ -69,7 +69,7 @@ private final class ObservableArraySink<Observer: ObserverType>: Sink<Observer>,
         if index < elements.count {
             let element = elements[index]
             index += 1
-            forwardOn(.next(element))
+            forwardNext(element)
             return true
         }
         forwardOn(.completed)
@@ -108,7 +108,7 @@ private final class ObservableSequenceSink<Elements: Sequence, Observer: Observe
     @inline(__always)
     func step(_ iterator: inout Elements.Iterator) -> Bool {
         if let element = iterator.next() {
-            forwardOn(.next(element))
+            forwardNext(element)
             return true
         }
         forwardOn(.completed)
@@ -165,7 +165,7 @@ private final class ObservableOptionalScheduledSink<Observer: ObserverType>: Sin
                 self.dispose()
                 return Disposables.create()
             }
-            self.forwardOn(.next(element))
+            self.forwardNext(element)
             return scheduler.schedule(()) { _ in
                 self.forwardOn(.completed)
                 self.dispose()

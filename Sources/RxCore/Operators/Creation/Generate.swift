@@ -41,7 +41,7 @@ private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, Synchr
                 state.value = try iterate(state.value)
             }
             if try condition(state.value) {
-                forwardOn(.next(state.value))
+                forwardNext(state.value)
                 return true
             }
             forwardOn(.completed)

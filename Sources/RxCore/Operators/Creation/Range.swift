@@ -32,7 +32,7 @@ private final class RangeSink<Observer: ObserverType>: Sink<Observer>, Synchrono
         if index < count {
             let element = start + index
             index += one
-            forwardOn(.next(element))
+            forwardNext(element)
             return true
         }
         forwardOn(.completed)

@@ -23,7 +23,7 @@ private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, S
 
     @inline(__always)
     func step(_ state: inout Void) -> Bool {
-        forwardOn(.next(element))
+        forwardNext(element)
         return true
     }
 

@@ -22,17 +22,20 @@ private final class FilterSink<Observer: ObserverType>: Sink<Observer>, Observer
         super.init(observer: observer, cancel: cancel)
     }
 
+    func onNext(_ element: Element) {
+        do {
+            if try predicate(element) {
+                forwardNext(element)
+            }
+        } catch {
+            forwardError(error)
+        }
+    }
+
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
-            do {
-                if try predicate(element) {
-                    forwardOn(event)
-                }
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(element)
         case .error, .completed:
             forwardOn(event)
             dispose()

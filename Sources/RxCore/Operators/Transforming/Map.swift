@@ -21,15 +21,18 @@ private final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
         super.init(observer: observer, cancel: cancel)
     }
 
+    func onNext(_ element: SourceType) {
+        do {
+            forwardNext(try transform(element))
+        } catch {
+            forwardError(error)
+        }
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                forwardOn(.next(try transform(element)))
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

@@ -33,6 +33,7 @@ private final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>
     typealias Accumulator = (inout Accumulate, SourceType) throws -> Void
 
     private let accumulator: Accumulator
+    @exclusivity(unchecked)
     private var accumulated: Accumulate
 
     init(seed: Accumulate, accumulator: @escaping Accumulator, observer: Observer, cancel: Cancelable) {
@@ -41,16 +42,19 @@ private final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>
         super.init(observer: observer, cancel: cancel)
     }
 
+    func onNext(_ element: SourceType) {
+        do {
+            try accumulator(&accumulated, element)
+            forwardNext(accumulated)
+        } catch {
+            forwardError(error)
+        }
+    }
+
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):
-            do {
-                try accumulator(&accumulated, element)
-                forwardOn(.next(accumulated))
-            } catch {
-                forwardOn(.error(error))
-                dispose()
-            }
+            onNext(element)
         case .error(let error):
             forwardOn(.error(error))
             dispose()

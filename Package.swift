@@ -8,6 +8,11 @@ let traceResources: [SwiftSetting] = [
     .swiftLanguageMode(.v5),
 ]
 
+/// The examples compile in the same language mode as the library.
+let examples: [SwiftSetting] = [
+    .swiftLanguageMode(.v5),
+]
+
 let package = Package(
     name: "RxUV",
     platforms: [.macOS(.v15)],
@@ -15,6 +20,9 @@ let package = Package(
         .library(name: "RxCore", targets: ["RxCore"]),
         .library(name: "RxTest", targets: ["RxTest"]),
         .library(name: "RxUV", targets: ["RxUV"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -28,5 +36,34 @@ let package = Package(
         .target(name: "RxUV", dependencies: ["RxCore", "CLibUV"], swiftSettings: traceResources),
         .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTest"], swiftSettings: traceResources),
         .testTarget(name: "RxUVTests", dependencies: ["RxUV", "RxCore"], swiftSettings: traceResources),
+
+        // Examples: command-line programs on the public API only (see Examples/README.md).
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/ExampleSupport",
+            swiftSettings: examples
+        ),
+        .executableTarget(
+            name: "echo-server",
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/echo-server",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
+        .executableTarget(
+            name: "tcp-probe",
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/tcp-probe",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
+        .executableTarget(
+            name: "chat-daemon",
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/chat-daemon",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
     ]
 )

@@ -1,0 +1,197 @@
+"""Helpers for the example tests: run a built example as a process, talk to it
+over loopback with plain sockets, and wait with deadlines (nothing blocks forever)."""
+
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+BIN_PATH = os.environ.get("RXUV_EXAMPLES_BIN", "")
+
+
+class Example:
+    """A running example: its stdout and stderr lines are collected by threads,
+    so the tests can wait for a line with a timeout."""
+
+    def __init__(self, name, *args):
+        path = os.path.join(BIN_PATH, name)
+        if not os.access(path, os.X_OK):
+            raise RuntimeError(f"{path} is not built")
+        self.name = name
+        self.process = subprocess.Popen(
+            [path, *map(str, args)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            errors="replace",
+        )
+        self.lines = queue.Queue()
+        self.stdout = []
+        self.stderr = []
+        self._readers = [
+            threading.Thread(target=self._collect, args=(self.process.stdout, self.stdout, True), daemon=True),
+            threading.Thread(target=self._collect, args=(self.process.stderr, self.stderr, False), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    def _collect(self, stream, into, is_stdout):
+        for line in stream:
+            line = line.rstrip("\n")
+            into.append(line)
+            if is_stdout:
+                self.lines.put(line)
+        if is_stdout:
+            self.lines.put(None)
+
+    def expect_line(self, pattern, timeout=5.0):
+        """Waits for the next stdout line matching `pattern`; returns the match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"{self.name}: no line matching {pattern!r} within {timeout}s; stdout: {self.stdout}, stderr: {self.stderr}")
+            try:
+                line = self.lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise AssertionError(f"{self.name}: stdout closed before a line matching {pattern!r}; stdout: {self.stdout}, stderr: {self.stderr}")
+            match = re.search(pattern, line)
+            if match:
+                return match
+
+    def listening_port(self):
+        """The port from the example's `listening on 127.0.0.1:PORT` line."""
+        return int(self.expect_line(r"listening on 127\.0\.0\.1:(\d+)$").group(1))
+
+    def send_signal(self, signum):
+        self.process.send_signal(signum)
+
+    def wait(self, timeout):
+        """Waits for the exit; returns (exit code, seconds waited). Kills on timeout."""
+        start = time.monotonic()
+        try:
+            code = self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"{self.name} did not exit within {timeout}s; stdout: {self.stdout}, stderr: {self.stderr}")
+        for reader in self._readers:
+            reader.join(timeout=2)
+        return code, time.monotonic() - start
+
+    def rss_kib(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS")
+
+    def stop(self):
+        """Ends the process if a test left it running."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        for stream in (self.process.stdout, self.process.stderr):
+            stream.close()
+
+
+def connect(port, timeout=5.0):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock.settimeout(timeout)
+    return sock
+
+
+def free_port():
+    """A port that nothing listens on: bound by the OS, then released."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class BlackHole:
+    """A listening socket on 127.0.0.1 whose backlog is full: new connection
+    attempts get no answer at all (their SYNs are dropped), so a client sees a
+    timeout, not a refusal. Nothing leaves this machine."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(0)
+        self.port = self.listener.getsockname()[1]
+        self.fillers = []
+        for _ in range(16):
+            if self._answers():
+                continue
+            return
+        raise RuntimeError("could not fill the backlog of the black-hole socket")
+
+    def _answers(self):
+        filler = socket.socket()
+        filler.settimeout(0.2)
+        self.fillers.append(filler)
+        try:
+            filler.connect(("127.0.0.1", self.port))
+            return True
+        except (socket.timeout, TimeoutError):
+            return False
+
+    def close(self):
+        for sock in self.fillers:
+            sock.close()
+        self.listener.close()
+
+
+class LineClient:
+    """A chat client: a socket with a line buffer."""
+
+    def __init__(self, port, timeout=5.0):
+        self.sock = connect(port, timeout)
+        self.buffer = b""
+        self.eof = False
+
+    def send(self, data):
+        self.sock.sendall(data if isinstance(data, bytes) else data.encode())
+
+    def line(self, timeout=5.0):
+        """The next line, without its newline; None at EOF."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            if self.eof:
+                return None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"no line within {timeout}s; buffered: {self.buffer[:200]!r}")
+            self.sock.settimeout(remaining)
+            try:
+                chunk = self.sock.recv(65536)
+            except (socket.timeout, TimeoutError):
+                continue
+            except ConnectionResetError:
+                chunk = b""
+            if not chunk:
+                self.eof = True
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace")
+
+    def lines_until(self, predicate, timeout=5.0):
+        """Lines up to and including the first for which `predicate` holds."""
+        seen = []
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.line(max(0.01, deadline - time.monotonic()))
+            if line is None:
+                raise AssertionError(f"EOF before the expected line; seen: {seen}")
+            seen.append(line)
+            if predicate(line):
+                return seen
+
+    def close(self):
+        self.sock.close()

@@ -111,7 +111,7 @@ private final class ConnectAttempt: Cancelable {
             tryNext()
             return
         }
-        socket.setNoDelay(true)
+        try? socket.setNoDelay(true)
         finish(.success(TCPConnection(handle: socket)))
     }
 

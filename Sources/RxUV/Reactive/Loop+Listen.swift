@@ -79,7 +79,7 @@ extension Reactive where Base == Loop {
                     client.close()
                     throw error
                 }
-                client.setNoDelay(true)
+                try? client.setNoDelay(true)
                 observer.onNext(TCPConnection(handle: client))
             } catch {
                 // A connection that could not be accepted (EMFILE, a peer

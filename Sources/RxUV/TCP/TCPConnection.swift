@@ -139,6 +139,43 @@ public final class TCPConnection: ReactiveCompatible {
         loop.onLoopThread { [self] in closeNow() }
     }
 
+    /// Sets `TCP_NODELAY` (`uv_tcp_nodelay`): `true` (the default for
+    /// connections RxUV accepts or makes) sends small writes at once instead
+    /// of coalescing them (Nagle's algorithm). Completes on the loop thread;
+    /// fails with `ENOTCONN` on a closed connection.
+    public func setNoDelay(_ enabled: Bool) -> Completable {
+        onLoopThread(operation: "uv_tcp_nodelay") { () throws(UVError) in
+            try self.handle.setNoDelay(enabled)
+        }
+    }
+
+    /// Enables TCP keep-alive probes once the connection has been idle for
+    /// `delay` (whole seconds, at least 1), or disables them
+    /// (`uv_tcp_keepalive`). Completes on the loop thread; fails with
+    /// `ENOTCONN` on a closed connection.
+    public func setKeepAlive(_ enabled: Bool, delay: RxTimeInterval = .seconds(60)) -> Completable {
+        let seconds = UInt32(clamping: max(1, delay.nanoseconds / 1_000_000_000))
+        return onLoopThread(operation: "uv_tcp_keepalive") { () throws(UVError) in
+            try self.handle.setKeepAlive(enabled, delay: seconds)
+        }
+    }
+
+    /// A Completable that runs `body` on the loop thread when subscribed.
+    private func onLoopThread(operation: String, _ body: @escaping () throws(UVError) -> Void) -> Completable {
+        Completable.create { [self] observer in
+            let notify = BooleanDisposable()
+            loop.onLoopThread {
+                do throws(UVError) {
+                    try body()
+                    if !notify.isDisposed { observer(.completed) }
+                } catch {
+                    if !notify.isDisposed { observer(.error(error)) }
+                }
+            }
+            return notify
+        }
+    }
+
     /// Aborts the connection with a TCP reset (`uv_tcp_close_reset`): the
     /// peer sees `ECONNRESET`; pending writes fail with `ECANCELED`; a reader
     /// gets `.completed`. Safe from any thread.

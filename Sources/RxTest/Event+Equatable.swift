@@ -3,6 +3,8 @@ import RxCore
 /// Events are equal when they are the same kind with equal elements; errors
 /// are equal when they have the same type and the same description.
 extension Event: Equatable where Element: Equatable {
+    /// `true` for two completions, two errors of the same type and
+    /// description, or two elements that are equal.
     public static func == (lhs: Event<Element>, rhs: Event<Element>) -> Bool {
         switch (lhs, rhs) {
         case (.completed, .completed):

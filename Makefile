@@ -31,7 +31,7 @@ benchmarks-quick: setup
 	cd Benchmarks && swift build -c release --product RxCoreBenchmarks && .build/release/RxCoreBenchmarks --quick
 
 # The bridge against plain C on libuv and SwiftNIO: release build of Benchmarks/,
-# then echo servers and timers side by side, pinned with taskset (≈ 8 min; see BENCHMARKS.md).
+# then echo servers and timers side by side, pinned with taskset (≈ 6.5 min; see BENCHMARKS.md).
 benchmarks-net: setup
 	python3 Benchmarks/Scripts/netbench.py
 

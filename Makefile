@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports echo-server benchmarks benchmarks-quick
+.PHONY: setup build test check-imports echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick
 
 setup:
 	@scripts/setup.sh
@@ -29,3 +29,12 @@ benchmarks: setup
 # A few seconds of the same, so the benchmarks never rot (CI runs it).
 benchmarks-quick: setup
 	cd Benchmarks && swift build -c release --product RxCoreBenchmarks && .build/release/RxCoreBenchmarks --quick
+
+# The bridge against plain C on libuv and SwiftNIO: release build of Benchmarks/,
+# then echo servers and timers side by side, pinned with taskset (≈ 6.5 min; see BENCHMARKS.md).
+benchmarks-net: setup
+	python3 Benchmarks/Scripts/netbench.py
+
+# A few seconds of every bridge case, once, so they never rot (CI runs it).
+benchmarks-net-quick: setup
+	python3 Benchmarks/Scripts/netbench.py --quick

@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Benchmarks for RxUV, in their own package so that comparison dependencies
-// (OpenCombine) never reach the library targets. Run from the repository
-// root with `make benchmarks` (release build).
+// (OpenCombine, SwiftNIO) never reach the library targets. Run from the
+// repository root with `make benchmarks` (the core) and `make benchmarks-net`
+// (the bridge against C on libuv and SwiftNIO), both release builds.
 let package = Package(
     name: "RxUVBenchmarks",
     platforms: [.macOS(.v15)],
@@ -12,6 +13,7 @@ let package = Package(
         // same identity ("rxuv") whatever the clone directory is called.
         .package(path: "RxUV"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
     ],
     targets: [
         .target(name: "AllocationCounter"),
@@ -21,6 +23,47 @@ let package = Package(
                 "AllocationCounter",
                 .product(name: "RxCore", package: "RxUV"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+
+        // The bridge benchmarks (Scripts/netbench.py runs them; see BENCHMARKS.md).
+        // libuv for the C programs, found through pkg-config as the library does.
+        .systemLibrary(
+            name: "CLibUVBench",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]
+        ),
+        // The load generator: C on epoll, no libuv, one thread.
+        .executableTarget(name: "netload"),
+        // The floor: echo servers in plain C on libuv (reused buffer, or malloc per read).
+        .executableTarget(name: "uv-echo", dependencies: ["CLibUVBench"]),
+        // The floor for timers: 1,000,000 uv_timer_t in plain C.
+        .executableTarget(name: "uv-timers", dependencies: ["CLibUVBench"]),
+        // The README echo chain on RxUV.
+        .executableTarget(
+            name: "rxuv-echo",
+            dependencies: [
+                .product(name: "RxCore", package: "RxUV"),
+                .product(name: "RxUV", package: "RxUV"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // 1,000,000 timers through loop.rx.timer or Observable.timer on the Loop.
+        .executableTarget(
+            name: "rxuv-timers",
+            dependencies: [
+                .product(name: "RxCore", package: "RxUV"),
+                .product(name: "RxUV", package: "RxUV"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // SwiftNIO's echo on one event-loop thread.
+        .executableTarget(
+            name: "nio-echo",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -1,0 +1,64 @@
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// nio-echo: SwiftNIO's echo server on one event-loop thread, the Swift
+// reference of the bridge benchmarks.
+//
+//   nio-echo [--port N]
+//
+// Listens on 127.0.0.1 (port 0, the default, lets the system choose), with
+// a backlog of 128 and TCP_NODELAY as the other servers, and prints
+// "port N" once listening. Each read is written back and flushed when the
+// read burst ends, as in SwiftNIO's own echo example.
+
+final class EchoHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.write(data, promise: nil)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}
+
+var port = 0
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    guard argument == "--port", let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
+        fputs("usage: nio-echo [--port N]\n", stderr)
+        exit(2)
+    }
+    port = value
+}
+
+var files = rlimit()
+if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+    files.rlim_cur = files.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+}
+
+let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let bootstrap = ServerBootstrap(group: group)
+    .serverChannelOption(ChannelOptions.backlog, value: 128)
+    .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+    .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+    .childChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(EchoHandler())
+        }
+    }
+let channel = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
+print("port \(channel.localAddress?.port ?? 0)")
+fflush(stdout)
+try channel.closeFuture.wait()
+try group.syncShutdownGracefully()

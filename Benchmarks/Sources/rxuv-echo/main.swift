@@ -1,0 +1,72 @@
+import RxCore
+import RxUV
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// rxuv-echo: the echo server of README.md, as the bridge benchmarks run it.
+//
+//   rxuv-echo [--port N] [--array]
+//
+// Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
+// prints "port N" once listening. `--array` converts each read to `[UInt8]`
+// and back (`ByteBuffer(Array(bytes))`) before writing it: the cost of a
+// byte type that cannot hand its memory to `uv_write` as it is.
+
+var port = 0
+var throughArray = false
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--array":
+        throughArray = true
+    case "--port":
+        guard let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
+            fputs("rxuv-echo: --port needs a number from 0 to 65535\n", stderr)
+            exit(2)
+        }
+        port = value
+    default:
+        fputs("usage: rxuv-echo [--port N] [--array]\n", stderr)
+        exit(2)
+    }
+}
+
+// A thousand connections need more descriptors than some shells allow.
+var files = rlimit()
+if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
+    files.rlim_cur = files.rlim_max
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+}
+
+let loop = try Loop()
+let listening: (SocketAddress) -> Void = { address in
+    print("port \(address.port)")
+    fflush(stdout)
+}
+let failed: (Error) -> Void = { error in
+    fputs("rxuv-echo: \(error)\n", stderr)
+    exit(1)
+}
+
+let server: Disposable
+if throughArray {
+    server = loop.rx.listen(host: "127.0.0.1", port: port, onListening: listening)
+        .flatMap { connection in
+            connection.rx.data
+                .flatMap { connection.write(ByteBuffer(Array($0))) }
+                .catch { _ in .empty() }
+        }
+        .subscribe(onError: failed)
+} else {
+    // The README chain, unchanged.
+    server = loop.rx.listen(host: "127.0.0.1", port: port, onListening: listening)
+        .flatMap { connection in
+            connection.rx.data
+                .flatMap { connection.write($0) }
+                .catch { _ in .empty() }
+        }
+        .subscribe(onError: failed)
+}
+loop.run()
+server.dispose()

@@ -47,7 +47,7 @@ public final class Loop: ReactiveCompatible {
         raw = .allocate(capacity: 1)
         owner = Atomic(UInt(bitPattern: Int(bitPattern: pthread_self())))
         do {
-            try uvCheck(uv_loop_init(raw), "uv_loop_init")
+            try uvCall("uv_loop_init") { uv_loop_init(raw) }
         } catch {
             raw.deallocate()
             throw error
@@ -203,7 +203,7 @@ public final class Loop: ReactiveCompatible {
         wakeup?.close()
         wakeup = nil
         uv_run(raw, UV_RUN_NOWAIT)
-        try uvCheck(uv_loop_close(raw), "uv_loop_close")
+        try uvCall("uv_loop_close") { uv_loop_close(raw) }
         isClosed = true
     }
 

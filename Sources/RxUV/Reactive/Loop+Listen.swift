@@ -20,10 +20,16 @@ extension Reactive where Base == Loop {
     /// socket: libuv does not watch a listener again after a failed accept,
     /// so going on would leave a server that silently accepts nothing.
     /// Connections already accepted stay open; `retry` listens again.
+    ///
+    /// `backlog` bounds the connections the kernel completes before they are
+    /// accepted; the kernel caps it (Linux: `net.core.somaxconn`). The
+    /// default, 4096, absorbs bursts: when the queue overflows, Linux drops
+    /// handshakes the client already counts as done, and those clients wait
+    /// seconds for SYN-ACK retransmits.
     public func listen(
         host: String,
         port: Int,
-        backlog: Int = 128,
+        backlog: Int = 4096,
         onListening: ((SocketAddress) -> Void)? = nil
     ) -> Observable<TCPConnection> {
         let loop = base

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick
+.PHONY: setup build test check-imports check-test-bases echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick
 
 setup:
 	@scripts/setup.sh
@@ -11,8 +11,12 @@ build: setup
 check-imports:
 	@scripts/check-imports.sh
 
+# Every XCTest class inherits a leak gate (RxCoreTestCase / BridgeTestCase).
+check-test-bases:
+	@scripts/check-test-bases.sh
+
 # The XCTest suites, then the examples as processes (Tests/Examples, python3).
-test: setup check-imports
+test: setup check-imports check-test-bases
 	swift build --build-tests
 	swift test --skip-build
 	timeout 600 python3 Tests/Examples/run.py "$$(swift build --show-bin-path)"

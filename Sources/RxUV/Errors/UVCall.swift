@@ -1,9 +1,22 @@
-/// The one choke point for libuv statuses: a negative status becomes a
-/// `UVError` naming the operation (and address); a non-negative one is returned.
+/// The one choke point for libuv calls that return a status: `call` runs,
+/// a negative status becomes a `UVError` naming the operation (and address),
+/// a non-negative one is returned. The address is formatted only on failure.
+///
+/// In debug builds (`TRACE_RESOURCES` or `DEBUG`) a fault armed with
+/// `UVFaultInjection.inject` for `operation` replaces the call: `call` does
+/// not run and the forced status is returned, exactly as libuv behaves when
+/// a call fails (it does nothing and never calls the callback).
 @discardableResult
-func uvCheck(_ status: Int32, _ operation: String, address: String? = nil) throws(UVError) -> Int32 {
+@inline(__always)
+func uvCall(_ operation: StaticString, address: @autoclosure () -> String? = nil, _ call: () -> Int32) throws(UVError) -> Int32 {
+    #if TRACE_RESOURCES || DEBUG
+    if let forced = UVFaultInjection.forcedStatus(for: operation) {
+        throw UVError(code: forced, operation: "\(operation)", address: address())
+    }
+    #endif
+    let status = call()
     if status < 0 {
-        throw UVError(code: status, operation: operation, address: address)
+        throw UVError(code: status, operation: "\(operation)", address: address())
     }
     return status
 }

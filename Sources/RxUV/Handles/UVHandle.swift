@@ -47,11 +47,12 @@ class UVHandle {
         pointer.assumingMemoryBound(to: uv_handle_t.self)
     }
 
-    /// Records the result of this handle's `uv_*_init`: on success the handle
-    /// retains itself into `handle->data` and is counted open by the loop; on
-    /// failure nothing needs closing and the error is thrown.
-    func adopt(initStatus status: Int32, operation: String, address: String? = nil) throws(UVError) {
-        try uvCheck(status, operation, address: address)
+    /// Runs this handle's `uv_*_init` (`initialize`, through `uvCall`): on
+    /// success the handle retains itself into `handle->data` and is counted
+    /// open by the loop; on failure nothing needs closing and the error is
+    /// thrown.
+    func adopt(_ operation: StaticString, initialize: () -> Int32) throws(UVError) {
+        try uvCall(operation, initialize)
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         isOpen = true
         if retainedLoop != nil {

@@ -20,10 +20,11 @@ class UVRequest {
         pointer.assumingMemoryBound(to: uv_req_t.self)
     }
 
-    /// Records the status of the submit call; on success the request keeps
-    /// itself alive until its callback.
-    func submitted(_ status: Int32, operation: String, address: String? = nil) throws(UVError) {
-        try uvCheck(status, operation, address: address)
+    /// Submits the request (`call`, through `uvCall`); on success the
+    /// request keeps itself alive until its callback. A failed submit throws
+    /// and never calls back.
+    func submit(_ operation: StaticString, address: @autoclosure () -> String? = nil, _ call: () -> Int32) throws(UVError) {
+        try uvCall(operation, address: address(), call)
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
     }
 

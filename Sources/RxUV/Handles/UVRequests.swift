@@ -16,8 +16,9 @@ final class WriteRequest: UVRequest {
         self.completion = completion
         super.init(type: UV_WRITE)
         var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress).assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
-        let status = uv_write(pointer.assumingMemoryBound(to: uv_write_t.self), stream.stream, &buffer, 1, uvWriteCompleted)
-        try submitted(status, operation: "uv_write", address: stream.remoteAddress?.description)
+        try submit("uv_write", address: stream.remoteAddress?.description) {
+            uv_write(pointer.assumingMemoryBound(to: uv_write_t.self), stream.stream, &buffer, 1, uvWriteCompleted)
+        }
     }
 
     fileprivate func finish(_ status: Int32) {
@@ -38,8 +39,9 @@ final class ShutdownRequest: UVRequest {
     init(stream: UVTCP, completion: @escaping (Int32) -> Void) throws(UVError) {
         self.completion = completion
         super.init(type: UV_SHUTDOWN)
-        let status = uv_shutdown(pointer.assumingMemoryBound(to: uv_shutdown_t.self), stream.stream, uvShutdownCompleted)
-        try submitted(status, operation: "uv_shutdown", address: stream.remoteAddress?.description)
+        try submit("uv_shutdown", address: stream.remoteAddress?.description) {
+            uv_shutdown(pointer.assumingMemoryBound(to: uv_shutdown_t.self), stream.stream, uvShutdownCompleted)
+        }
     }
 
     fileprivate func finish(_ status: Int32) {
@@ -61,8 +63,9 @@ final class ConnectRequest: UVRequest {
         self.completion = completion
         super.init(type: UV_CONNECT)
         let request = pointer.assumingMemoryBound(to: uv_connect_t.self)
-        let status = address.withSockAddr { uv_tcp_connect(request, tcp.tcp, $0, uvConnectCompleted) }
-        try submitted(status, operation: "uv_tcp_connect", address: address.description)
+        try submit("uv_tcp_connect", address: address.description) {
+            address.withSockAddr { uv_tcp_connect(request, tcp.tcp, $0, uvConnectCompleted) }
+        }
     }
 
     fileprivate func finish(_ status: Int32) {
@@ -88,8 +91,9 @@ final class AddressLookup: UVRequest {
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         let request = pointer.assumingMemoryBound(to: uv_getaddrinfo_t.self)
-        let status = uv_getaddrinfo(loop.raw, request, uvAddressesResolved, host, String(port), &hints)
-        try submitted(status, operation: "uv_getaddrinfo", address: "\(host):\(port)")
+        try submit("uv_getaddrinfo", address: "\(host):\(port)") {
+            uv_getaddrinfo(loop.raw, request, uvAddressesResolved, host, String(port), &hints)
+        }
     }
 
     fileprivate func finish(_ status: Int32, _ result: UnsafeMutablePointer<addrinfo>?) {

@@ -8,7 +8,7 @@ final class UVSignal: UVHandle {
 
     init(loop: Loop) throws(UVError) {
         super.init(loop: loop, type: UV_SIGNAL, kind: "signal")
-        try adopt(initStatus: uv_signal_init(loop.raw, signal), operation: "uv_signal_init")
+        try adopt("uv_signal_init") { uv_signal_init(loop.raw, signal) }
         onClose = { [unowned self] in self.onSignal = nil }
     }
 
@@ -18,7 +18,7 @@ final class UVSignal: UVHandle {
 
     /// Starts watching `signum` (`uv_signal_start`).
     func start(_ signum: Int32) throws(UVError) {
-        try uvCheck(uv_signal_start(signal, uvSignalDelivered, signum), "uv_signal_start", address: "signal \(signum)")
+        try uvCall("uv_signal_start", address: "signal \(signum)") { uv_signal_start(signal, uvSignalDelivered, signum) }
     }
 
     fileprivate func deliver(_ signum: Int32) {

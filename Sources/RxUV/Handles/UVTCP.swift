@@ -20,7 +20,7 @@ final class UVTCP: UVHandle {
     init(loop: Loop) throws(UVError) {
         _ = ignoreSIGPIPE
         super.init(loop: loop, type: UV_TCP, kind: "tcp")
-        try adopt(initStatus: uv_tcp_init(loop.raw, tcp), operation: "uv_tcp_init")
+        try adopt("uv_tcp_init") { uv_tcp_init(loop.raw, tcp) }
         onClose = { [unowned self] in
             self.onConnection = nil
             self.onRead = nil
@@ -37,23 +37,22 @@ final class UVTCP: UVHandle {
 
     /// Binds to `address` (`uv_tcp_bind`).
     func bind(_ address: SocketAddress) throws(UVError) {
-        let status = address.withSockAddr { uv_tcp_bind(tcp, $0, 0) }
-        try uvCheck(status, "uv_tcp_bind", address: address.description)
+        try uvCall("uv_tcp_bind", address: address.description) { address.withSockAddr { uv_tcp_bind(tcp, $0, 0) } }
     }
 
     /// Starts listening (`uv_listen`).
     func listen(backlog: Int32, address: String) throws(UVError) {
-        try uvCheck(uv_listen(stream, backlog, uvConnectionArrived), "uv_listen", address: address)
+        try uvCall("uv_listen", address: address) { uv_listen(stream, backlog, uvConnectionArrived) }
     }
 
     /// Accepts a pending connection into `client` (`uv_accept`).
     func accept(into client: UVTCP) throws(UVError) {
-        try uvCheck(uv_accept(stream, client.stream), "uv_accept")
+        try uvCall("uv_accept") { uv_accept(stream, client.stream) }
     }
 
     /// Starts reading into the loop's shared read buffer (`uv_read_start`).
     func startReading() throws(UVError) {
-        try uvCheck(uv_read_start(stream, uvAllocate, uvReadCompleted), "uv_read_start")
+        try uvCall("uv_read_start") { uv_read_start(stream, uvAllocate, uvReadCompleted) }
     }
 
     /// Stops reading (`uv_read_stop`).

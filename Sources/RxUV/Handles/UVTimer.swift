@@ -8,7 +8,7 @@ final class UVTimer: UVHandle {
 
     init(loop: Loop) throws(UVError) {
         super.init(loop: loop, type: UV_TIMER, kind: "timer")
-        try adopt(initStatus: uv_timer_init(loop.raw, timer), operation: "uv_timer_init")
+        try adopt("uv_timer_init") { uv_timer_init(loop.raw, timer) }
         onClose = { [unowned self] in self.onFire = nil }
     }
 
@@ -20,7 +20,7 @@ final class UVTimer: UVHandle {
     /// (zero: once). Durations are rounded up to libuv's millisecond resolution.
     /// The corresponding libuv function is `uv_timer_start`.
     func start(timeout: RxTimeInterval, repeating: RxTimeInterval?) throws(UVError) {
-        try uvCheck(uv_timer_start(timer, uvTimerFired, Self.milliseconds(timeout), repeating.map(Self.milliseconds) ?? 0), "uv_timer_start")
+        try uvCall("uv_timer_start") { uv_timer_start(timer, uvTimerFired, Self.milliseconds(timeout), repeating.map(Self.milliseconds) ?? 0) }
     }
 
     /// Stops the timer without closing it (`uv_timer_stop`).

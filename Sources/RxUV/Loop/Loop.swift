@@ -44,26 +44,29 @@ public final class Loop: ReactiveCompatible {
 
     /// Creates and initialises a loop (`uv_loop_init`).
     public init() throws(UVError) {
-        raw = .allocate(capacity: 1)
+        // Until every stored property is set, a throw frees nothing but what
+        // it names; after that, a throw runs deinit, which closes the loop.
+        let raw = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
+        do {
+            try uvCall("uv_loop_init") { uv_loop_init(raw) }
+        } catch {
+            raw.deallocate()
+            throw error
+        }
+        self.raw = raw
         owner = Atomic(UInt(bitPattern: Int(bitPattern: pthread_self())))
-        do {
-            try uvCheck(uv_loop_init(raw), "uv_loop_init")
-        } catch {
-            raw.deallocate()
-            throw error
-        }
-        do {
-            let wakeup = try UVAsync(loop: self, isLoopInternal: true) { [unowned self] in self.drain() }
-            wakeup.unref()
-            self.wakeup = wakeup
-        } catch {
-            uv_loop_close(raw)
-            raw.deallocate()
-            throw error
-        }
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
+        wakeup = try makeWakeup()
+    }
+
+    /// The `uv_async_t` through which `execute` wakes the loop; unreferenced
+    /// while no work waits.
+    private func makeWakeup() throws(UVError) -> UVAsync {
+        let wakeup = try UVAsync(loop: self, isLoopInternal: true) { [unowned self] in self.drain() }
+        wakeup.unref()
+        return wakeup
     }
 
     /// `true` when called on the thread that runs (or will run) this loop.
@@ -203,7 +206,14 @@ public final class Loop: ReactiveCompatible {
         wakeup?.close()
         wakeup = nil
         uv_run(raw, UV_RUN_NOWAIT)
-        try uvCheck(uv_loop_close(raw), "uv_loop_close")
+        do {
+            try uvCall("uv_loop_close") { uv_loop_close(raw) }
+        } catch {
+            // Still open (a request in flight): take work again, as before.
+            pending.withLock { $0.isClosed = false }
+            wakeup = try? makeWakeup()
+            throw error
+        }
         isClosed = true
     }
 

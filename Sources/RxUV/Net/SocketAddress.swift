@@ -24,13 +24,14 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
             throw UVError(code: UVError.Code.invalidArgument, operation: "SocketAddress", address: address)
         }
         var storage = sockaddr_storage()
-        let status = withUnsafeMutableBytes(of: &storage) { raw -> Int32 in
-            if uv_ip4_addr(ip, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)) == 0 {
-                return 0
+        try uvCall("SocketAddress", address: address) {
+            withUnsafeMutableBytes(of: &storage) { raw -> Int32 in
+                if uv_ip4_addr(ip, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)) == 0 {
+                    return 0
+                }
+                return uv_ip6_addr(ip, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self))
             }
-            return uv_ip6_addr(ip, Int32(port), raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self))
         }
-        try uvCheck(status, "SocketAddress", address: address)
         self.init(storage: storage)!
     }
 

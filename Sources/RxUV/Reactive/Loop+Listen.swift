@@ -13,10 +13,23 @@ extension Reactive where Base == Loop {
     /// address once listening. Events arrive on the loop thread. Disposing
     /// closes the listening socket; connections already accepted stay open
     /// (each closes with its own `data` subscription or `close()`).
+    ///
+    /// A failure to accept a connection (`uv_accept` or `uv_tcp_init` for
+    /// it, or an error libuv reports to the connection callback such as
+    /// `EMFILE`) ends the sequence with that error and closes the listening
+    /// socket: libuv does not watch a listener again after a failed accept,
+    /// so going on would leave a server that silently accepts nothing.
+    /// Connections already accepted stay open; `retry` listens again.
+    ///
+    /// `backlog` bounds the connections the kernel completes before they are
+    /// accepted; the kernel caps it (Linux: `net.core.somaxconn`). The
+    /// default, 4096, absorbs bursts: when the queue overflows, Linux drops
+    /// handshakes the client already counts as done, and those clients wait
+    /// seconds for SYN-ACK retransmits.
     public func listen(
         host: String,
         port: Int,
-        backlog: Int = 128,
+        backlog: Int = 4096,
         onListening: ((SocketAddress) -> Void)? = nil
     ) -> Observable<TCPConnection> {
         let loop = base
@@ -82,9 +95,11 @@ extension Reactive where Base == Loop {
                 try? client.setNoDelay(true)
                 observer.onNext(TCPConnection(handle: client))
             } catch {
-                // A connection that could not be accepted (EMFILE, a peer
-                // that reset before accept) is dropped; the server goes on.
-                Hooks.defaultErrorHandler(error)
+                // libuv stops watching the listener until a connection is
+                // accepted, and a failed uv_accept never restarts it: the
+                // server cannot go on. Closing it also closes the pending socket.
+                server.close()
+                observer.onError(error)
             }
         }
         onListening?(server.localAddress ?? address)

@@ -25,7 +25,13 @@ extension Reactive where Base == Loop {
                         observer.onCompleted()
                     }
                 }
-                try timer.start(timeout: dueTime, repeating: period.map { UVTimer.milliseconds($0) == 0 ? .milliseconds(1) : $0 })
+                do throws(UVError) {
+                    try timer.start(timeout: dueTime, repeating: period.map { UVTimer.milliseconds($0) == 0 ? .milliseconds(1) : $0 })
+                } catch {
+                    // Initialised but not started: it must still be closed.
+                    timer.close()
+                    throw error
+                }
                 return timer
             } onError: { error in
                 observer.onError(error)

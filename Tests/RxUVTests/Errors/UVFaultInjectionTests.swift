@@ -1,0 +1,315 @@
+import RxCore
+@testable import RxUV
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Table-driven fault injection: each row forces one libuv call to fail with
+/// a chosen status (`UVFaultInjection`), runs a real scenario on the loop,
+/// and checks the error the Observable delivers (code and operation), that
+/// the fault fired exactly as often as planned, and that no handle or object
+/// leaked.
+final class UVFaultInjectionTests: BridgeTestCase {
+    /// One row of the table.
+    private struct Fault {
+        /// The libuv function forced to fail.
+        let operation: String
+        /// The status it returns instead (a negative libuv code).
+        let status: Int32
+        /// Calls of `operation` that run normally before the failing one.
+        var after = 0
+        /// What is exercised: it runs the loop and returns the error that
+        /// reached the subscriber (or the error handler), if any.
+        let scenario: Scenario
+    }
+
+    private enum Scenario: String {
+        case listen, listenOnName, accept, connect, connectToName, read, write, shutdown,
+             timer, schedulerTimer, signal, newLoop, loopClose
+    }
+
+    override func tearDownWithError() throws {
+        UVFaultInjection.removeAll()
+        try super.tearDownWithError()
+    }
+
+    private let faults: [Fault] = [
+        Fault(operation: "uv_tcp_init", status: -EMFILE, scenario: .listen),
+        Fault(operation: "uv_tcp_bind", status: -EADDRINUSE, scenario: .listen),
+        Fault(operation: "uv_listen", status: -EADDRINUSE, scenario: .listen),
+        Fault(operation: "uv_getaddrinfo", status: UVError.Code.unknownHost, scenario: .listenOnName),
+        Fault(operation: "uv_accept", status: -EMFILE, scenario: .accept),
+        // Listener (1st), the client's socket (2nd), then the accepted socket (3rd).
+        Fault(operation: "uv_tcp_init", status: -ENOMEM, after: 2, scenario: .accept),
+        Fault(operation: "uv_tcp_init", status: -EMFILE, after: 1, scenario: .connect),
+        Fault(operation: "uv_tcp_connect", status: -ECONNREFUSED, scenario: .connect),
+        Fault(operation: "uv_tcp_connect", status: -ENETUNREACH, scenario: .connectToName),
+        Fault(operation: "uv_getaddrinfo", status: UVError.Code.unknownHost, scenario: .connectToName),
+        Fault(operation: "uv_read_start", status: -ENOTCONN, scenario: .read),
+        Fault(operation: "uv_write", status: -EPIPE, scenario: .write),
+        Fault(operation: "uv_shutdown", status: -ENOTCONN, scenario: .shutdown),
+        Fault(operation: "uv_timer_init", status: -ENOMEM, scenario: .timer),
+        Fault(operation: "uv_timer_start", status: -EINVAL, scenario: .timer),
+        Fault(operation: "uv_timer_init", status: -ENOMEM, scenario: .schedulerTimer),
+        Fault(operation: "uv_timer_start", status: -EINVAL, scenario: .schedulerTimer),
+        Fault(operation: "uv_signal_init", status: -EINVAL, scenario: .signal),
+        Fault(operation: "uv_signal_start", status: -EINVAL, scenario: .signal),
+        Fault(operation: "uv_loop_init", status: -ENOMEM, scenario: .newLoop),
+        Fault(operation: "uv_async_init", status: -EMFILE, scenario: .newLoop),
+        Fault(operation: "uv_loop_close", status: -EBUSY, scenario: .loopClose),
+    ]
+
+    func testFaultInjection_EveryRowFailsCleanly() {
+        for fault in faults {
+            let row = "\(fault.operation) → \(UVError(code: fault.status, operation: "").name) in \(fault.scenario.rawValue)"
+            UVFaultInjection.inject(fault.status, into: fault.operation, after: fault.after)
+            let error = run(fault.scenario)
+            let fired = UVFaultInjection.firedCount(fault.operation)
+            UVFaultInjection.removeAll()
+
+            XCTAssertEqual(fired, 1, "\(row): the fault fired \(fired) times")
+            guard let failure = error as? UVError else {
+                XCTFail("\(row): expected a UVError, got \(String(describing: error))")
+                continue
+            }
+            XCTAssertEqual(failure.code, fault.status, "\(row): \(failure)")
+            XCTAssertEqual(failure.operation, fault.operation, "\(row): \(failure)")
+            assertNoLeaks(row)
+        }
+    }
+
+    // MARK: After a fault, the same objects go on working
+
+    func testFaultInjection_WriteFailureLeavesTheConnectionUsable() {
+        let server = startEchoServer(on: loop)
+        var errors: [String] = []
+        var echoed: [UInt8] = []
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+            UVFaultInjection.inject(-EPIPE, into: "uv_write")
+            _ = client.write("lost").subscribe(onError: { errors.append(($0 as? UVError)?.name ?? "\($0)") })
+            _ = client.write("kept").andThen(client.shutdown()).subscribe(onError: { errors.append("\($0)") })
+            _ = client.rx.data.subscribe(onNext: { echoed += $0 }, onCompleted: { server.subscription.dispose() })
+        })
+        runLoop()
+        XCTAssertEqual(errors, ["EPIPE"])
+        XCTAssertEqual(String(decoding: echoed, as: UTF8.self), "kept")
+    }
+
+    func testFaultInjection_AcceptFailureEndsTheListenerAndRetryListensAgain() {
+        var port = 0
+        var events: [String] = []
+        var served: [TCPConnection] = []
+        // Listen on a fixed port, so that after the failure `retry` binds the same one.
+        _ = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe().dispose()
+        loop.runNoWait()
+        UVFaultInjection.inject(-EMFILE, into: "uv_accept")
+        let listener = loop.rx.listen(host: "127.0.0.1", port: port)
+            .do(onError: { events.append("listen error: \(($0 as? UVError)?.description ?? "\($0)")") })
+            .retry(2)
+            .subscribe(onNext: { connection in
+                served.append(connection)
+                events.append("accepted")
+                connection.close()
+            })
+        func connectOnce(then next: @escaping () -> Void) {
+            _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+                _ = client.rx.data.subscribe(onError: { _ in next() }, onCompleted: next)
+            }, onFailure: { _ in next() })
+        }
+        connectOnce {
+            connectOnce { listener.dispose() }
+        }
+        runLoop()
+        XCTAssertEqual(events, ["listen error: uv_accept: EMFILE (too many open files)", "accepted"])
+        XCTAssertEqual(served.count, 1)
+        served.removeAll()
+    }
+
+    // MARK: Scenarios
+
+    private func run(_ scenario: Scenario) -> Error? {
+        switch scenario {
+        case .listen: return listenError(host: "127.0.0.1")
+        case .listenOnName: return listenError(host: "localhost")
+        case .accept: return acceptError()
+        case .connect: return connectError(host: "127.0.0.1")
+        case .connectToName: return connectError(host: "localhost")
+        case .read: return readError()
+        case .write: return writeError()
+        case .shutdown: return shutdownError()
+        case .timer: return timerError()
+        case .schedulerTimer: return schedulerTimerError()
+        case .signal: return signalError()
+        case .newLoop: return newLoopError()
+        case .loopClose: return loopCloseError()
+        }
+    }
+
+    private func listenError(host: String) -> Error? {
+        var failure: Error?
+        let subscription = loop.rx.listen(host: host, port: 0).subscribe(onError: { failure = $0 })
+        runLoop()
+        subscription.dispose()
+        loop.runNoWait()
+        return failure
+    }
+
+    /// A listener and one client; the server side fails to accept it.
+    private func acceptError() -> Error? {
+        var port = 0
+        var failure: Error?
+        var accepted: [TCPConnection] = []
+        let listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port })
+            .subscribe(onNext: { connection in
+                accepted.append(connection)
+                connection.close()
+            }, onError: { failure = $0 })
+        var clientEnded = false
+        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+            // The listener's close drops the connection it could not accept.
+            _ = client.rx.data.subscribe(onError: { _ in clientEnded = true }, onCompleted: { clientEnded = true })
+        }, onFailure: { _ in clientEnded = true })
+        runLoop()
+        listener.dispose()
+        XCTAssertTrue(clientEnded, "the client of a failed accept was left hanging")
+        XCTAssertTrue(accepted.isEmpty)
+        accepted.removeAll()
+        return failure
+    }
+
+    private func connectError(host: String) -> Error? {
+        let server = startEchoServer(on: loop)
+        var failure: Error?
+        _ = loop.rx.connect(host: host, port: server.address.port).subscribe(onSuccess: { client in
+            client.close()
+            server.subscription.dispose()
+        }, onFailure: { error in
+            failure = error
+            server.subscription.dispose()
+        })
+        runLoop(timeout: 30)
+        return failure
+    }
+
+    /// A server that holds its connections without reading; the client's read fails.
+    private func readError() -> Error? {
+        var held: [TCPConnection] = []
+        var port = 0
+        var failure: Error?
+        var listener: Disposable?
+        listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port })
+            .subscribe(onNext: { held.append($0) })
+        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+            _ = client.rx.data.subscribe(onError: { error in
+                failure = error
+                held.forEach { $0.close() }
+                listener?.dispose()
+            }, onCompleted: {
+                held.forEach { $0.close() }
+                listener?.dispose()
+            })
+        })
+        runLoop()
+        held.removeAll()
+        return failure
+    }
+
+    private func writeError() -> Error? {
+        let server = startEchoServer(on: loop)
+        var failure: Error?
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+            _ = client.write("x").subscribe(onCompleted: {
+                client.close()
+                server.subscription.dispose()
+            }, onError: { error in
+                failure = error
+                client.close()
+                server.subscription.dispose()
+            })
+        })
+        runLoop()
+        return failure
+    }
+
+    private func shutdownError() -> Error? {
+        let server = startEchoServer(on: loop)
+        var failure: Error?
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+            _ = client.shutdown().subscribe(onCompleted: {
+                client.close()
+                server.subscription.dispose()
+            }, onError: { error in
+                failure = error
+                client.close()
+                server.subscription.dispose()
+            })
+        })
+        runLoop()
+        return failure
+    }
+
+    private func timerError() -> Error? {
+        var failure: Error?
+        var fired = false
+        _ = loop.rx.timer(after: .milliseconds(1)).subscribe(onNext: { _ in fired = true }, onError: { failure = $0 })
+        runLoop()
+        XCTAssertFalse(fired)
+        return failure
+    }
+
+    /// `Loop` as a scheduler has no error channel: a timer that cannot start
+    /// goes to `Hooks.defaultErrorHandler`, and the scheduled action never runs.
+    private func schedulerTimerError() -> Error? {
+        let previous = Hooks.defaultErrorHandler
+        defer { Hooks.defaultErrorHandler = previous }
+        var reported: Error?
+        Hooks.defaultErrorHandler = { reported = $0 }
+        var fired = false
+        let subscription = Observable<Int>.timer(.milliseconds(1), scheduler: loop).subscribe(onNext: { _ in fired = true })
+        runLoop()
+        subscription.dispose()
+        XCTAssertFalse(fired)
+        return reported
+    }
+
+    private func signalError() -> Error? {
+        var failure: Error?
+        let subscription = loop.rx.signal(SIGUSR2).subscribe(onError: { failure = $0 })
+        runLoop()
+        subscription.dispose()
+        loop.runNoWait()
+        return failure
+    }
+
+    private func newLoopError() -> Error? {
+        do {
+            let other = try Loop()
+            try other.close()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// A forced `uv_loop_close` failure; the loop stays usable and closes on the next try.
+    private func loopCloseError() -> Error? {
+        var failure: Error?
+        do {
+            let other = try Loop()
+            do {
+                try other.close()
+            } catch {
+                failure = error
+            }
+            var ticks = 0
+            _ = other.rx.timer(after: .milliseconds(1)).subscribe(onNext: { _ in ticks += 1 })
+            other.run()
+            XCTAssertEqual(ticks, 1, "the loop did not work after a failed close")
+            XCTAssertNoThrow(try other.close())
+        } catch {
+            XCTFail("Loop(): \(error)")
+        }
+        return failure
+    }
+}

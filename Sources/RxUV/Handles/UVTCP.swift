@@ -89,14 +89,14 @@ final class UVTCP: UVHandle {
     /// Disables (or re-enables) Nagle's algorithm (`uv_tcp_nodelay`).
     func setNoDelay(_ enabled: Bool) throws(UVError) {
         guard isOpen else { throw UVError(code: UVError.Code.notConnected, operation: "uv_tcp_nodelay") }
-        try uvCheck(uv_tcp_nodelay(tcp, enabled ? 1 : 0), "uv_tcp_nodelay")
+        try uvCall("uv_tcp_nodelay") { uv_tcp_nodelay(tcp, enabled ? 1 : 0) }
     }
 
     /// Enables TCP keep-alive probes after `delay` seconds idle, or disables
     /// them (`uv_tcp_keepalive`).
     func setKeepAlive(_ enabled: Bool, delay: UInt32) throws(UVError) {
         guard isOpen else { throw UVError(code: UVError.Code.notConnected, operation: "uv_tcp_keepalive") }
-        try uvCheck(uv_tcp_keepalive(tcp, enabled ? 1 : 0, delay), "uv_tcp_keepalive")
+        try uvCall("uv_tcp_keepalive") { uv_tcp_keepalive(tcp, enabled ? 1 : 0, delay) }
     }
 
     private func address(_ query: (UnsafePointer<uv_tcp_t>?, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<Int32>?) -> Int32) -> SocketAddress? {

@@ -67,6 +67,13 @@ extension UVError {
         public static let endOfFile = Int32(UV_EOF.rawValue)
         /// `ETIMEDOUT`: the operation timed out.
         public static let timedOut = Int32(UV_ETIMEDOUT.rawValue)
+        /// Statuses a listening socket reports for one connection while it
+        /// keeps listening: `EMFILE`, `ENFILE`, `ENOMEM`, `ENOBUFS`,
+        /// `ECONNABORTED`.
+        public static let transientAcceptFailures: Set<Int32> = [
+            Int32(UV_EMFILE.rawValue), Int32(UV_ENFILE.rawValue), Int32(UV_ENOMEM.rawValue),
+            Int32(UV_ENOBUFS.rawValue), Int32(UV_ECONNABORTED.rawValue),
+        ]
         /// `EAI_NONAME`: the host name is unknown.
         public static let unknownHost = Int32(UV_EAI_NONAME.rawValue)
     }

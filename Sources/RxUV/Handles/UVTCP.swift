@@ -110,6 +110,19 @@ final class UVTCP: UVHandle {
     }
 
     fileprivate func connectionArrived(_ status: Int32) {
+        #if TRACE_RESOURCES || DEBUG
+        if status >= 0, let forced = UVFaultInjection.forcedStatus(for: "uv_connection_cb") {
+            // Model what libuv does on a transient accept failure: the pending
+            // peer is turned away (accepted and closed at once) and the
+            // callback gets the error; the listener stays watched.
+            if let pending = try? UVTCP(loop: loop) {
+                _ = uv_accept(stream, pending.stream)
+                pending.close()
+            }
+            onConnection?(forced)
+            return
+        }
+        #endif
         onConnection?(status)
     }
 

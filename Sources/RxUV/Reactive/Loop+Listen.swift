@@ -14,12 +14,16 @@ extension Reactive where Base == Loop {
     /// closes the listening socket; connections already accepted stay open
     /// (each closes with its own `data` subscription or `close()`).
     ///
-    /// A failure to accept a connection (`uv_accept` or `uv_tcp_init` for
-    /// it, or an error libuv reports to the connection callback such as
-    /// `EMFILE`) ends the sequence with that error and closes the listening
-    /// socket: libuv does not watch a listener again after a failed accept,
-    /// so going on would leave a server that silently accepts nothing.
-    /// Connections already accepted stay open; `retry` listens again.
+    /// Running out of descriptors or memory while a connection arrives
+    /// (`EMFILE`, `ENFILE`, `ENOMEM`, `ENOBUFS`, `ECONNABORTED` reported to
+    /// the connection callback) drops that connection, reports the error to
+    /// `Hooks.defaultErrorHandler` and keeps listening, as libuv does. Any
+    /// other failure to accept (`uv_accept` or `uv_tcp_init` for the
+    /// connection, or another status) ends the sequence with that error and
+    /// closes the listening socket: libuv does not watch a listener again
+    /// after a failed `uv_accept`, so going on would leave a server that
+    /// silently accepts nothing. Connections already accepted stay open;
+    /// `retry` listens again.
     ///
     /// `backlog` bounds the connections the kernel completes before they are
     /// accepted; the kernel caps it (Linux: `net.core.somaxconn`). The
@@ -80,8 +84,16 @@ extension Reactive where Base == Loop {
         }
         server.onConnection = { [unowned server] status in
             guard status >= 0 else {
+                let error = UVError(code: status, operation: "uv_listen", address: address.description)
+                // Running out of descriptors or memory is transient: libuv
+                // keeps watching the listener (after its EMFILE trick has
+                // turned the pending peer away), so a daemon goes on serving.
+                if UVError.Code.transientAcceptFailures.contains(status) {
+                    Hooks.defaultErrorHandler(error)
+                    return
+                }
                 server.close()
-                observer.onError(UVError(code: status, operation: "uv_listen", address: address.description))
+                observer.onError(error)
                 return
             }
             do throws(UVError) {

@@ -126,6 +126,32 @@ final class UVFaultInjectionTests: BridgeTestCase {
         served.removeAll()
     }
 
+    func testFaultInjection_TransientAcceptFailureKeepsListening() {
+        let previous = Hooks.defaultErrorHandler
+        defer { Hooks.defaultErrorHandler = previous }
+        var reported: [String] = []
+        Hooks.defaultErrorHandler = { reported.append(($0 as? UVError)?.name ?? "\($0)") }
+        let server = startEchoServer(on: loop)
+        UVFaultInjection.inject(-EMFILE, into: "uv_connection_cb")
+        var first = "not ended"
+        var echoed = ""
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { turnedAway in
+            _ = turnedAway.rx.data.subscribe(onError: { _ in first = "ended" }, onCompleted: {
+                first = "ended"
+                // The listener still serves the next client.
+                _ = self.loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+                    _ = client.rx.data.subscribe(onNext: { echoed += $0.string }, onCompleted: { server.subscription.dispose() })
+                    _ = client.write("still here").andThen(client.shutdown()).subscribe()
+                })
+            })
+        })
+        runLoop()
+        XCTAssertEqual(reported, ["EMFILE"])
+        XCTAssertEqual(first, "ended")
+        XCTAssertEqual(echoed, "still here")
+        XCTAssertEqual(UVFaultInjection.firedCount("uv_connection_cb"), 1)
+    }
+
     // MARK: Scenarios
 
     private func run(_ scenario: Scenario) -> Error? {

@@ -8,12 +8,7 @@ import Synchronization
 /// subscribed from inside another subscription are ordered as in RxSwift.
 class Producer<Element>: Observable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        if !CurrentThreadScheduler.isScheduleRequired {
-            return subscribeNow(observer)
-        }
-        return CurrentThreadScheduler.instance.schedule(observer) { observer in
-            self.subscribeNow(observer)
-        }
+        CurrentThreadScheduler.subscribe { subscribeNow(observer) }
     }
 
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> SinkDisposer where Observer.Element == Element {

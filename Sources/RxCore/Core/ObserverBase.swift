@@ -75,10 +75,14 @@ final class CallbackObserver<Element>: ObserverType {
             }
             disposed?.dispose()
         case .completed:
-            guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            onCompletedHandler?()
-            disposed?.dispose()
+            onCompleted()
         }
+    }
+
+    func onCompleted() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        onCompletedHandler?()
+        disposed?.dispose()
     }
 
     deinit {

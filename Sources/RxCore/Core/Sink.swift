@@ -53,6 +53,7 @@ class Sink<Observer: ObserverType>: Disposable {
     }
 
     /// `true` once disposed.
+    @inline(__always)
     final var isDisposed: Bool {
         disposed.load(ordering: .relaxed)
     }

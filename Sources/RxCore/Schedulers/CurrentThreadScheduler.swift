@@ -71,6 +71,16 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
         return Unmanaged<Trampoline>.fromOpaque(pointer)._withUnsafeGuaranteedRef { !$0.queue.isEmpty }
     }
 
+    /// `hasQueuedActions` for a loop that asks after every step: the
+    /// thread's trampoline is looked up once (a thread-local lookup per step
+    /// is a noticeable part of a synchronous source's per-element cost), and
+    /// each question is then a plain field load. Use it on the thread that
+    /// created it, while its loop runs.
+    static var queuedActionsProbe: QueuedActionsProbe {
+        guard let pointer = pthread_getspecific(trampolineKey) else { return QueuedActionsProbe(trampoline: nil) }
+        return QueuedActionsProbe(trampoline: Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue())
+    }
+
     /// Runs `action` now if no trampoline runs on this thread (then drains the
     /// queue), otherwise enqueues it to run after the current action.
     ///
@@ -115,5 +125,17 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
             }
         }
         return disposable
+    }
+}
+
+/// The answer to `CurrentThreadScheduler.hasQueuedActions` for one thread,
+/// without the thread-local lookup: see `CurrentThreadScheduler.queuedActionsProbe`.
+struct QueuedActionsProbe {
+    fileprivate let trampoline: Trampoline?
+
+    /// `true` when actions wait in the thread's trampoline queue.
+    var hasQueuedActions: Bool {
+        guard let trampoline else { return false }
+        return !trampoline.queue.isEmpty
     }
 }

@@ -63,19 +63,15 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
         !currentTrampoline.isRunning
     }
 
-    /// `true` when actions wait in this thread's trampoline queue. Synchronous
-    /// sources use it to keep emitting in a loop while no other work is queued,
-    /// which gives the same order as scheduling each step.
-    static var hasQueuedActions: Bool {
-        guard let pointer = pthread_getspecific(trampolineKey) else { return false }
-        return Unmanaged<Trampoline>.fromOpaque(pointer)._withUnsafeGuaranteedRef { !$0.queue.isEmpty }
-    }
-
-    /// `hasQueuedActions` for a loop that asks after every step: the
-    /// thread's trampoline is looked up once (a thread-local lookup per step
-    /// is a noticeable part of a synchronous source's per-element cost), and
-    /// each question is then a plain field load. Use it on the thread that
-    /// created it, while its loop runs.
+    /// Tells a loop on the calling thread whether actions wait in the
+    /// thread's trampoline queue. Synchronous sources ask after every step,
+    /// to keep emitting in a loop while no other work is queued, which gives
+    /// the same order as scheduling each step.
+    ///
+    /// The thread's trampoline is looked up once, here (a thread-local lookup
+    /// per step was a noticeable part of a synchronous source's per-element
+    /// cost); each question is then a plain field load. Use the probe on the
+    /// thread that created it, while its loop runs.
     static var queuedActionsProbe: QueuedActionsProbe {
         guard let pointer = pthread_getspecific(trampolineKey) else { return QueuedActionsProbe(trampoline: nil) }
         return QueuedActionsProbe(trampoline: Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue())
@@ -128,8 +124,8 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     }
 }
 
-/// The answer to `CurrentThreadScheduler.hasQueuedActions` for one thread,
-/// without the thread-local lookup: see `CurrentThreadScheduler.queuedActionsProbe`.
+/// Whether actions wait in one thread's trampoline queue: see
+/// `CurrentThreadScheduler.queuedActionsProbe`.
 struct QueuedActionsProbe {
     fileprivate let trampoline: Trampoline?
 

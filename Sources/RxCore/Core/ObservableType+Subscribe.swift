@@ -13,12 +13,17 @@ extension ObservableType {
     /// `onError` goes to `Hooks.defaultErrorHandler`.
     ///
     /// - Returns: a disposable that ends the subscription.
+    @inlinable
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        // Inlinable so that it is specialised in the caller's module for the
+        // caller's element type: the observer's type metadata and its
+        // conformance are then cached there instead of being looked up in the
+        // runtime's hash tables on every subscription.
         guard let onDisposed else {
             let observer = CallbackObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposed: nil)
             return asObservable().subscribe(observer)

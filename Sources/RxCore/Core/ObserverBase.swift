@@ -40,6 +40,9 @@ final class AnonymousObserver<Element>: ObserverType {
 /// first terminal event, and disposes `disposed` (the `onDisposed` action)
 /// after a terminal event. Elements reach `onNext` without being wrapped in
 /// an `Event`.
+///
+/// `@usableFromInline` because the inlinable `subscribe(onNext:...)` creates it.
+@usableFromInline
 final class CallbackObserver<Element>: ObserverType {
     private let onNextHandler: ((Element) -> Void)?
     private let onErrorHandler: ((Swift.Error) -> Void)?
@@ -47,6 +50,7 @@ final class CallbackObserver<Element>: ObserverType {
     private let disposed: Disposable?
     private let stopped = Atomic<Bool>(false)
 
+    @usableFromInline
     init(onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?, disposed: Disposable?) {
         self.onNextHandler = onNext
         self.onErrorHandler = onError
@@ -57,11 +61,13 @@ final class CallbackObserver<Element>: ObserverType {
         #endif
     }
 
+    @usableFromInline
     func onNext(_ element: Element) {
         if stopped.load(ordering: .relaxed) { return }
         onNextHandler?(element)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -75,10 +81,15 @@ final class CallbackObserver<Element>: ObserverType {
             }
             disposed?.dispose()
         case .completed:
-            guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            onCompletedHandler?()
-            disposed?.dispose()
+            onCompleted()
         }
+    }
+
+    @usableFromInline
+    func onCompleted() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        onCompletedHandler?()
+        disposed?.dispose()
     }
 
     deinit {

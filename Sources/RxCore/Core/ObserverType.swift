@@ -17,6 +17,14 @@ public protocol ObserverType<Element> {
     /// delivering an element without wrapping it in an `Event` keeps generic
     /// code from looking up `Event`'s type metadata on every element.
     func onNext(_ element: Element)
+
+    /// Receives the completion: the same as `on(.completed)`.
+    ///
+    /// A default implementation forwards to `on(_:)`. RxCore's own
+    /// observers on the subscribe path implement it directly, for the same
+    /// reason as `onNext(_:)`: a subscription that completes at once (`just`)
+    /// then never builds an `Event` in generic code.
+    func onCompleted()
 }
 
 extension ObserverType {

@@ -8,12 +8,7 @@ import Synchronization
 /// subscribed from inside another subscription are ordered as in RxSwift.
 class Producer<Element>: Observable<Element> {
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        if !CurrentThreadScheduler.isScheduleRequired {
-            return subscribeNow(observer)
-        }
-        return CurrentThreadScheduler.instance.schedule(observer) { observer in
-            self.subscribeNow(observer)
-        }
+        CurrentThreadScheduler.subscribe { subscribeNow(observer) }
     }
 
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> SinkDisposer where Observer.Element == Element {
@@ -37,8 +32,15 @@ final class SinkDisposer: Cancelable {
     private static let setFlag = 2
 
     private let state = Atomic<Int>(0)
-    private var sink: Disposable?
-    private var subscription: Disposable?
+    // Unchecked exclusivity: the two fields are written once, by
+    // `setSinkAndSubscription`, before it publishes `setFlag` (a releasing
+    // read-modify-write), and read and cleared once, by `disposeBoth`, which
+    // only the caller that observes both flags set runs (after an acquiring
+    // read-modify-write). The `state` protocol already orders every access,
+    // so the runtime's dynamic checks (six `swift_beginAccess` calls per
+    // subscription) would only cost time.
+    @exclusivity(unchecked) private var sink: Disposable?
+    @exclusivity(unchecked) private var subscription: Disposable?
 
     init() {
         #if TRACE_RESOURCES
@@ -69,10 +71,9 @@ final class SinkDisposer: Cancelable {
     }
 
     private func disposeBoth() {
-        let sink = self.sink
-        let subscription = self.subscription
-        self.sink = nil
-        self.subscription = nil
+        // `take()` moves the disposables out: no copy, no separate clearing.
+        let sink = self.sink.take()
+        let subscription = self.subscription.take()
         sink?.dispose()
         subscription?.dispose()
     }

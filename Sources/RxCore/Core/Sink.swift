@@ -33,6 +33,14 @@ class Sink<Observer: ObserverType>: Disposable {
         observer.onNext(element)
     }
 
+    /// Delivers `.completed` downstream unless disposed; the `Event`-free
+    /// path of `forwardOn(.completed)`. The caller disposes afterwards.
+    @inline(__always)
+    final func forwardCompleted() {
+        if disposed.load(ordering: .relaxed) { return }
+        observer.onCompleted()
+    }
+
     /// Delivers `.error(error)` downstream and disposes the subscription.
     ///
     /// Kept out of line on purpose: an `Event` built inline in a generic
@@ -45,6 +53,7 @@ class Sink<Observer: ObserverType>: Disposable {
     }
 
     /// `true` once disposed.
+    @inline(__always)
     final var isDisposed: Bool {
         disposed.load(ordering: .relaxed)
     }

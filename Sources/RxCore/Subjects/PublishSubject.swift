@@ -85,11 +85,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             enqueueNext(element)
             return
         }
-        var node = snapshot
-        while let current = node {
-            current.subscription.deliverNext(element)
-            node = current.next
-        }
+        snapshot?.forEachSubscription { $0.deliverNext(element) }
         drainPending()
     }
 
@@ -113,11 +109,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     }
 
     private func deliver(_ event: Event<Element>, to snapshot: ReceiverList<Element>?) {
-        var node = snapshot
-        while let current = node {
-            current.subscription.deliver(event)
-            node = current.next
-        }
+        snapshot?.forEachSubscription { $0.deliver(event) }
     }
 
     /// Releases the emitter role, first delivering the events queued while
@@ -214,5 +206,30 @@ final class ReceiverList<Element> {
             head = ReceiverList(subscription, next: head)
         }
         return head
+    }
+
+    /// Calls `body` with each subscription of the list that starts here, in order.
+    ///
+    /// The walk retains no node: the caller holds the head, and the head
+    /// keeps every later node alive through `next`, which never changes. A
+    /// walk through plain references would retain and release every node,
+    /// the larger part of an emission to many subscribers.
+    @inline(__always)
+    func forEachSubscription(_ body: (SubjectSubscription<Element>) -> Void) {
+        // The cursor is a raw pointer: an optional of a generic type such as
+        // `Unmanaged<ReceiverList<Element>>?` would cost a metadata lookup
+        // per node in this unspecialised code.
+        var node = Unmanaged.passUnretained(self).toOpaque()
+        while true {
+            let next = Unmanaged<ReceiverList<Element>>.fromOpaque(node)._withUnsafeGuaranteedRef { current -> UnsafeMutableRawPointer? in
+                body(current.subscription)
+                if let next = current.next {
+                    return Unmanaged.passUnretained(next).toOpaque()
+                }
+                return nil
+            }
+            guard let next else { return }
+            node = next
+        }
     }
 }

@@ -78,9 +78,10 @@ private final class ObservableArraySink<Observer: ObserverType>: Sink<Observer>,
     }
 
     func loop(_ state: inout State) -> Bool {
+        let queue = CurrentThreadScheduler.queuedActionsProbe
         while !isDisposed {
             guard step(&state) else { return false }
-            if CurrentThreadScheduler.hasQueuedActions { return true }
+            if queue.hasQueuedActions { return true }
         }
         return false
     }
@@ -117,9 +118,10 @@ private final class ObservableSequenceSink<Elements: Sequence, Observer: Observe
     }
 
     func loop(_ state: inout State) -> Bool {
+        let queue = CurrentThreadScheduler.queuedActionsProbe
         while !isDisposed {
             guard step(&state) else { return false }
-            if CurrentThreadScheduler.hasQueuedActions { return true }
+            if queue.hasQueuedActions { return true }
         }
         return false
     }

@@ -55,9 +55,10 @@ private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, Synchr
     }
 
     func loop(_ state: inout State) -> Bool {
+        let queue = CurrentThreadScheduler.queuedActionsProbe
         while !isDisposed {
             guard step(&state) else { return false }
-            if CurrentThreadScheduler.hasQueuedActions { return true }
+            if queue.hasQueuedActions { return true }
         }
         return false
     }

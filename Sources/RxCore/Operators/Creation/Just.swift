@@ -21,8 +21,11 @@ private final class Just<Element>: Producer<Element> {
     }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        observer.on(.next(element))
-        observer.on(.completed)
+        // `onNext`/`onCompleted` rather than `on(_:)`: no `Event` is built,
+        // which in this unspecialised generic code would cost a metadata
+        // lookup per subscription (here and in the observer).
+        observer.onNext(element)
+        observer.onCompleted()
         return Disposables.create()
     }
 }

@@ -41,9 +41,10 @@ private final class RangeSink<Observer: ObserverType>: Sink<Observer>, Synchrono
     }
 
     func loop(_ state: inout State) -> Bool {
+        let queue = CurrentThreadScheduler.queuedActionsProbe
         while !isDisposed {
             guard step(&state) else { return false }
-            if CurrentThreadScheduler.hasQueuedActions { return true }
+            if queue.hasQueuedActions { return true }
         }
         return false
     }

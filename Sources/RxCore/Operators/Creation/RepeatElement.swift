@@ -28,9 +28,10 @@ private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, S
     }
 
     func loop(_ state: inout State) -> Bool {
+        let queue = CurrentThreadScheduler.queuedActionsProbe
         while !isDisposed {
             guard step(&state) else { return false }
-            if CurrentThreadScheduler.hasQueuedActions { return true }
+            if queue.hasQueuedActions { return true }
         }
         return false
     }

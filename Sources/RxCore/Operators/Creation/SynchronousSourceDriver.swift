@@ -9,9 +9,10 @@
 ///
 /// Each sink writes `loop(_:)` itself, as
 ///
+///     let queue = CurrentThreadScheduler.queuedActionsProbe
 ///     while !isDisposed {
 ///         guard step(&state) else { return false }
-///         if CurrentThreadScheduler.hasQueuedActions { return true }
+///         if queue.hasQueuedActions { return true }
 ///     }
 ///     return false
 ///

@@ -41,6 +41,11 @@ private final class FilterSink<Observer: ObserverType>: Sink<Observer>, Observer
             dispose()
         }
     }
+
+    func onCompleted() {
+        forwardCompleted()
+        dispose()
+    }
 }
 
 private final class Filter<Element>: Producer<Element> {

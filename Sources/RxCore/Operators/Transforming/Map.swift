@@ -37,9 +37,13 @@ private final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
             forwardOn(.error(error))
             dispose()
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            onCompleted()
         }
+    }
+
+    func onCompleted() {
+        forwardCompleted()
+        dispose()
     }
 }
 

@@ -59,9 +59,13 @@ private final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>
             forwardOn(.error(error))
             dispose()
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            onCompleted()
         }
+    }
+
+    func onCompleted() {
+        forwardCompleted()
+        dispose()
     }
 }
 

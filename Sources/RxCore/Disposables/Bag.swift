@@ -3,12 +3,11 @@ public struct BagKey: Hashable, Sendable {
     let rawValue: UInt64
 }
 
-/// An unordered-removal, insertion-ordered collection keyed by `BagKey`.
+/// An insertion-ordered collection keyed by `BagKey`.
 ///
-/// Insertion returns a unique key; removal by key is O(n) in the worst case but
-/// the common sizes (one or a few observers) stay allocation-free apart from
-/// the backing array. Iteration is in insertion order. Not thread-safe: the
-/// owner guards it.
+/// Insertion appends and returns a unique, increasing key; removal by key is
+/// a binary search plus one array removal. Iteration is in insertion order.
+/// Not thread-safe: the owner guards it.
 struct Bag<Element> {
     private var nextKey: UInt64 = 0
     private var keys: [UInt64] = []
@@ -28,9 +27,21 @@ struct Bag<Element> {
     /// Removes the element under `key` and returns it; `nil` if already removed.
     @discardableResult
     mutating func removeKey(_ key: BagKey) -> Element? {
-        guard let index = keys.lastIndex(of: key.rawValue) else { return nil }
-        keys.remove(at: index)
-        return values.remove(at: index)
+        // Keys are handed out in increasing order and kept in that order, so
+        // a binary search finds one in O(log n).
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < key.rawValue {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        guard low < keys.count, keys[low] == key.rawValue else { return nil }
+        keys.remove(at: low)
+        return values.remove(at: low)
     }
 
     /// Removes every element.

@@ -22,10 +22,12 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     // order by the thread already emitting, nothing called under the lock.
     private let lock = Mutex<Void>(())
     private var subscriptions = Bag<SubjectSubscription<Element>>()
-    /// The subscribers in order as an immutable list, rebuilt when they
-    /// change: an emission takes its snapshot by retaining the head, and
-    /// walks it with plain field loads.
+    /// The subscribers in order as an immutable list: an emission takes its
+    /// snapshot by retaining the head, and walks it with plain field loads.
+    /// Subscribing and unsubscribing only mark it stale; the next emission
+    /// rebuilds it, so many subscribers come and go in O(1) each.
     private var receivers: ReceiverList<Element>?
+    private var receiversAreStale = false
     private var stoppedEvent: Event<Element>?
     private var isStopped = false
     private var disposed = false
@@ -42,7 +44,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
 
     /// `true` while at least one subscriber is subscribed.
     public var hasObservers: Bool {
-        lock.withLock { _ in receivers != nil }
+        lock.withLock { _ in !subscriptions.isEmpty }
     }
 
     /// `true` once disposed.
@@ -77,6 +79,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             if isEmitting { return false }
             isEmitting = true
             if !isStopped && !disposed {
+                if receiversAreStale { rebuildReceivers() }
                 snapshot = receivers
             }
             return true
@@ -89,6 +92,14 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
         drainPending()
     }
 
+    /// Rebuilds the subscriber list after subscriptions changed. Under the
+    /// lock; out of line so the element path stays free of its generic work.
+    @inline(never)
+    private func rebuildReceivers() {
+        receivers = ReceiverList.make(subscriptions.elements)
+        receiversAreStale = false
+    }
+
     /// Someone else is emitting: queue the element behind them.
     @inline(never)
     private func enqueueNext(_ element: Element) {
@@ -98,12 +109,14 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     /// Applies `event` to the state and returns who must receive it. Under the lock.
     private func apply(_ event: Event<Element>) -> ReceiverList<Element>? {
         if disposed || isStopped { return nil }
+        if receiversAreStale { rebuildReceivers() }
         let snapshot = receivers
         if event.isStopEvent {
             isStopped = true
             stoppedEvent = event
             subscriptions.removeAll()
             receivers = nil
+            receiversAreStale = false
         }
         return snapshot
     }
@@ -157,7 +170,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             } else {
                 let subscription = SubjectSubscription(observer, owner: self)
                 subscription.key = subscriptions.insert(subscription)
-                receivers = ReceiverList.make(subscriptions.elements)
+                receiversAreStale = true
                 outcome = .subscribed(subscription)
             }
         }
@@ -167,7 +180,11 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
     func unsubscribe(_ key: BagKey) {
         lock.withLock { _ in
             if subscriptions.removeKey(key) != nil {
-                receivers = ReceiverList.make(subscriptions.elements)
+                // Drop the list now: it still holds the departed subscriber,
+                // whose observer may hold this subject (a cycle) until the
+                // next emission rebuilds it.
+                receivers = nil
+                receiversAreStale = true
             }
         }
     }
@@ -184,6 +201,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ca
             disposed = true
             subscriptions.removeAll()
             receivers = nil
+            receiversAreStale = false
             stoppedEvent = nil
         }
     }

@@ -140,3 +140,25 @@ final class PublishSubjectTests: RxCoreTestCase {
 private final class DisposableHolder {
     var disposable: Disposable?
 }
+
+final class PublishSubjectScalingTests: RxCoreTestCase {
+    /// Subscribing and unsubscribing many observers between emissions stays
+    /// correct: each emission reaches exactly the observers subscribed then.
+    func testPublishSubject_ManySubscribersComeAndGoBetweenEmissions() {
+        let subject = PublishSubject<Int>()
+        var counts = [Int](repeating: 0, count: 10_000)
+        var subscriptions: [Disposable] = []
+        for index in 0..<10_000 {
+            subscriptions.append(subject.subscribe(onNext: { _ in counts[index] += 1 }))
+        }
+        subject.onNext(1)
+        for index in stride(from: 0, to: 10_000, by: 2) {
+            subscriptions[index].dispose()
+        }
+        subject.onNext(2)
+        XCTAssertEqual(counts.enumerated().filter { $0.offset % 2 == 0 }.map(\.element).reduce(0, +), 5_000)
+        XCTAssertEqual(counts.enumerated().filter { $0.offset % 2 == 1 }.map(\.element).reduce(0, +), 10_000)
+        subscriptions.forEach { $0.dispose() }
+        XCTAssertFalse(subject.hasObservers)
+    }
+}

@@ -96,3 +96,20 @@ final class LoopTests: BridgeTestCase {
         XCTAssertNoThrow(try other.close())
     }
 }
+
+final class LoopOpenHandleTests: BridgeTestCase {
+    func testLoop_CloseCountsOpenHandlesByKind() throws {
+        let subscriptions = [
+            loop.rx.timer(after: .seconds(60)).subscribe(),
+            loop.rx.timer(after: .seconds(60)).subscribe(),
+            loop.rx.listen(host: "127.0.0.1", port: 0).subscribe(),
+        ]
+        XCTAssertEqual(loop.openHandleCount, 3)
+        XCTAssertThrowsError(try loop.close()) { error in
+            XCTAssertEqual((error as? UVError)?.address, "3 open handles: tcp, 2 timer")
+        }
+        subscriptions.forEach { $0.dispose() }
+        loop.runNoWait()
+        XCTAssertEqual(loop.openHandleCount, 0)
+    }
+}

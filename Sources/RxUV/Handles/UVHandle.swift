@@ -79,11 +79,7 @@ class UVHandle {
     /// Closes the handle from any thread: at once on the loop thread,
     /// otherwise through `Loop.execute`.
     func closeFromAnyThread() {
-        if loop.isOnLoopThread {
-            close()
-        } else {
-            loop.execute { self.close() }
-        }
+        loop.onLoopThread { self.close() }
     }
 
     /// Called by the close callback.

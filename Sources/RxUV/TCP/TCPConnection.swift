@@ -78,19 +78,8 @@ public final class TCPConnection: ReactiveCompatible {
     /// if it was closed already). The write cannot be taken back: disposing
     /// only stops the notification. Events arrive on the loop thread.
     public func write(_ bytes: ByteBuffer) -> Completable {
-        Completable.create { [self] observer in
-            let notify = BooleanDisposable()
-            loop.onLoopThread {
-                self.submitWrite(bytes) { status in
-                    guard !notify.isDisposed else { return }
-                    if status < 0 {
-                        observer(.error(UVError(code: status, operation: "uv_write", address: self.remoteAddress?.description)))
-                    } else {
-                        observer(.completed)
-                    }
-                }
-            }
-            return notify
+        libuvCompletable("uv_write") { finish in
+            self.submitWrite(bytes, completion: finish)
         }
     }
 
@@ -107,28 +96,16 @@ public final class TCPConnection: ReactiveCompatible {
     /// Half-closes the connection when subscribed: after the queued writes,
     /// sends FIN (`uv_shutdown`); reading continues. Completes when done.
     public func shutdown() -> Completable {
-        Completable.create { [self] observer in
-            let notify = BooleanDisposable()
-            loop.onLoopThread {
-                let finish: (Int32) -> Void = { status in
-                    guard !notify.isDisposed else { return }
-                    if status < 0 {
-                        observer(.error(UVError(code: status, operation: "uv_shutdown", address: self.remoteAddress?.description)))
-                    } else {
-                        observer(.completed)
-                    }
-                }
-                guard self.handle.isOpen else {
-                    finish(UVError.Code.notConnected)
-                    return
-                }
-                do throws(UVError) {
-                    _ = try ShutdownRequest(stream: self.handle) { status in finish(status) }
-                } catch {
-                    finish(error.code)
-                }
+        libuvCompletable("uv_shutdown") { finish in
+            guard self.handle.isOpen else {
+                finish(UVError.Code.notConnected)
+                return
             }
-            return notify
+            do throws(UVError) {
+                _ = try ShutdownRequest(stream: self.handle, completion: finish)
+            } catch {
+                finish(error.code)
+            }
         }
     }
 
@@ -144,8 +121,8 @@ public final class TCPConnection: ReactiveCompatible {
     /// of coalescing them (Nagle's algorithm). Completes on the loop thread;
     /// fails with `ENOTCONN` on a closed connection.
     public func setNoDelay(_ enabled: Bool) -> Completable {
-        onLoopThread(operation: "uv_tcp_nodelay") { () throws(UVError) in
-            try self.handle.setNoDelay(enabled)
+        libuvCompletable("uv_tcp_nodelay") { finish in
+            self.finish(finish) { () throws(UVError) in try self.handle.setNoDelay(enabled) }
         }
     }
 
@@ -155,24 +132,39 @@ public final class TCPConnection: ReactiveCompatible {
     /// `ENOTCONN` on a closed connection.
     public func setKeepAlive(_ enabled: Bool, delay: RxTimeInterval = .seconds(60)) -> Completable {
         let seconds = UInt32(clamping: max(1, delay.nanoseconds / 1_000_000_000))
-        return onLoopThread(operation: "uv_tcp_keepalive") { () throws(UVError) in
-            try self.handle.setKeepAlive(enabled, delay: seconds)
+        return libuvCompletable("uv_tcp_keepalive") { finish in
+            self.finish(finish) { () throws(UVError) in try self.handle.setKeepAlive(enabled, delay: seconds) }
         }
     }
 
-    /// A Completable that runs `body` on the loop thread when subscribed.
-    private func onLoopThread(operation: String, _ body: @escaping () throws(UVError) -> Void) -> Completable {
+    /// A Completable that, when subscribed, runs `start` on the loop thread.
+    /// `start` reports libuv's status once: 0 completes, a negative status
+    /// errors with the `UVError` of `operation`. Disposing only stops the
+    /// notification (libuv work cannot be taken back).
+    private func libuvCompletable(_ operation: String, _ start: @escaping (_ finish: @escaping (Int32) -> Void) -> Void) -> Completable {
         Completable.create { [self] observer in
             let notify = BooleanDisposable()
             loop.onLoopThread {
-                do throws(UVError) {
-                    try body()
-                    if !notify.isDisposed { observer(.completed) }
-                } catch {
-                    if !notify.isDisposed { observer(.error(error)) }
+                start { status in
+                    guard !notify.isDisposed else { return }
+                    if status < 0 {
+                        observer(.error(UVError(code: status, operation: operation, address: self.remoteAddress?.description)))
+                    } else {
+                        observer(.completed)
+                    }
                 }
             }
             return notify
+        }
+    }
+
+    /// Reports `body`'s outcome as a libuv status to `finish`.
+    private func finish(_ finish: (Int32) -> Void, _ body: () throws(UVError) -> Void) {
+        do throws(UVError) {
+            try body()
+            finish(0)
+        } catch {
+            finish(error.code)
         }
     }
 

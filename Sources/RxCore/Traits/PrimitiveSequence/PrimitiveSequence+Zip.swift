@@ -1,7 +1,18 @@
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Succeeds with `resultSelector` applied to the elements of the 2
-    /// sources, once all have succeeded. The first error fails the result
+/// The traits whose sequences carry an element, `SingleTrait` and
+/// `MaybeTrait`: their `zip` forms are one implementation, and the result
+/// keeps the sources' trait.
+public protocol ZippableTrait {}
+
+extension SingleTrait: ZippableTrait {}
+extension MaybeTrait: ZippableTrait {}
+
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits with `resultSelector` applied to the elements of the 2
+    /// sources, once all have produced theirs. The first error fails the result
     /// and disposes the other sources; so does a throwing `resultSelector`.
+    /// For `Maybe`, an empty source means no element: the result then
+    /// completes, without an element, once every source has completed (as
+    /// `Observable.zip` does).
     public static func zip<E1, E2>(
         _ source1: PrimitiveSequence<Trait, E1>,
         _ source2: PrimitiveSequence<Trait, E2>,
@@ -11,7 +22,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
+extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
     /// The elements of the 2 sources as a tuple; see
     /// `zip(_:_:resultSelector:)`.
     public static func zip<E1, E2>(
@@ -22,10 +33,13 @@ extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Succeeds with `resultSelector` applied to the elements of the 3
-    /// sources, once all have succeeded. The first error fails the result
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits with `resultSelector` applied to the elements of the 3
+    /// sources, once all have produced theirs. The first error fails the result
     /// and disposes the other sources; so does a throwing `resultSelector`.
+    /// For `Maybe`, an empty source means no element: the result then
+    /// completes, without an element, once every source has completed (as
+    /// `Observable.zip` does).
     public static func zip<E1, E2, E3>(
         _ source1: PrimitiveSequence<Trait, E1>,
         _ source2: PrimitiveSequence<Trait, E2>,
@@ -36,7 +50,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
+extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
     /// The elements of the 3 sources as a tuple; see
     /// `zip(_:_:resultSelector:)`.
     public static func zip<E1, E2, E3>(
@@ -48,10 +62,13 @@ extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Succeeds with `resultSelector` applied to the elements of the 4
-    /// sources, once all have succeeded. The first error fails the result
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits with `resultSelector` applied to the elements of the 4
+    /// sources, once all have produced theirs. The first error fails the result
     /// and disposes the other sources; so does a throwing `resultSelector`.
+    /// For `Maybe`, an empty source means no element: the result then
+    /// completes, without an element, once every source has completed (as
+    /// `Observable.zip` does).
     public static func zip<E1, E2, E3, E4>(
         _ source1: PrimitiveSequence<Trait, E1>,
         _ source2: PrimitiveSequence<Trait, E2>,
@@ -63,7 +80,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
+extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
     /// The elements of the 4 sources as a tuple; see
     /// `zip(_:_:resultSelector:)`.
     public static func zip<E1, E2, E3, E4>(
@@ -76,10 +93,13 @@ extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Succeeds with `resultSelector` applied to the elements of the 5
-    /// sources, once all have succeeded. The first error fails the result
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits with `resultSelector` applied to the elements of the 5
+    /// sources, once all have produced theirs. The first error fails the result
     /// and disposes the other sources; so does a throwing `resultSelector`.
+    /// For `Maybe`, an empty source means no element: the result then
+    /// completes, without an element, once every source has completed (as
+    /// `Observable.zip` does).
     public static func zip<E1, E2, E3, E4, E5>(
         _ source1: PrimitiveSequence<Trait, E1>,
         _ source2: PrimitiveSequence<Trait, E2>,
@@ -92,7 +112,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
+extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
     /// The elements of the 5 sources as a tuple; see
     /// `zip(_:_:resultSelector:)`.
     public static func zip<E1, E2, E3, E4, E5>(
@@ -106,10 +126,13 @@ extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Succeeds with `resultSelector` applied to the elements of the 6
-    /// sources, once all have succeeded. The first error fails the result
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits with `resultSelector` applied to the elements of the 6
+    /// sources, once all have produced theirs. The first error fails the result
     /// and disposes the other sources; so does a throwing `resultSelector`.
+    /// For `Maybe`, an empty source means no element: the result then
+    /// completes, without an element, once every source has completed (as
+    /// `Observable.zip` does).
     public static func zip<E1, E2, E3, E4, E5, E6>(
         _ source1: PrimitiveSequence<Trait, E1>,
         _ source2: PrimitiveSequence<Trait, E2>,
@@ -123,7 +146,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
+extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
     /// The elements of the 6 sources as a tuple; see
     /// `zip(_:_:resultSelector:)`.
     public static func zip<E1, E2, E3, E4, E5, E6>(
@@ -138,10 +161,13 @@ extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Succeeds with `resultSelector` applied to the elements of the 7
-    /// sources, once all have succeeded. The first error fails the result
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits with `resultSelector` applied to the elements of the 7
+    /// sources, once all have produced theirs. The first error fails the result
     /// and disposes the other sources; so does a throwing `resultSelector`.
+    /// For `Maybe`, an empty source means no element: the result then
+    /// completes, without an element, once every source has completed (as
+    /// `Observable.zip` does).
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
         _ source1: PrimitiveSequence<Trait, E1>,
         _ source2: PrimitiveSequence<Trait, E2>,
@@ -156,7 +182,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
+extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
     /// The elements of the 7 sources as a tuple; see
     /// `zip(_:_:resultSelector:)`.
     public static func zip<E1, E2, E3, E4, E5, E6, E7>(
@@ -172,10 +198,13 @@ extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Succeeds with `resultSelector` applied to the elements of the 8
-    /// sources, once all have succeeded. The first error fails the result
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits with `resultSelector` applied to the elements of the 8
+    /// sources, once all have produced theirs. The first error fails the result
     /// and disposes the other sources; so does a throwing `resultSelector`.
+    /// For `Maybe`, an empty source means no element: the result then
+    /// completes, without an element, once every source has completed (as
+    /// `Observable.zip` does).
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
         _ source1: PrimitiveSequence<Trait, E1>,
         _ source2: PrimitiveSequence<Trait, E2>,
@@ -191,7 +220,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
+extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
     /// The elements of the 8 sources as a tuple; see
     /// `zip(_:_:resultSelector:)`.
     public static func zip<E1, E2, E3, E4, E5, E6, E7, E8>(
@@ -208,8 +237,8 @@ extension PrimitiveSequenceType where Element == Any, Trait == SingleTrait {
     }
 }
 
-extension PrimitiveSequenceType where Trait == SingleTrait {
-    /// Emits `resultSelector` applied to the elements of every Single in
+extension PrimitiveSequenceType where Trait: ZippableTrait {
+    /// Emits `resultSelector` applied to the elements of every sequence in
     /// `collection` (in collection order), once all have one. The first error
     /// fails the result and disposes the others; so does a throwing
     /// `resultSelector`. An empty collection emits `resultSelector([])`, as in
@@ -226,7 +255,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         return PrimitiveSequence<Trait, Result>(raw: Observable.zip(collection.map { $0.asObservable() }, resultSelector: resultSelector))
     }
 
-    /// The elements of every Single in `collection`, as an array in collection
+    /// The elements of every sequence in `collection`, as an array in collection
     /// order; an empty collection emits `[]`. Errors and disposal as in
     /// `zip(_:resultSelector:)`.
     public static func zip<Collection: Swift.Collection>(

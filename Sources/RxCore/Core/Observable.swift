@@ -1,10 +1,11 @@
 /// A sequence of events over time: the central type of Rx.
 ///
 /// Instances come from creation functions (`Observable.just`, `.create`,
-/// `.interval`...) and operators; subjects are observables too. The class is
-/// public but not open: only RxCore defines subclasses, each of which
-/// implements `subscribe(_:)`.
-public class Observable<Element>: ObservableType {
+/// `.interval`...) and operators; subjects are observables too. Its
+/// initialiser is internal, so only RxCore defines direct subclasses; an
+/// event-loop binding such as RxUV subclasses the `Producer` of the `Bridge`
+/// SPI (`@_spi(Bridge) import RxCore`), which needs the class to be `open`.
+open class Observable<Element>: ObservableType {
     init() {
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()

@@ -6,8 +6,19 @@ import Synchronization
 ///
 /// Subscription goes through `CurrentThreadScheduler`, so synchronous sources
 /// subscribed from inside another subscription are ordered as in RxSwift.
-class Producer<Element>: Observable<Element> {
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+///
+/// Part of the `Bridge` SPI: an event-loop binding (RxUV) subclasses it for
+/// sources whose per-subscription cost matters (a socket's reads, a write),
+/// instead of paying for `Observable.create`'s closures and `AnyObserver`.
+@_spi(Bridge)
+open class Producer<Element>: Observable<Element> {
+    /// Creates the producer.
+    @_spi(Bridge)
+    public override init() {
+        super.init()
+    }
+
+    public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
         CurrentThreadScheduler.subscribe { subscribeNow(observer) }
     }
 
@@ -19,8 +30,11 @@ class Producer<Element>: Observable<Element> {
     }
 
     /// Creates the operator's sink for `observer` and subscribes it upstream.
-    /// Every subclass implements it.
-    func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    /// Every subclass implements it. `cancel` disposes the whole
+    /// subscription; a sink passes it to `Sink.init`. A source that finishes
+    /// inside `run` may call `observer` directly and return no-op disposables.
+    @_spi(Bridge)
+    open func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         preconditionFailure("\(type(of: self)) does not implement run(_:cancel:)")
     }
 }

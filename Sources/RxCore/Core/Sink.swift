@@ -3,14 +3,19 @@ import Synchronization
 /// The per-subscription state of an operator: it is the upstream's observer
 /// and the downstream's producer. `forwardOn` delivers to the downstream
 /// observer unless the sink has been disposed.
-class Sink<Observer: ObserverType>: Disposable {
+///
+/// Part of the `Bridge` SPI (see `Producer`).
+@_spi(Bridge)
+open class Sink<Observer: ObserverType>: Disposable {
     /// The downstream observer.
-    final let observer: Observer
+    @_spi(Bridge) public final let observer: Observer
     /// Disposes the whole subscription (this sink and its upstream).
-    final let cancel: Cancelable
+    @_spi(Bridge) public final let cancel: Cancelable
     private let disposed = Atomic<Bool>(false)
 
-    init(observer: Observer, cancel: Cancelable) {
+    /// A sink forwarding to `observer`; `cancel` is the `Producer.run` argument.
+    @_spi(Bridge)
+    public init(observer: Observer, cancel: Cancelable) {
         self.observer = observer
         self.cancel = cancel
         #if TRACE_RESOURCES
@@ -20,7 +25,7 @@ class Sink<Observer: ObserverType>: Disposable {
 
     /// Delivers `event` downstream unless disposed.
     @inline(__always)
-    final func forwardOn(_ event: Event<Observer.Element>) {
+    @_spi(Bridge) public final func forwardOn(_ event: Event<Observer.Element>) {
         if disposed.load(ordering: .relaxed) { return }
         observer.on(event)
     }
@@ -28,7 +33,7 @@ class Sink<Observer: ObserverType>: Disposable {
     /// Delivers `element` downstream unless disposed; the element-only fast
     /// path of `forwardOn(.next(element))`.
     @inline(__always)
-    final func forwardNext(_ element: Observer.Element) {
+    @_spi(Bridge) public final func forwardNext(_ element: Observer.Element) {
         if disposed.load(ordering: .relaxed) { return }
         observer.onNext(element)
     }
@@ -36,7 +41,7 @@ class Sink<Observer: ObserverType>: Disposable {
     /// Delivers `.completed` downstream unless disposed; the `Event`-free
     /// path of `forwardOn(.completed)`. The caller disposes afterwards.
     @inline(__always)
-    final func forwardCompleted() {
+    @_spi(Bridge) public final func forwardCompleted() {
         if disposed.load(ordering: .relaxed) { return }
         observer.onCompleted()
     }
@@ -47,14 +52,14 @@ class Sink<Observer: ObserverType>: Disposable {
     /// element path makes the whole function look up `Event`'s metadata on
     /// every call, even when nothing throws.
     @inline(never)
-    final func forwardError(_ error: Swift.Error) {
+    @_spi(Bridge) public final func forwardError(_ error: Swift.Error) {
         forwardOn(.error(error))
         dispose()
     }
 
     /// `true` once disposed.
     @inline(__always)
-    final var isDisposed: Bool {
+    @_spi(Bridge) public final var isDisposed: Bool {
         disposed.load(ordering: .relaxed)
     }
 
@@ -65,7 +70,8 @@ class Sink<Observer: ObserverType>: Disposable {
     }
 
     /// Stops forwarding and disposes the whole subscription.
-    func dispose() {
+    @_spi(Bridge)
+    open func dispose() {
         disposed.store(true, ordering: .relaxed)
         cancel.dispose()
     }

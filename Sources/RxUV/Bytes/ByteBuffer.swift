@@ -48,6 +48,32 @@ public struct ByteBuffer: @unchecked Sendable {
         withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// A buffer holding a copy of the `count` bytes at `source`, written into
+    /// `spare`'s memory when nothing else holds that storage any more and it
+    /// is large enough, else into a new allocation. Afterwards `spare` holds
+    /// the new buffer's storage when it is at most `keepLimit` bytes, so the
+    /// next read can reuse it once every copy of this buffer is gone (an echo
+    /// that wrote it at once). Mutating is safe: a uniquely referenced
+    /// storage is visible to no one else.
+    static func copying(_ source: UnsafeRawPointer, count: Int, reusing spare: inout Storage?, keepLimit: Int) -> ByteBuffer {
+        let buffer: ByteBuffer
+        if isKnownUniquelyReferenced(&spare), let storage = spare, storage.capacity >= count {
+            storage.header = count
+            storage.withUnsafeMutablePointerToElements { elements in
+                elements.update(from: source.assumingMemoryBound(to: UInt8.self), count: count)
+            }
+            buffer = ByteBuffer(storage: storage)
+        } else {
+            buffer = ByteBuffer(copying: source, count: count)
+        }
+        spare = count <= keepLimit ? buffer.storage : nil
+        return buffer
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
     /// The start of the bytes, stable for as long as `storage` is alive.
     var baseAddress: UnsafeMutablePointer<UInt8> {
         storage.withUnsafeMutablePointerToElements { $0 }

@@ -65,6 +65,8 @@ extension UVError {
         public static let notConnected = Int32(UV_ENOTCONN.rawValue)
         /// `EOF`: end of stream.
         public static let endOfFile = Int32(UV_EOF.rawValue)
+        /// `EAGAIN`: the operation would block (nothing was done).
+        public static let wouldBlock = Int32(UV_EAGAIN.rawValue)
         /// `ETIMEDOUT`: the operation timed out.
         public static let timedOut = Int32(UV_ETIMEDOUT.rawValue)
         /// Statuses a listening socket reports for one connection while it

@@ -9,13 +9,15 @@ final class WriteRequest: UVRequest {
     private let bytes: ByteBuffer
     private var completion: ((Int32) -> Void)?
 
-    /// Submits `bytes` for writing on `stream` (`uv_write`); `completion`
-    /// gets libuv's status. Throws if the submit fails (no callback follows).
-    init(stream: UVTCP, bytes: ByteBuffer, completion: @escaping (Int32) -> Void) throws(UVError) {
+    /// Submits the bytes of `bytes` from `offset` on for writing on `stream`
+    /// (`uv_write`); `completion` gets libuv's status. Throws if the submit
+    /// fails (no callback follows).
+    init(stream: UVTCP, bytes: ByteBuffer, from offset: Int = 0, completion: @escaping (Int32) -> Void) throws(UVError) {
+        precondition(offset >= 0 && offset <= bytes.count, "WriteRequest: offset out of range")
         self.bytes = bytes
         self.completion = completion
         super.init(type: UV_WRITE)
-        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress).assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress + offset).assumingMemoryBound(to: CChar.self), UInt32(bytes.count - offset))
         try submit("uv_write", address: stream.remoteAddress?.description) {
             uv_write(pointer.assumingMemoryBound(to: uv_write_t.self), stream.stream, &buffer, 1, uvWriteCompleted)
         }

@@ -60,6 +60,20 @@ final class UVTCP: UVHandle {
         uv_read_stop(stream)
     }
 
+    /// Writes what the kernel takes of the `count` bytes at `bytes` without
+    /// blocking (`uv_try_write`): the number written, or a negative status
+    /// (`UV_EAGAIN` when nothing could be written, or while writes are
+    /// queued). In debug builds a fault armed for `uv_write` replaces it.
+    func tryWrite(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        #if TRACE_RESOURCES || DEBUG
+        if let forced = UVFaultInjection.forcedStatus(for: "uv_write") {
+            return Int(forced)
+        }
+        #endif
+        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: CChar.self), UInt32(count))
+        return Int(uv_try_write(stream, &buffer, 1))
+    }
+
     /// Bytes queued for writing and not yet handed to the kernel.
     var writeQueueSize: Int {
         uv_stream_get_write_queue_size(stream)

@@ -1,5 +1,5 @@
 internal import CLibUV
-import RxCore
+@_spi(Bridge) import RxCore
 import Synchronization
 
 /// One TCP connection, accepted by `loop.rx.listen` or made by `loop.rx.connect`.
@@ -28,8 +28,9 @@ public final class TCPConnection: ReactiveCompatible {
     private let queuedBytes = Atomic<Int>(0)
 
     // Loop-thread state.
-    private var reader: ((Event<ByteBuffer>) -> Void)?
-    private var readerToken: ReadSubscription?
+    private var reader: TCPReader?
+    /// The last read's storage, reused by the next read once released.
+    private var spareReadStorage: ByteBuffer.Storage?
     private var isReadingPaused = false
     private var pendingWrites = 0
     private var closeWhenDrained = false
@@ -72,15 +73,21 @@ public final class TCPConnection: ReactiveCompatible {
 
     private let closedFlag = Atomic<Bool>(false)
 
+    /// Reads up to this size leave their storage for the next read to reuse.
+    private static let spareReadLimit = 4096
+
     /// Writes `bytes` when subscribed; completes when libuv reports the write
-    /// done (`uv_write`), errors with the `UVError` it reports (`EPIPE`,
-    /// `ECONNRESET`, `ECANCELED` if the connection closed first, `ENOTCONN`
-    /// if it was closed already). The write cannot be taken back: disposing
-    /// only stops the notification. Events arrive on the loop thread.
+    /// done, errors with the `UVError` it reports (`EPIPE`, `ECONNRESET`,
+    /// `ECANCELED` if the connection closed first, `ENOTCONN` if it was
+    /// closed already). The write cannot be taken back: disposing only stops
+    /// the notification. Events arrive on the loop thread.
+    ///
+    /// Subscribed on the loop thread with nothing queued, the bytes go to the
+    /// kernel at once (`uv_try_write`) and the Completable completes during
+    /// `subscribe`, without a request; what the kernel does not take is
+    /// queued with `uv_write`, in order behind earlier writes.
     public func write(_ bytes: ByteBuffer) -> Completable {
-        libuvCompletable("uv_write") { finish in
-            self.submitWrite(bytes, completion: finish)
-        }
+        Completable(raw: TCPWrite(connection: self, bytes: bytes))
     }
 
     /// Writes the bytes of `bytes`; see `write(_:)` for `ByteBuffer`.
@@ -184,13 +191,35 @@ public final class TCPConnection: ReactiveCompatible {
 
     // MARK: Loop-thread internals
 
-    private func submitWrite(_ bytes: ByteBuffer, completion: @escaping (Int32) -> Void) {
+    /// Writes what the kernel takes of `bytes` now (`uv_try_write`), when
+    /// nothing is queued before it. Loop thread only.
+    func writeAtOnce(_ bytes: ByteBuffer) -> TCPWriteAttempt {
+        guard handle.isOpen else {
+            return .failed(writeError(UVError.Code.notConnected))
+        }
+        guard pendingWrites == 0 else { return .mustQueue(from: 0) }
+        let written = handle.tryWrite(bytes.baseAddress, count: bytes.count)
+        if written == bytes.count {
+            return .written
+        }
+        if written >= 0 {
+            return .mustQueue(from: written)
+        }
+        if written == UVError.Code.wouldBlock {
+            return .mustQueue(from: 0)
+        }
+        return .failed(writeError(Int32(written)))
+    }
+
+    /// Queues `bytes` from `offset` on with `uv_write`, behind the writes
+    /// already queued; `completion` gets libuv's status. Loop thread only.
+    func queueWrite(_ bytes: ByteBuffer, from offset: Int, completion: @escaping (Int32) -> Void) {
         guard handle.isOpen else {
             completion(UVError.Code.notConnected)
             return
         }
         do throws(UVError) {
-            _ = try WriteRequest(stream: handle, bytes: bytes) { [self] status in
+            _ = try WriteRequest(stream: handle, bytes: bytes, from: offset) { [self] status in
                 pendingWrites -= 1
                 writeFinished()
                 completion(status)
@@ -204,6 +233,11 @@ public final class TCPConnection: ReactiveCompatible {
         } catch {
             completion(error.code)
         }
+    }
+
+    /// The error of a failed write with libuv status `status`.
+    func writeError(_ status: Int32) -> UVError {
+        UVError(code: status, operation: "uv_write", address: remoteAddress?.description)
     }
 
     private func writeFinished() {
@@ -227,19 +261,18 @@ public final class TCPConnection: ReactiveCompatible {
         queuedBytes.store(handle.isOpen ? handle.writeQueueSize : 0, ordering: .relaxed)
     }
 
-    /// Starts delivering reads to `observer`; one reader at a time.
-    func beginReading(_ token: ReadSubscription, _ observer: @escaping (Event<ByteBuffer>) -> Void) {
-        guard !token.isDisposed else { return }
-        guard reader == nil else {
-            observer(.error(UVError(code: UVError.Code.busy, operation: "TCPConnection.data (another subscriber is reading)", address: remoteAddress?.description)))
+    /// Starts delivering reads to `reader`; one reader at a time.
+    func beginReading(_ reader: TCPReader) {
+        guard !reader.isDisposed else { return }
+        guard self.reader == nil else {
+            reader.ended(UVError(code: UVError.Code.busy, operation: "TCPConnection.data (another subscriber is reading)", address: remoteAddress?.description))
             return
         }
         guard handle.isOpen, !closeWhenDrained else {
-            observer(.error(UVError(code: UVError.Code.notConnected, operation: "TCPConnection.data", address: remoteAddress?.description)))
+            reader.ended(UVError(code: UVError.Code.notConnected, operation: "TCPConnection.data", address: remoteAddress?.description))
             return
         }
-        reader = observer
-        readerToken = token
+        self.reader = reader
         do throws(UVError) {
             try handle.startReading()
         } catch {
@@ -247,12 +280,11 @@ public final class TCPConnection: ReactiveCompatible {
         }
     }
 
-    /// Ends the read subscription `token`: stops reading and closes the
+    /// Ends the read subscription of `reader`: stops reading and closes the
     /// connection once the queued writes are flushed.
-    func endReading(_ token: ReadSubscription) {
-        guard readerToken === token else { return }
-        reader = nil
-        readerToken = nil
+    func endReading(_ reader: TCPReader) {
+        guard self.reader === reader else { return }
+        self.reader = nil
         closeGracefully()
     }
 
@@ -276,84 +308,32 @@ public final class TCPConnection: ReactiveCompatible {
             handle.close()
         }
         queuedBytes.store(0, ordering: .relaxed)
+        spareReadStorage = nil
         if let reader {
             self.reader = nil
-            readerToken = nil
-            reader(.completed)
+            reader.ended(nil)
         }
     }
 
     private func failReader(_ error: UVError) {
         let reader = self.reader
         self.reader = nil
-        readerToken = nil
         closeNow()
-        reader?(.error(error))
+        reader?.ended(error)
     }
 
     private func readCompleted(_ count: Int, _ bytes: UnsafeRawPointer?) {
         if count > 0, let bytes {
-            reader?(.next(ByteBuffer(copying: bytes, count: count)))
+            guard let reader else { return }
+            reader.received(ByteBuffer.copying(bytes, count: count, reusing: &spareReadStorage, keepLimit: Self.spareReadLimit))
         } else if count == Int(UVError.Code.endOfFile) {
             handle.stopReading()
             let reader = self.reader
             self.reader = nil
-            readerToken = nil
-            reader?(.completed)
+            reader?.ended(nil)
             closeGracefully()
         } else if count < 0 {
             failReader(UVError(code: Int32(count), operation: "uv_read", address: remoteAddress?.description))
-        }
-    }
-}
-
-/// The subscription of `connection.rx.data`: disposing it (from any thread)
-/// ends the read and closes the connection gracefully.
-final class ReadSubscription: Cancelable {
-    private let connection: TCPConnection
-    private let disposed = Atomic<Bool>(false)
-
-    init(connection: TCPConnection) {
-        self.connection = connection
-        #if TRACE_RESOURCES
-        _ = Resources.incrementTotal()
-        #endif
-    }
-
-    var isDisposed: Bool {
-        disposed.load(ordering: .acquiring)
-    }
-
-    func dispose() {
-        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let connection = self.connection
-        connection.loop.onLoopThread { connection.endReading(self) }
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-        _ = Resources.decrementTotal()
-        #endif
-    }
-}
-
-extension Reactive where Base == TCPConnection {
-    /// The bytes the peer sends, one `ByteBuffer` per read (`uv_read_start`).
-    ///
-    /// Completes at EOF (the peer half-closed or closed); errors with the
-    /// `UVError` of a failed read (`ECONNRESET` for a reset). One reader at a
-    /// time: a second concurrent subscriber gets `EBUSY`. Events arrive on
-    /// the loop thread. When the subscription ends (EOF, error or dispose,
-    /// from any thread) reading stops and the connection closes once the
-    /// writes already queued are flushed.
-    public var data: Observable<ByteBuffer> {
-        let connection = base
-        return Observable.create { observer in
-            let subscription = ReadSubscription(connection: connection)
-            connection.loop.onLoopThread {
-                connection.beginReading(subscription, observer.on)
-            }
-            return subscription
         }
     }
 }

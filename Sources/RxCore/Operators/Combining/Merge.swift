@@ -59,18 +59,23 @@ extension ObservableType {
 
 /// The sink of `flatMap`, `flatMapFirst`, `merge()` and `Observable.merge`:
 /// one subscription per inner, all alive at once.
+///
+/// The counts live in a non-generic `MergeCounters` under their own lock,
+/// apart from the generic serialiser: subscribing an inner and an inner's
+/// completion, once per element of a `flatMap`, then touch no generic state
+/// and build no `Event`, so unspecialised code looks up no type metadata for
+/// them. The serialiser's lock is taken only to deliver events.
 final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
     private struct State: SerialDeliveryState {
         var delivery = SerialDelivery<Event<Observer.Element>>()
-        var activeCount = 0
-        var isSourceDone = false
     }
 
     private let selector: Selector
     private let firstOnly: Bool
+    private let counters = Mutex(MergeCounters())
     private let state = Mutex(State())
     private let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
@@ -91,7 +96,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
 
     /// Subscribes to each of `sources`, as if an outer sequence had emitted them and completed.
     func run(sources: [Observable<Observer.Element>]) -> Disposable {
-        state.withLock { $0.activeCount = sources.count }
+        counters.withLock { $0.activeCount = sources.count }
         for source in sources {
             subscribeInner(source)
         }
@@ -102,36 +107,44 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next(let element):
-            let accepted = state.withLock { state -> Bool in
-                if state.delivery.isStopped || (firstOnly && state.activeCount > 0) {
-                    return false
-                }
-                state.activeCount += 1
-                return true
-            }
-            guard accepted else { return }
-            let inner: Observable<Observer.Element>
-            do {
-                inner = try selector(element).asObservable()
-            } catch {
-                forwardSerially(.error(error), in: state)
-                return
-            }
-            subscribeInner(inner)
+            onNext(element)
         case .error(let error):
-            forwardSerially(.error(error), in: state)
+            forwardTerminal(.error(error))
         case .completed:
             sourceSubscription.dispose()
             finishSource()
         }
     }
 
-    private func finishSource() {
-        let first = state.withLock { state -> Event<Observer.Element>? in
-            state.isSourceDone = true
-            return state.activeCount == 0 ? state.delivery.accept(.completed) : nil
+    /// Subscribes the inner observable `selector` makes of `element`.
+    func onNext(_ element: SourceElement) {
+        let firstOnly = self.firstOnly
+        let accepted = counters.withLock { counters -> Bool in
+            if counters.isStopped || (firstOnly && counters.activeCount > 0) {
+                return false
+            }
+            counters.activeCount += 1
+            return true
         }
-        forwardSerially(accepted: first, in: state)
+        guard accepted else { return }
+        let inner: Observable<Observer.Element>
+        do {
+            inner = try selector(element).asObservable()
+        } catch {
+            forwardTerminal(error)
+            return
+        }
+        subscribeInner(inner)
+    }
+
+    private func finishSource() {
+        let complete = counters.withLock { counters -> Bool in
+            counters.isSourceDone = true
+            return counters.stopIfFinished()
+        }
+        if complete {
+            forwardCompletion()
+        }
     }
 
     private func subscribeInner(_ inner: Observable<Observer.Element>) {
@@ -142,16 +155,63 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
 
     fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
         switch event {
-        case .next, .error:
+        case .next:
             forwardSerially(event, in: state)
+        case .error:
+            forwardTerminal(event)
         case .completed:
-            group.remove(for: key)
-            let first = state.withLock { state -> Event<Observer.Element>? in
-                state.activeCount -= 1
-                return state.isSourceDone && state.activeCount == 0 ? state.delivery.accept(.completed) : nil
-            }
-            forwardSerially(accepted: first, in: state)
+            innerCompleted(key: key)
         }
+    }
+
+    /// An inner completed: the result completes with the last one, once the
+    /// outer sequence has completed too.
+    fileprivate func innerCompleted(key: CompositeDisposable.DisposeKey) {
+        group.remove(for: key)
+        let complete = counters.withLock { counters -> Bool in
+            counters.activeCount -= 1
+            return counters.stopIfFinished()
+        }
+        if complete {
+            forwardCompletion()
+        }
+    }
+
+    /// Refuses further inners, then delivers `event` (an error) in turn.
+    private func forwardTerminal(_ event: Event<Observer.Element>) {
+        counters.withLock { $0.isStopped = true }
+        forwardSerially(event, in: state)
+    }
+
+    /// `forwardTerminal(.error(error))`, out of line so that the element
+    /// path builds no `Event`.
+    @inline(never)
+    private func forwardTerminal(_ error: Swift.Error) {
+        forwardTerminal(.error(error))
+    }
+
+    /// Delivers `.completed` in turn (out of line, as above).
+    @inline(never)
+    private func forwardCompletion() {
+        forwardSerially(.completed, in: state)
+    }
+}
+
+/// The counts of a `MergeSink`, kept apart from its generic state.
+struct MergeCounters {
+    /// Inners subscribed and not yet completed.
+    var activeCount = 0
+    /// The outer sequence (or the source list) is done.
+    var isSourceDone = false
+    /// A terminal event was decided: no more inners are subscribed.
+    var isStopped = false
+
+    /// Whether the result completes now (the outer is done and no inner is
+    /// left); stops the counters when it does.
+    mutating func stopIfFinished() -> Bool {
+        guard isSourceDone, activeCount == 0, !isStopped else { return false }
+        isStopped = true
+        return true
     }
 }
 
@@ -163,6 +223,10 @@ private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleTyp
 
     func on(_ event: Event<Element>) {
         parent.innerOn(event, key: key)
+    }
+
+    func onCompleted() {
+        parent.innerCompleted(key: key)
     }
 }
 

@@ -7,8 +7,10 @@
 public struct PrimitiveSequence<Trait, Element> {
     let source: Observable<Element>
 
-    /// Wraps `source`, which must obey the trait's guarantee.
-    init(raw: Observable<Element>) {
+    /// Wraps `source`, which must obey the trait's guarantee (part of the
+    /// `Bridge` SPI, for sources built on `Producer`).
+    @_spi(Bridge)
+    public init(raw: Observable<Element>) {
         self.source = raw
     }
 }

@@ -8,9 +8,12 @@ final class UVAsync: UVHandle {
 
     init(loop: Loop, isLoopInternal: Bool, callback: @escaping () -> Void) throws(UVError) {
         self.callback = callback
-        super.init(loop: loop, type: UV_ASYNC, kind: "async", isLoopInternal: isLoopInternal)
+        super.init(loop: loop, type: UV_ASYNC, kind: .async, isLoopInternal: isLoopInternal)
         try adopt("uv_async_init") { uv_async_init(loop.raw, pointer.assumingMemoryBound(to: uv_async_t.self), uvAsyncFired) }
-        onClose = { [unowned self] in self.callback = nil }
+    }
+
+    override func releaseCallbacks() {
+        callback = nil
     }
 
     /// Wakes the loop; thread-safe.

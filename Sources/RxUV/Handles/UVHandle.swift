@@ -20,23 +20,20 @@ class UVHandle {
     private let retainedLoop: Loop?
     /// The memory of the `uv_*_t`.
     let pointer: UnsafeMutableRawPointer
-    /// A short name for diagnostics: `timer`, `signal`, `tcp`.
-    let kind: String
+    /// What kind of handle this is, for diagnostics and the loop's counts.
+    let kind: UVHandleKind
     /// True between a successful init and the start of `close()`.
     private(set) var isOpen = false
     /// True once `close()` has called `uv_close`.
     private(set) var isClosing = false
-    /// Runs in the close callback, just before the handle's reference to
-    /// itself is released. Cleared after it runs.
-    var onClose: (() -> Void)?
 
     /// Allocates memory for a handle of `type`. `isLoopInternal` marks the
     /// loop's own handles: they neither keep the loop alive nor count as open.
-    init(loop: Loop, type: uv_handle_type, kind: String, isLoopInternal: Bool = false) {
+    init(loop: Loop, type: uv_handle_type, kind: UVHandleKind, isLoopInternal: Bool = false) {
         self.loop = loop
         self.retainedLoop = isLoopInternal ? nil : loop
         self.kind = kind
-        self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_handle_size(type), alignment: 16)
+        self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_handle_size(type), alignment: MemoryLayout<uv_any_handle>.alignment)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -87,10 +84,13 @@ class UVHandle {
         if retainedLoop != nil {
             loop.handleClosed(self)
         }
-        let onClose = self.onClose
-        self.onClose = nil
-        onClose?()
+        releaseCallbacks()
     }
+
+    /// Runs in the close callback, just before the handle's reference to
+    /// itself is released: subclasses drop their callbacks here, which
+    /// breaks any cycle through them. Loop thread.
+    func releaseCallbacks() {}
 
     /// The Swift owner of a handle that libuv passes to a callback.
     static func owner<Handle: UVHandle>(of handle: UnsafeMutableRawPointer?, as type: Handle.Type) -> Handle {
@@ -103,6 +103,21 @@ class UVHandle {
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
+    }
+}
+
+/// The kinds of handle RxUV opens, as the loop counts them.
+enum UVHandleKind: Int, CaseIterable {
+    case async, signal, tcp, timer
+
+    /// The name `Loop.close` uses: `timer`, `tcp`...
+    var name: String {
+        switch self {
+        case .async: "async"
+        case .signal: "signal"
+        case .tcp: "tcp"
+        case .timer: "timer"
+        }
     }
 }
 

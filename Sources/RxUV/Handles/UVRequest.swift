@@ -10,7 +10,7 @@ class UVRequest {
     let pointer: UnsafeMutableRawPointer
 
     init(type: uv_req_type) {
-        pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_req_size(type), alignment: 16)
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_req_size(type), alignment: MemoryLayout<uv_any_req>.alignment)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif

@@ -7,13 +7,16 @@ final class UVSignal: UVHandle {
     var onSignal: ((Int32) -> Void)?
 
     init(loop: Loop) throws(UVError) {
-        super.init(loop: loop, type: UV_SIGNAL, kind: "signal")
+        super.init(loop: loop, type: UV_SIGNAL, kind: .signal)
         try adopt("uv_signal_init") { uv_signal_init(loop.raw, signal) }
-        onClose = { [unowned self] in self.onSignal = nil }
     }
 
     private var signal: UnsafeMutablePointer<uv_signal_t> {
         pointer.assumingMemoryBound(to: uv_signal_t.self)
+    }
+
+    override func releaseCallbacks() {
+        onSignal = nil
     }
 
     /// Starts watching `signum` (`uv_signal_start`).

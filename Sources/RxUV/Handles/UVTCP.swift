@@ -19,12 +19,13 @@ final class UVTCP: UVHandle {
 
     init(loop: Loop) throws(UVError) {
         _ = ignoreSIGPIPE
-        super.init(loop: loop, type: UV_TCP, kind: "tcp")
+        super.init(loop: loop, type: UV_TCP, kind: .tcp)
         try adopt("uv_tcp_init") { uv_tcp_init(loop.raw, tcp) }
-        onClose = { [unowned self] in
-            self.onConnection = nil
-            self.onRead = nil
-        }
+    }
+
+    override func releaseCallbacks() {
+        onConnection = nil
+        onRead = nil
     }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> {

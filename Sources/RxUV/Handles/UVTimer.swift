@@ -1,15 +1,23 @@
 internal import CLibUV
 import RxCore
 
-/// A `uv_timer_t`. `onFire` runs on the loop thread at each expiry.
+/// Receives a timer's expiries without a closure (`loop.rx.timer`'s sink).
+protocol UVTimerTarget: AnyObject {
+    /// The timer expired. Loop thread.
+    func timerFired()
+}
+
+/// A `uv_timer_t`. At each expiry, on the loop thread, it calls `target`
+/// if set, else `onFire`; both are released when the handle closes.
 final class UVTimer: UVHandle {
-    /// Called at each expiry; cleared when the handle closes.
+    /// Called at each expiry unless `target` is set.
     var onFire: (() -> Void)?
+    /// Called at each expiry; holds its target until the handle closes.
+    var target: UVTimerTarget?
 
     init(loop: Loop) throws(UVError) {
-        super.init(loop: loop, type: UV_TIMER, kind: "timer")
+        super.init(loop: loop, type: UV_TIMER, kind: .timer)
         try adopt("uv_timer_init") { uv_timer_init(loop.raw, timer) }
-        onClose = { [unowned self] in self.onFire = nil }
     }
 
     private var timer: UnsafeMutablePointer<uv_timer_t> {
@@ -28,8 +36,17 @@ final class UVTimer: UVHandle {
         uv_timer_stop(timer)
     }
 
+    override func releaseCallbacks() {
+        onFire = nil
+        target = nil
+    }
+
     fileprivate func fire() {
-        onFire?()
+        if let target {
+            target.timerFired()
+        } else {
+            onFire?()
+        }
     }
 
     /// Whole milliseconds, rounded up, at least 0; `.never` is the longest timeout.

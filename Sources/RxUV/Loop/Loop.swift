@@ -26,7 +26,7 @@ public final class Loop: ReactiveCompatible {
     private let pending = Mutex(Pending())
     /// Open handles counted by kind (`timer`, `tcp`...): counts rather than
     /// a record per handle, so a million timers cost the loop nothing here.
-    private let openHandles = Mutex<[String: Int]>([:])
+    private let openHandles = Mutex<[Int]>(Array(repeating: 0, count: UVHandleKind.allCases.count))
     private let owner: Atomic<UInt>
     private var wakeup: UVAsync?
     private var isClosed = false
@@ -80,7 +80,7 @@ public final class Loop: ReactiveCompatible {
     /// loop: initialised and not yet through their close callback. The loop's
     /// own wake-up handle is not counted.
     public var openHandleCount: Int {
-        openHandles.withLock { $0.values.reduce(0, +) }
+        openHandles.withLock { $0.reduce(0, +) }
     }
 
     /// Runs the loop until no handle or request is active (`uv_run` with
@@ -184,14 +184,11 @@ public final class Loop: ReactiveCompatible {
     }
 
     func handleOpened(_ handle: UVHandle) {
-        openHandles.withLock { $0[handle.kind, default: 0] += 1 }
+        openHandles.withLock { $0[handle.kind.rawValue] += 1 }
     }
 
     func handleClosed(_ handle: UVHandle) {
-        openHandles.withLock { counts in
-            let remaining = (counts[handle.kind] ?? 1) - 1
-            counts[handle.kind] = remaining > 0 ? remaining : nil
-        }
+        openHandles.withLock { $0[handle.kind.rawValue] -= 1 }
     }
 
     /// Closes the loop (`uv_loop_close`), after running the work still queued.
@@ -204,10 +201,12 @@ public final class Loop: ReactiveCompatible {
         precondition(isOnLoopThread, "Loop.close must be called on the loop thread")
         runNoWait()
         let open = openHandles.withLock { $0 }
-        let total = open.values.reduce(0, +)
+        let total = open.reduce(0, +)
         if total > 0 {
-            let kinds = open.keys.sorted().map { kind in
-                open[kind] == 1 ? kind : "\(open[kind]!) \(kind)"
+            // The kinds are declared in alphabetical order.
+            let kinds = UVHandleKind.allCases.compactMap { kind -> String? in
+                let count = open[kind.rawValue]
+                return count == 0 ? nil : count == 1 ? kind.name : "\(count) \(kind.name)"
             }
             throw UVError(code: UVError.Code.busy, operation: "Loop.close", address: "\(total) open handle\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))")
         }

@@ -1,4 +1,4 @@
-import RxCore
+@_spi(Bridge) import RxCore
 
 extension Reactive where Base == Loop {
     /// Emits 0 after `dueTime`, then (with `period`) 1, 2, ... every period;
@@ -7,36 +7,97 @@ extension Reactive where Base == Loop {
     /// Each subscription owns one `uv_timer_t`; events arrive on the loop
     /// thread. Disposing stops and closes the timer (`uv_close`), from any
     /// thread, also from inside its own `onNext`. A timer that cannot be
-    /// started emits `.error(UVError)`. The corresponding libuv function is
-    /// `uv_timer_start`.
+    /// started emits `.error(UVError)`; so does a subscription from another
+    /// thread to a closed loop (`EINVAL`). The corresponding libuv function
+    /// is `uv_timer_start`.
     public func timer(after dueTime: RxTimeInterval, repeating period: RxTimeInterval? = nil) -> Observable<Int> {
-        let loop = base
-        return Observable.create { observer in
-            let subscription = HandleSubscription<UVTimer>(loop: loop)
-            subscription.start { () throws(UVError) -> UVTimer in
-                let timer = try UVTimer(loop: loop)
-                var tick = 0
-                timer.onFire = { [unowned timer] in
-                    let value = tick
-                    tick += 1
-                    observer.onNext(value)
-                    if period == nil {
-                        timer.close()
-                        observer.onCompleted()
-                    }
-                }
-                do throws(UVError) {
-                    try timer.start(timeout: dueTime, repeating: period.map { UVTimer.milliseconds($0) == 0 ? .milliseconds(1) : $0 })
-                } catch {
-                    // Initialised but not started: it must still be closed.
-                    timer.close()
-                    throw error
-                }
-                return timer
-            } onError: { error in
-                observer.onError(error)
-            }
-            return subscription
+        LoopTimer(loop: base, dueTime: dueTime, period: period.map { UVTimer.milliseconds($0) == 0 ? .milliseconds(1) : $0 })
+    }
+}
+
+/// The observable of `loop.rx.timer`: one sink and one `uv_timer_t` per
+/// subscription, the sink receiving the expiries directly.
+private final class LoopTimer: Producer<Int> {
+    private let loop: Loop
+    private let dueTime: RxTimeInterval
+    private let period: RxTimeInterval?
+
+    init(loop: Loop, dueTime: RxTimeInterval, period: RxTimeInterval?) {
+        self.loop = loop
+        self.dueTime = dueTime
+        self.period = period
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
+        let sink = LoopTimerSink(loop: loop, period: period, observer: observer, cancel: cancel)
+        let dueTime = self.dueTime
+        if loop.isOnLoopThread {
+            sink.start(after: dueTime)
+        } else if !loop.execute({ sink.start(after: dueTime) }) {
+            sink.forwardError(UVError(code: UVError.Code.invalidArgument, operation: "uv_timer_start (the loop is closed)"))
         }
+        return (sink: sink, subscription: Disposables.create())
+    }
+}
+
+private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTimerTarget where Observer.Element == Int {
+    private let loop: Loop
+    private let period: RxTimeInterval?
+    // Loop-thread state.
+    private var timer: UVTimer?
+    private var tick = 0
+
+    init(loop: Loop, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
+        self.loop = loop
+        self.period = period
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    /// Opens and starts the timer unless disposed first. Loop thread.
+    func start(after dueTime: RxTimeInterval) {
+        guard !isDisposed else { return }
+        let timer: UVTimer
+        do throws(UVError) {
+            timer = try UVTimer(loop: loop)
+        } catch {
+            forwardError(error)
+            return
+        }
+        timer.target = self
+        self.timer = timer
+        do throws(UVError) {
+            try timer.start(timeout: dueTime, repeating: period)
+        } catch {
+            // Initialised but not started: it must still be closed.
+            closeTimer()
+            forwardError(error)
+        }
+    }
+
+    func timerFired() {
+        let value = tick
+        tick += 1
+        forwardNext(value)
+        if period == nil {
+            closeTimer()
+            forwardCompleted()
+            dispose()
+        }
+    }
+
+    private func closeTimer() {
+        timer?.close()
+        timer = nil
+    }
+
+    override func dispose() {
+        if !isDisposed {
+            if loop.isOnLoopThread {
+                closeTimer()
+            } else {
+                loop.execute { self.closeTimer() }
+            }
+        }
+        super.dispose()
     }
 }

@@ -23,6 +23,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Test-only: property-based fuzz of the core (Tests/RxCoreTests/Fuzz), on Swift Testing.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +36,11 @@ let package = Package(
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(name: "RxUV", dependencies: ["RxCore", "CLibUV"], swiftSettings: traceResources),
-        .testTarget(name: "RxCoreTests", dependencies: ["RxCore", "RxTest"], swiftSettings: traceResources),
+        .testTarget(
+            name: "RxCoreTests",
+            dependencies: ["RxCore", "RxTest", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: traceResources
+        ),
         .testTarget(name: "RxUVTests", dependencies: ["RxUV", "RxCore"], swiftSettings: traceResources),
 
         // Examples: command-line programs on the public API only (see Examples/README.md).

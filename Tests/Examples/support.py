@@ -17,7 +17,8 @@ class Example:
     """A running example: its stdout and stderr lines are collected by threads,
     so the tests can wait for a line with a timeout."""
 
-    def __init__(self, name, *args):
+    def __init__(self, name, *args, env=None):
+        """`env`: variables added to the inherited environment."""
         path = os.path.join(BIN_PATH, name)
         if not os.access(path, os.X_OK):
             raise RuntimeError(f"{path} is not built")
@@ -29,6 +30,7 @@ class Example:
             stderr=subprocess.PIPE,
             text=True,
             errors="replace",
+            env=None if env is None else {**os.environ, **env},
         )
         self.lines = queue.Queue()
         self.stdout = []

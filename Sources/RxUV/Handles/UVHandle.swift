@@ -57,6 +57,19 @@ class UVHandle {
         }
     }
 
+    /// Runs `setup`, the calls that follow a successful init (bind, listen,
+    /// start, accept, connect...); if it throws, closes the handle before
+    /// rethrowing, since an initialised handle must be closed even if it
+    /// never started. Loop thread only.
+    func closingIfFails(_ setup: () throws(UVError) -> Void) throws(UVError) {
+        do throws(UVError) {
+            try setup()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
     /// Closes the handle (`uv_close`) unless it is closed or closing already.
     /// Safe from inside the handle's own callbacks. Loop thread only.
     func close() {

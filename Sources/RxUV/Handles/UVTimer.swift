@@ -10,8 +10,8 @@ protocol UVTimerTarget: AnyObject {
 /// A `uv_timer_t`. At each expiry, on the loop thread, it calls `target`
 /// if set, else `onFire`; both are released when the handle closes.
 final class UVTimer: UVHandle {
-    /// Called at each expiry unless `target` is set.
-    var onFire: (() -> Void)?
+    /// Called with the timer at each expiry unless `target` is set.
+    var onFire: ((UVTimer) -> Void)?
     /// Called at each expiry; holds its target until the handle closes.
     var target: UVTimerTarget?
 
@@ -24,11 +24,13 @@ final class UVTimer: UVHandle {
         pointer.assumingMemoryBound(to: uv_timer_t.self)
     }
 
-    /// Starts the timer: first expiry after `timeout`, then every `repeating`
-    /// (zero: once). Durations are rounded up to libuv's millisecond resolution.
-    /// The corresponding libuv function is `uv_timer_start`.
+    /// Starts the timer: first expiry after `timeout`, then, unless
+    /// `repeating` is `nil`, every `repeating`. Durations are rounded up to
+    /// libuv's millisecond resolution; a period is at least 1 ms (libuv reads
+    /// 0 as "once"). The corresponding libuv function is `uv_timer_start`.
     func start(timeout: RxTimeInterval, repeating: RxTimeInterval?) throws(UVError) {
-        try uvCall("uv_timer_start") { uv_timer_start(timer, uvTimerFired, Self.milliseconds(timeout), repeating.map(Self.milliseconds) ?? 0) }
+        let period = repeating.map { max(Self.milliseconds($0), 1) } ?? 0
+        try uvCall("uv_timer_start") { uv_timer_start(timer, uvTimerFired, Self.milliseconds(timeout), period) }
     }
 
     /// Stops the timer without closing it (`uv_timer_stop`).
@@ -45,7 +47,7 @@ final class UVTimer: UVHandle {
         if let target {
             target.timerFired()
         } else {
-            onFire?()
+            onFire?(self)
         }
     }
 

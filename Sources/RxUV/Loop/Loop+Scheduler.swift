@@ -34,21 +34,10 @@ extension Loop: SchedulerType {
     ///   thread. The corresponding libuv function is `uv_timer_start`.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
         let scheduled = ScheduledOnLoop()
-        onLoopThread { [unowned self] in
+        startTimer(for: scheduled, after: dueTime, repeating: nil) { timer in
+            timer.close()
             guard !scheduled.isDisposed else { return }
-            do {
-                let timer = try UVTimer(loop: self)
-                timer.onFire = { [unowned timer] in
-                    timer.close()
-                    guard !scheduled.isDisposed else { return }
-                    scheduled.setResult(action(state))
-                }
-                scheduled.setTimer(timer)
-                try timer.start(timeout: dueTime, repeating: nil)
-            } catch {
-                scheduled.dispose()
-                Hooks.defaultErrorHandler(error)
-            }
+            scheduled.setResult(action(state))
         }
         return scheduled
     }
@@ -59,23 +48,33 @@ extension Loop: SchedulerType {
     /// - Returns: a disposable that stops and closes the timer. Safe from any thread.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
         let scheduled = ScheduledOnLoop()
+        var current = state
+        startTimer(for: scheduled, after: startAfter, repeating: period) { _ in
+            guard !scheduled.isDisposed else { return }
+            current = action(current)
+        }
+        return scheduled
+    }
+}
+
+extension Loop {
+    /// On the loop thread, unless `scheduled` is disposed first: opens a
+    /// timer owned by `scheduled` that calls `onFire` with itself after
+    /// `dueTime` (then every `period`). A timer that cannot be started
+    /// disposes `scheduled` and goes to `Hooks.defaultErrorHandler`.
+    private func startTimer(for scheduled: ScheduledOnLoop, after dueTime: RxTimeInterval, repeating period: RxTimeInterval?, onFire: @escaping (UVTimer) -> Void) {
         onLoopThread { [unowned self] in
             guard !scheduled.isDisposed else { return }
-            do {
+            do throws(UVError) {
                 let timer = try UVTimer(loop: self)
-                var current = state
-                timer.onFire = {
-                    guard !scheduled.isDisposed else { return }
-                    current = action(current)
-                }
+                timer.onFire = onFire
                 scheduled.setTimer(timer)
-                try timer.start(timeout: startAfter, repeating: UVTimer.milliseconds(period) == 0 ? .milliseconds(1) : period)
+                try timer.start(timeout: dueTime, repeating: period)
             } catch {
                 scheduled.dispose()
                 Hooks.defaultErrorHandler(error)
             }
         }
-        return scheduled
     }
 }
 

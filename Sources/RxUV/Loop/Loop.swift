@@ -152,12 +152,14 @@ public final class Loop: ReactiveCompatible {
     }
 
     /// Runs `work` now when on the loop thread, otherwise through `execute`.
-    func onLoopThread(_ work: @escaping () -> Void) {
+    /// Returns `false` when the loop is closed; `work` is then not run.
+    @discardableResult
+    func onLoopThread(_ work: @escaping () -> Void) -> Bool {
         if isOnLoopThread {
             work()
-        } else {
-            execute(work)
+            return true
         }
+        return execute(work)
     }
 
     /// Keeps the loop alive while queued work waits (loop thread only).

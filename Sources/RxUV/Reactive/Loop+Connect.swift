@@ -83,16 +83,12 @@ private final class ConnectAttempt: Cancelable {
         let address = remaining.removeFirst()
         do throws(UVError) {
             let socket = try UVTCP(loop: loop)
-            self.socket = socket
-            do throws(UVError) {
+            try socket.closingIfFails { () throws(UVError) in
                 _ = try ConnectRequest(tcp: socket, to: address) { [self] status in
                     connected(socket, status: status, address: address)
                 }
-            } catch {
-                socket.close()
-                self.socket = nil
-                throw error
             }
+            self.socket = socket
         } catch {
             lastError = error
             tryNext()

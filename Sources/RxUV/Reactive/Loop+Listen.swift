@@ -75,12 +75,9 @@ extension Reactive where Base == Loop {
     ) throws(UVError) -> UVTCP {
         let loop = base
         let server = try UVTCP(loop: loop)
-        do throws(UVError) {
+        try server.closingIfFails { () throws(UVError) in
             try server.bind(address)
             try server.listen(backlog: Int32(clamping: backlog), address: address.description)
-        } catch {
-            server.close()
-            throw error
         }
         server.onConnection = { [unowned server] status in
             guard status >= 0 else {
@@ -98,12 +95,7 @@ extension Reactive where Base == Loop {
             }
             do throws(UVError) {
                 let client = try UVTCP(loop: loop)
-                do throws(UVError) {
-                    try server.accept(into: client)
-                } catch {
-                    client.close()
-                    throw error
-                }
+                try client.closingIfFails { () throws(UVError) in try server.accept(into: client) }
                 try? client.setNoDelay(true)
                 observer.onNext(TCPConnection(handle: client))
             } catch {

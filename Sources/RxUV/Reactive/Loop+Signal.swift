@@ -16,12 +16,7 @@ extension Reactive where Base == Loop {
             subscription.start { () throws(UVError) -> UVSignal in
                 let signal = try UVSignal(loop: loop)
                 signal.onSignal = { signum in observer.onNext(signum) }
-                do throws(UVError) {
-                    try signal.start(signum)
-                } catch {
-                    signal.close()
-                    throw error
-                }
+                try signal.closingIfFails { () throws(UVError) in try signal.start(signum) }
                 return signal
             } onError: { error in
                 observer.onError(error)

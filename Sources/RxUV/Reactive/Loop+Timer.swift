@@ -11,7 +11,7 @@ extension Reactive where Base == Loop {
     /// thread to a closed loop (`EINVAL`). The corresponding libuv function
     /// is `uv_timer_start`.
     public func timer(after dueTime: RxTimeInterval, repeating period: RxTimeInterval? = nil) -> Observable<Int> {
-        LoopTimer(loop: base, dueTime: dueTime, period: period.map { UVTimer.milliseconds($0) == 0 ? .milliseconds(1) : $0 })
+        LoopTimer(loop: base, dueTime: dueTime, period: period)
     }
 }
 
@@ -31,6 +31,8 @@ private final class LoopTimer: Producer<Int> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
         let sink = LoopTimerSink(loop: loop, period: period, observer: observer, cancel: cancel)
         let dueTime = self.dueTime
+        // Not `onLoopThread`: on the loop thread the timer starts without a
+        // closure, one allocation fewer per timer.
         if loop.isOnLoopThread {
             sink.start(after: dueTime)
         } else if !loop.execute({ sink.start(after: dueTime) }) {
@@ -56,20 +58,12 @@ private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTim
     /// Opens and starts the timer unless disposed first. Loop thread.
     func start(after dueTime: RxTimeInterval) {
         guard !isDisposed else { return }
-        let timer: UVTimer
         do throws(UVError) {
-            timer = try UVTimer(loop: loop)
+            let timer = try UVTimer(loop: loop)
+            try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: dueTime, repeating: period) }
+            timer.target = self
+            self.timer = timer
         } catch {
-            forwardError(error)
-            return
-        }
-        timer.target = self
-        self.timer = timer
-        do throws(UVError) {
-            try timer.start(timeout: dueTime, repeating: period)
-        } catch {
-            // Initialised but not started: it must still be closed.
-            closeTimer()
             forwardError(error)
         }
     }

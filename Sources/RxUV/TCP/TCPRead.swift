@@ -56,9 +56,7 @@ private final class TCPRead: Producer<ByteBuffer> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
         let sink = TCPReadSink(connection: connection, observer: observer, cancel: cancel)
         let connection = self.connection
-        if connection.loop.isOnLoopThread {
-            connection.beginReading(sink)
-        } else if !connection.loop.execute({ connection.beginReading(sink) }) {
+        if !connection.loop.onLoopThread({ connection.beginReading(sink) }) {
             // The loop is closed, and the connection with it.
             sink.ended(UVError(code: UVError.Code.notConnected, operation: "TCPConnection.data", address: connection.remoteAddress?.description))
         }

@@ -26,31 +26,23 @@ final class TCPWrite: Producer<Never> {
         let connection = self.connection
         let bytes = self.bytes
         if connection.loop.isOnLoopThread {
-            switch connection.writeAtOnce(bytes) {
+            // The common case ends here, without a sink.
+            let attempt = connection.writeAtOnce(bytes)
+            switch attempt {
             case .written:
                 observer.onCompleted()
                 return (sink: Disposables.create(), subscription: Disposables.create())
             case .failed(let error):
                 observer.on(.error(error))
                 return (sink: Disposables.create(), subscription: Disposables.create())
-            case .mustQueue(let offset):
+            case .mustQueue:
                 let sink = TCPWriteSink(connection: connection, observer: observer, cancel: cancel)
-                connection.queueWrite(bytes, from: offset, completion: sink.finish)
+                sink.proceed(after: attempt, writing: bytes)
                 return (sink: sink, subscription: Disposables.create())
             }
         }
         let sink = TCPWriteSink(connection: connection, observer: observer, cancel: cancel)
-        let queued = connection.loop.execute {
-            switch connection.writeAtOnce(bytes) {
-            case .written:
-                sink.finish(0)
-            case .failed(let error):
-                sink.fail(error)
-            case .mustQueue(let offset):
-                connection.queueWrite(bytes, from: offset, completion: sink.finish)
-            }
-        }
-        if !queued {
+        if !connection.loop.execute({ sink.proceed(after: connection.writeAtOnce(bytes), writing: bytes) }) {
             // The loop is closed, and the connection with it.
             sink.fail(connection.writeError(UVError.Code.notConnected))
         }
@@ -65,6 +57,19 @@ private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer> where O
     init(connection: TCPConnection, observer: Observer, cancel: Cancelable) {
         self.connection = connection
         super.init(observer: observer, cancel: cancel)
+    }
+
+    /// Reports the write's outcome after `attempt`, or queues the rest of
+    /// `bytes` and waits for libuv. Loop thread.
+    func proceed(after attempt: TCPWriteAttempt, writing bytes: ByteBuffer) {
+        switch attempt {
+        case .written:
+            finish(0)
+        case .failed(let error):
+            fail(error)
+        case .mustQueue(let offset):
+            connection.queueWrite(bytes, from: offset, completion: finish)
+        }
     }
 
     /// libuv's status for the write: 0 completes, a negative status errors.

@@ -86,6 +86,18 @@ extension SerialDelivery {
     }
 }
 
+extension SerialDelivery {
+    /// Accepts `element`, if any, then `.completed`, in the caller's one
+    /// critical section: an operator's last element and its completion.
+    /// Returns what the first `accept` returned, for the caller to deliver.
+    @inline(__always)
+    mutating func acceptLast<Element>(_ element: Element?) -> Event<Element>? where Item == Event<Element> {
+        let first = element.flatMap { accept(.next($0)) }
+        let completed = accept(.completed)
+        return first ?? completed
+    }
+}
+
 /// The emitter loop: delivers `first` (when the caller became the emitter;
 /// `nil` does nothing) and then every item `next` hands out, until it returns
 /// `nil`. `next` must take the owner's lock and call `SerialDelivery.next()`

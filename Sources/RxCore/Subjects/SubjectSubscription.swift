@@ -136,7 +136,7 @@ enum SubjectDelivery<Element> {
             dispatch(receivers, event)
         case .replay(let elements, let receiver):
             for element in elements {
-                receiver.deliver(.next(element))
+                receiver.deliverNext(element)
             }
         }
     }

@@ -48,12 +48,10 @@ private final class ReduceSink<SourceType, Accumulate, Observer: ObserverType>: 
             do {
                 accumulated = try accumulator(accumulated, element)
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                forwardError(error)
             }
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             do {
                 let result = try mapResult(accumulated)

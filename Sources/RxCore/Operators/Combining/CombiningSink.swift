@@ -167,8 +167,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
             do {
                 forwardOn(.next(try parent.resultSelector(parent.take(&values))))
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                forwardError(error)
                 return
             }
         }
@@ -245,14 +244,12 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
                     result = try parent.resultSelector(snapshot)
                 } catch {
                     state.withLock { $0.delivery.stop() }
-                    forwardOn(.error(error))
-                    dispose()
+                    forwardError(error)
                     return
                 }
                 forwardOn(.next(result))
             case .error(let error):
-                forwardOn(.error(error))
-                dispose()
+                forwardError(error)
             case .completed:
                 forwardOn(.completed)
                 dispose()

@@ -12,21 +12,12 @@ extension ObservableType {
     }
 }
 
-private final class StartWithSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+private final class StartWithSink<Observer: ObserverType>: ForwardingSink<Observer> {
     func run(elements: [Element], source: Observable<Element>) -> Disposable {
         for element in elements {
             forwardOn(.next(element))
         }
         return source.subscribe(self)
-    }
-
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        }
     }
 }
 

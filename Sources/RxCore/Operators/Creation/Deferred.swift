@@ -13,24 +13,14 @@ extension ObservableType {
     }
 }
 
-private final class DeferredSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+private final class DeferredSink<Observer: ObserverType>: ForwardingSink<Observer> {
     func run(_ observableFactory: () throws -> Observable<Element>) -> Disposable {
         do {
             let source = try observableFactory()
             return source.subscribe(self)
         } catch {
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
             return Disposables.create()
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
         }
     }
 }

@@ -48,8 +48,7 @@ private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, Synchr
             dispose()
             return false
         } catch {
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
             return false
         }
     }

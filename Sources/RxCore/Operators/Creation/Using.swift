@@ -19,9 +19,7 @@ extension ObservableType {
     }
 }
 
-private final class UsingSink<Resource: Disposable, Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+private final class UsingSink<Resource: Disposable, Observer: ObserverType>: ForwardingSink<Observer> {
     func run(resourceFactory: () throws -> Resource, observableFactory: (Resource) throws -> Observable<Element>) -> Disposable {
         var resource: Disposable?
         do {
@@ -33,13 +31,6 @@ private final class UsingSink<Resource: Disposable, Observer: ObserverType>: Sin
             let subscription = Observable<Element>.error(error).subscribe(self)
             guard let resource else { return subscription }
             return Disposables.create(subscription, resource)
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
         }
     }
 }

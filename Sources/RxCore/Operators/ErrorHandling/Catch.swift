@@ -70,8 +70,7 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
                 // Replacing the serial disposable ends the failed subscription.
                 subscription.disposable = replacement.subscribe(CatchReplacementObserver(parent: self))
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                forwardError(error)
             }
         }
     }

@@ -84,8 +84,7 @@ private final class RetryWhenSink<Observer: ObserverType, TriggerElement, Failur
             lastError = nil
             scheduleMoveNext()
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.completed)
             dispose()

@@ -66,13 +66,9 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
             forwardSerially(accepted: first, in: state)
         case .completed:
             let first = state.withLock { state -> Event<Element>? in
-                var first: Event<Element>?
-                if let value = state.value {
-                    state.value = nil
-                    first = state.delivery.accept(.next(value))
-                }
-                let completed = state.delivery.accept(.completed)
-                return first ?? completed
+                let value = state.value
+                state.value = nil
+                return state.delivery.acceptLast(value)
             }
             forwardSerially(accepted: first, in: state)
         }

@@ -90,8 +90,7 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<
                 currentKey = key
                 forwardOn(event)
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                forwardError(error)
             }
         case .error, .completed:
             forwardOn(event)

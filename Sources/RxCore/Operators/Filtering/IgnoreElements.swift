@@ -18,8 +18,7 @@ private final class IgnoreElementsSink<SourceElement, Observer: ObserverType>: S
         case .next:
             break
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.completed)
             dispose()

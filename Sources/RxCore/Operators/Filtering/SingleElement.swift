@@ -48,8 +48,7 @@ private final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, Obs
                 do {
                     guard try predicate(element) else { return }
                 } catch {
-                    forwardOn(.error(error))
-                    dispose()
+                    forwardError(error)
                     return
                 }
             }

@@ -33,8 +33,7 @@ private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, Obser
                 do {
                     running = try !predicate(element)
                 } catch {
-                    forwardOn(.error(error))
-                    dispose()
+                    forwardError(error)
                     return
                 }
             }

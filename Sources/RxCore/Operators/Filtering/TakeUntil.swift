@@ -127,8 +127,7 @@ private final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observe
                 running = try !predicate(element)
             } catch {
                 running = false
-                forwardOn(.error(error))
-                dispose()
+                forwardError(error)
                 return
             }
             if running {

@@ -79,9 +79,7 @@ extension ObservableType {
     }
 }
 
-private final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
+private final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: ForwardingSink<Observer> {
     func run(_ parent: Multicast<Subject, Observer.Element>) -> Disposable {
         do {
             let subject = try parent.subjectSelector()
@@ -91,16 +89,8 @@ private final class MulticastSink<Subject: SubjectType, Observer: ObserverType>:
             let connection = connectable.connect()
             return Disposables.create(subscription, connection)
         } catch {
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
             return Disposables.create()
-        }
-    }
-
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
         }
     }
 }

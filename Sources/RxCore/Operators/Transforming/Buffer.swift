@@ -78,9 +78,7 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
             let first = state.withLock { state -> Event<[Element]>? in
                 let last = state.buffer
                 state.buffer = []
-                let first = state.delivery.accept(.next(last))
-                let completed = state.delivery.accept(.completed)
-                return first ?? completed
+                return state.delivery.acceptLast(last)
             }
             forwardSerially(accepted: first, in: state)
         }

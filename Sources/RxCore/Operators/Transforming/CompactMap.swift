@@ -29,12 +29,10 @@ private final class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
                     forwardOn(.next(result))
                 }
             } catch {
-                forwardOn(.error(error))
-                dispose()
+                forwardError(error)
             }
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.completed)
             dispose()

@@ -27,8 +27,7 @@ private final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Obs
             index = next
             forwardOn(.next((index: current, element: element)))
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.completed)
             dispose()

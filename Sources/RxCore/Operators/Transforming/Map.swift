@@ -34,8 +34,7 @@ private final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
         case .next(let element):
             onNext(element)
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             onCompleted()
         }

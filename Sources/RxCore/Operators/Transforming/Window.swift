@@ -163,20 +163,9 @@ private final class WindowObservable<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let release = refCount.retain()
-        let sink = WindowSink(observer: observer, cancel: cancel)
+        let sink = ForwardingSink(observer: observer, cancel: cancel)
         let subscription = Disposables.create(release, subject.subscribe(sink))
         return (sink: sink, subscription: subscription)
-    }
-}
-
-private final class WindowSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        }
     }
 }
 

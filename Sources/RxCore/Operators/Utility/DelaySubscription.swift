@@ -17,17 +17,6 @@ extension ObservableType {
     }
 }
 
-private final class DelaySubscriptionSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        }
-    }
-}
-
 private final class DelaySubscription<Element>: Producer<Element> {
     private let source: Observable<Element>
     private let dueTime: RxTimeInterval
@@ -40,7 +29,7 @@ private final class DelaySubscription<Element>: Producer<Element> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
-        let sink = DelaySubscriptionSink(observer: observer, cancel: cancel)
+        let sink = ForwardingSink(observer: observer, cancel: cancel)
         let source = self.source
         let subscription = scheduler.scheduleRelative(sink, dueTime: dueTime) { sink in
             source.subscribe(sink)

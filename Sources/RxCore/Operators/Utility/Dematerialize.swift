@@ -23,8 +23,7 @@ private final class DematerializeSink<SourceType: EventConvertible, Observer: Ob
                 dispose()
             }
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.completed)
             dispose()

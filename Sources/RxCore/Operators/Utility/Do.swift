@@ -87,8 +87,7 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
         do {
             try handlers.before(event)
         } catch {
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
             return
         }
         forwardOn(event)

@@ -16,16 +16,7 @@ extension ObservableType {
     }
 }
 
-private final class SubscribeOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
-    typealias Element = Observer.Element
-
-    func on(_ event: Event<Element>) {
-        forwardOn(event)
-        if event.isStopEvent {
-            dispose()
-        }
-    }
-
+private final class SubscribeOnSink<Observer: ObserverType>: ForwardingSink<Observer> {
     func run<Source: ObservableType>(source: Source, scheduler: ImmediateSchedulerType) -> Disposable where Source.Element == Element {
         let disposeEverything = SerialDisposable()
         let cancelSchedule = SingleAssignmentDisposable()

@@ -46,8 +46,7 @@ private final class WithUnretainedSink<Object: AnyObject, SourceElement, Observe
             }
             forwardOn(.next(resultSelector(object, element)))
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.completed)
             dispose()

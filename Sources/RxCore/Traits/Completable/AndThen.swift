@@ -43,8 +43,7 @@ private final class AndThenSink<Observer: ObserverType>: Sink<Observer>, Observe
         case .next:
             return
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             subscription.disposable = second.subscribe(forwarder())
         }

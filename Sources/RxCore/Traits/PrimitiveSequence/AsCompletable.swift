@@ -12,8 +12,7 @@ private final class DropElementsSink<Source, Observer: ObserverType>: Sink<Obser
         case .next:
             return
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.completed)
             dispose()

@@ -14,8 +14,7 @@ private final class FirstSink<Source, Observer: ObserverType>: Sink<Observer>, O
             forwardOn(.completed)
             dispose()
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.next(nil))
             forwardOn(.completed)

@@ -62,10 +62,4 @@ extension PrimitiveSequence {
     public static func never() -> PrimitiveSequence<Trait, Element> {
         PrimitiveSequence(raw: Observable.never())
     }
-
-    /// Applies `transform` to the underlying observable and keeps the trait;
-    /// internal, for operators that preserve the trait's guarantee.
-    func lift(_ transform: (Observable<Element>) -> Observable<Element>) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: transform(source))
-    }
 }

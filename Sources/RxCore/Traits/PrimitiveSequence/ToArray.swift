@@ -17,8 +17,7 @@ private final class ToArraySink<Source, Observer: ObserverType>: Sink<Observer>,
         case .next(let element):
             elements.append(element)
         case .error(let error):
-            forwardOn(.error(error))
-            dispose()
+            forwardError(error)
         case .completed:
             forwardOn(.next(elements))
             forwardOn(.completed)

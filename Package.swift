@@ -5,12 +5,12 @@ import PackageDescription
 /// `Resources.total`; release builds compile the counter out.
 let traceResources: [SwiftSetting] = [
     .define("TRACE_RESOURCES", .when(configuration: .debug)),
-    .swiftLanguageMode(.v5),
+    .swiftLanguageMode(.v6),
 ]
 
 /// The examples compile in the same language mode as the library.
 let examples: [SwiftSetting] = [
-    .swiftLanguageMode(.v5),
+    .swiftLanguageMode(.v6),
 ]
 
 let package = Package(

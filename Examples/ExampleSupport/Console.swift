@@ -1,5 +1,6 @@
 #if canImport(Glibc)
-import Glibc
+// @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
+@preconcurrency import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif

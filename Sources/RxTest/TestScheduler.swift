@@ -7,7 +7,7 @@ import RxCore
 /// `simulateProcessingDelay` (the default) work scheduled for "now" runs one
 /// tick later, as in RxTest. `start { ... }` creates the sequence at 100,
 /// subscribes at 200 and disposes at 1000, then runs all scheduled work.
-public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter> {
+public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter>, @unchecked Sendable {
     /// The default times of `start`.
     public struct Defaults {
         /// When the sequence is created: 100.
@@ -54,9 +54,28 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
     }
 
     /// Runs `action` at tick `time`.
+    ///
+    /// `action` need not be `@Sendable`: virtual time runs every action on
+    /// the thread that calls `start()` (or `advanceTo(_:)`), one at a time.
     public func scheduleAt(_ time: TestTime, action: @escaping () -> Void) {
-        _ = scheduleAbsoluteVirtual((), time: time) { _ in
-            action()
+        _ = scheduleAtVirtualTime(time, action)
+    }
+
+    /// Runs `action` `dueTime` ticks from now; the returned disposable
+    /// removes it if it has not run. Like `scheduleAt`, `action` runs on the
+    /// thread that drives virtual time.
+    func scheduleAfter(_ dueTime: TestTime, _ action: @escaping () -> Void) -> Disposable {
+        let action = UncheckedSendable(action)
+        return scheduleRelativeVirtual((), dueTime: dueTime) { _ in
+            action.value()
+            return Disposables.create()
+        }
+    }
+
+    private func scheduleAtVirtualTime(_ time: TestTime, _ action: @escaping () -> Void) -> Disposable {
+        let action = UncheckedSendable(action)
+        return scheduleAbsoluteVirtual((), time: time) { _ in
+            action.value()
             return Disposables.create()
         }
     }
@@ -73,19 +92,16 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
         var subscription: Disposable?
         let observer = createObserver(Element.self)
 
-        _ = scheduleAbsoluteVirtual((), time: created) { _ in
+        scheduleAt(created) {
             source = create().asObservable()
-            return Disposables.create()
         }
-        _ = scheduleAbsoluteVirtual((), time: subscribed) { _ in
+        scheduleAt(subscribed) {
             subscription = source?.subscribe(observer)
-            return Disposables.create()
         }
-        _ = scheduleAbsoluteVirtual((), time: disposed) { _ in
+        scheduleAt(disposed) {
             subscription?.dispose()
             subscription = nil
             source = nil
-            return Disposables.create()
         }
 
         start()

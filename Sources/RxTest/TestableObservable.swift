@@ -78,11 +78,10 @@ final class ColdObservable<Element>: TestableObservable<Element> {
         var active = true
         for recorded in recordedEvents {
             guard let scheduler = testScheduler else { break }
-            let item = scheduler.scheduleRelativeVirtual((), dueTime: recorded.time) { _ in
+            let item = scheduler.scheduleAfter(recorded.time) {
                 if active {
                     observer.on(recorded.value)
                 }
-                return Disposables.create()
             }
             _ = scheduled.insert(item)
         }

@@ -4,7 +4,8 @@ import Synchronization
 /// exactly once (with the outcome, or `CancellationError` when the Task is
 /// cancelled) and disposes the subscription on cancellation.
 final class AsyncOneShot<Value>: @unchecked Sendable {
-    private struct State {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: @unchecked Sendable {
         var continuation: CheckedContinuation<Value, Error>?
         var result: Result<Value, Error>?
         var resumed = false
@@ -42,7 +43,7 @@ final class AsyncOneShot<Value>: @unchecked Sendable {
     }
 
     private func resolve(_ result: Result<Value, Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<Value, Error>? in
+        let continuation = state.locked { state -> CheckedContinuation<Value, Error>? in
             if state.resumed || state.result != nil { return nil }
             guard let continuation = state.continuation else {
                 state.result = result
@@ -52,6 +53,9 @@ final class AsyncOneShot<Value>: @unchecked Sendable {
             state.continuation = nil
             return continuation
         }
+        // The result goes to the awaiting task, as an element crosses
+        // threads in Rx.
+        nonisolated(unsafe) let result = result
         continuation?.resume(with: result)
     }
 }

@@ -8,7 +8,12 @@ extension ObservableConvertibleType {
     public var values: AsyncThrowingStream<Element, Error> {
         AsyncThrowingStream { continuation in
             let subscription = self.asObservable().subscribe(
-                onNext: { continuation.yield($0) },
+                onNext: { element in
+                    // The element goes to the iterating task: Rx's contract
+                    // lets an element cross threads (as `observe(on:)` does).
+                    nonisolated(unsafe) let element = element
+                    continuation.yield(element)
+                },
                 onError: { continuation.finish(throwing: $0) },
                 onCompleted: { continuation.finish() }
             )
@@ -25,7 +30,12 @@ extension InfallibleType {
     public var values: AsyncStream<Element> {
         AsyncStream { continuation in
             let subscription = self.subscribe(
-                onNext: { continuation.yield($0) },
+                onNext: { element in
+                    // The element goes to the iterating task: Rx's contract
+                    // lets an element cross threads (as `observe(on:)` does).
+                    nonisolated(unsafe) let element = element
+                    continuation.yield(element)
+                },
                 onCompleted: { continuation.finish() }
             )
             continuation.onTermination = { _ in subscription.dispose() }
@@ -37,17 +47,25 @@ extension AsyncSequence {
     /// The sequence as an `Observable`: each subscription iterates it in a
     /// new Task, emitting its elements, then completion or its error.
     /// Disposing cancels the Task. Events arrive on the Task's executor.
-    public func asObservable() -> Observable<Element> {
+    ///
+    /// The sequence's type (and its iterator's) must be usable from another
+    /// task (`SendableMetatype`), which every concrete type is.
+    public func asObservable() -> Observable<Element> where Self: SendableMetatype, AsyncIterator: SendableMetatype {
         Observable.create { observer in
+            // Each subscription iterates the sequence in its own Task and
+            // reports from there, one event at a time, as an Rx source may
+            // from any thread; neither is touched here again.
+            let sequence = UncheckedSendable(self)
+            let observer = UncheckedSendable(observer)
             let task = Task {
                 do {
-                    for try await element in self {
-                        observer.onNext(element)
+                    for try await element in sequence.value {
+                        observer.value.onNext(element)
                     }
-                    observer.onCompleted()
+                    observer.value.onCompleted()
                 } catch {
                     if !Task.isCancelled {
-                        observer.onError(error)
+                        observer.value.onError(error)
                     }
                 }
             }

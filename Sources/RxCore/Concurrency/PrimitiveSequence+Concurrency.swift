@@ -21,12 +21,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         work: @Sendable @escaping () async throws -> Element
     ) -> Single<Element> {
         .create { observer in
+            // The Task reports once, on its own executor: an Rx observer may
+            // be called from any thread, one event at a time.
+            let observer = UncheckedSendable(observer)
             let operation: @Sendable () async -> Void = {
                 do {
                     let element = try await work()
-                    observer(.success(element))
+                    observer.value(.success(element))
                 } catch {
-                    observer(.failure(error))
+                    observer.value(.failure(error))
                 }
             }
             let task = detached ? Task.detached(priority: priority, operation: operation) : Task(priority: priority, operation: operation)

@@ -1,7 +1,15 @@
 /// A type-erased observer: forwards every event to the wrapped observer or closure.
 ///
 /// Use it as the write-only face of a store or subject (`subject.asObserver()`).
-public struct AnyObserver<Element>: ObserverType {
+///
+/// It is `Sendable`: the observer that `Observable.create` hands to its
+/// subscribe closure may be called from whichever thread the source runs on
+/// (a loop callback, a Task, a Dispatch queue), one event at a time, which is
+/// Rx's contract for every observer.
+// @unchecked Sendable: it holds the observer's `on`, which Rx's grammar
+// calls serially; the closure is not `@Sendable` so that RxSwift code that
+// builds an `AnyObserver(eventHandler:)` from an ordinary closure compiles.
+public struct AnyObserver<Element>: ObserverType, @unchecked Sendable {
     /// The signature of the event handler.
     public typealias EventHandler = (Event<Element>) -> Void
 

@@ -81,4 +81,5 @@ extension Event: EventConvertible {
     public var event: Event<Element> { self }
 }
 
-extension Event: @unchecked Sendable where Element: Sendable {}
+/// An event is `Sendable` when its element is.
+extension Event: Sendable where Element: Sendable {}

@@ -3,7 +3,7 @@
 /// in how they subscribe (`deferred`, `using`, `startWith`, `subscribe(on:)`,
 /// `delaySubscription`, `multicast`, a window) use it, or subclass it for
 /// their `run`. Elements and completion take the `Event`-free paths.
-class ForwardingSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+class ForwardingSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     final func on(_ event: Event<Element>) {

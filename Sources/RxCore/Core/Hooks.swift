@@ -3,7 +3,7 @@ import Synchronization
 /// Process-wide hooks.
 public enum Hooks {
     /// Called with an error that reached a `subscribe` without an `onError` handler.
-    public typealias DefaultErrorHandler = (_ error: Error) -> Void
+    public typealias DefaultErrorHandler = @Sendable (_ error: Error) -> Void
 
     private static let handler = Mutex<DefaultErrorHandler>({ error in
         #if DEBUG

@@ -1,5 +1,5 @@
 /// A type that can be turned into an `Observable`.
-public protocol ObservableConvertibleType<Element> {
+public protocol ObservableConvertibleType<Element>: SendableMetatype {
     /// The element type of the sequence.
     associatedtype Element
 

@@ -3,7 +3,7 @@
 /// Observers see events in the grammar `next* (error | completed)?`. The
 /// producer guarantees that `on(_:)` is never called concurrently for one
 /// subscription.
-public protocol ObserverType<Element> {
+public protocol ObserverType<Element>: SendableMetatype {
     /// The type of elements this observer receives.
     associatedtype Element
 

@@ -41,7 +41,10 @@ open class Producer<Element>: Observable<Element> {
 
 /// Disposes a sink and its upstream subscription, once, whichever comes first:
 /// the dispose or the moment both are known.
-final class SinkDisposer: Cancelable {
+///
+/// `@unchecked Sendable`: `sink` and `subscription` are ordered by the
+/// atomic `state` protocol described at their declaration.
+final class SinkDisposer: Cancelable, @unchecked Sendable {
     private static let disposedFlag = 1
     private static let setFlag = 2
 

@@ -37,3 +37,7 @@ extension ReactiveCompatible {
         set {}
     }
 }
+
+/// A `Reactive` wrapper is `Sendable` when its base is: `loop.rx` may be
+/// captured wherever the loop may.
+extension Reactive: Sendable where Base: Sendable {}

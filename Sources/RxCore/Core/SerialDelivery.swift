@@ -115,8 +115,9 @@ func drainSerially<Item>(_ first: Item?, next: () -> Item?, deliver: (Item) -> V
 
 /// The `Mutex`-protected state of a sink that serialises its downstream
 /// with a `SerialDelivery`: the state the sink's other decisions are taken
-/// in holds the delivery too, so they share one critical section.
-protocol SerialDeliveryState {
+/// in holds the delivery too, so they share one critical section. It is
+/// `Sendable` (each conforming struct unchecked: only its lock touches it).
+protocol SerialDeliveryState: Sendable {
     associatedtype Item
     /// The sink's serialiser.
     var delivery: SerialDelivery<Item> { get set }
@@ -128,7 +129,7 @@ extension Sink {
     /// `forwardSerially(accepted:in:)`).
     @inline(__always)
     final func forwardSerially<State: SerialDeliveryState>(_ event: Event<Observer.Element>, in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
-        forwardSerially(accepted: state.withLock { $0.delivery.accept(event) }, in: state)
+        forwardSerially(accepted: state.locked { $0.delivery.accept(event) }, in: state)
     }
 
     /// The emitter loop of a sink: forwards `first` (what `accept` or `begin`

@@ -5,8 +5,15 @@ import Synchronization
 /// observer unless the sink has been disposed.
 ///
 /// Part of the `Bridge` SPI (see `Producer`).
+///
+/// `@unchecked Sendable`: a sink is the `Disposable` of its subscription, so
+/// it may be disposed from any thread; its dispose flag is atomic and
+/// `cancel` is thread-safe. Everything else a sink (and every operator's
+/// subclass) holds is touched only by its subscription's event delivery,
+/// which the grammar serialises (`on` is never called concurrently), or by
+/// its own lock where a sink has several upstreams.
 @_spi(Bridge)
-open class Sink<Observer: ObserverType>: Disposable {
+open class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
     /// The downstream observer.
     @_spi(Bridge) public final let observer: Observer
     /// Disposes the whole subscription (this sink and its upstream).

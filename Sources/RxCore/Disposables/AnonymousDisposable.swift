@@ -1,12 +1,16 @@
 import Synchronization
 
 /// Runs a closure on the first `dispose()`; later calls do nothing.
+///
+/// The action is a plain closure, as in RxSwift (`Disposables.create { … }`
+/// captures whatever the subscription needs to tear down); it runs once, on
+/// the thread that disposes first, so it is handed over unchecked.
 final class AnonymousDisposable: Cancelable {
-    private let action: Mutex<(() -> Void)?>
+    private let action: Mutex<UncheckedSendable<(() -> Void)?>>
     private let disposed = Atomic<Bool>(false)
 
     init(_ action: @escaping () -> Void) {
-        self.action = Mutex(action)
+        self.action = Mutex(UncheckedSendable(action))
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -18,11 +22,11 @@ final class AnonymousDisposable: Cancelable {
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let action = self.action.withLock { action -> (() -> Void)? in
-            defer { action = nil }
+        let action = self.action.withLock { action -> UncheckedSendable<(() -> Void)?> in
+            defer { action = UncheckedSendable(nil) }
             return action
         }
-        action?()
+        action.value?()
     }
 
     deinit {

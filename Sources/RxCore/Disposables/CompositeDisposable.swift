@@ -6,7 +6,7 @@ import Synchronization
 /// insertion returns a key that removes (and disposes) just that disposable.
 public final class CompositeDisposable: Cancelable {
     /// The key of one disposable in the group.
-    public struct DisposeKey {
+    public struct DisposeKey: Sendable {
         let key: BagKey
     }
 

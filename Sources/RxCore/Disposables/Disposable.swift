@@ -1,7 +1,9 @@
 /// A resource that can be released: a subscription, a scheduled action, a handle.
 ///
 /// `dispose()` is idempotent and thread-safe in every RxCore implementation.
-public protocol Disposable {
+/// A disposable is `Sendable`: the subscription that `subscribe` returns may
+/// be handed to another task or thread and disposed there.
+public protocol Disposable: Sendable {
     /// Releases the resource. Calling it again does nothing.
     func dispose()
 }

@@ -4,8 +4,9 @@ import Synchronization
 ///
 /// The usual owner of subscriptions: `subscription.disposed(by: bag)`. Replace
 /// the bag (`bag = DisposeBag()`) to dispose everything early. A disposable
-/// inserted after the bag was disposed is disposed at once.
-public final class DisposeBag {
+/// inserted after the bag was disposed is disposed at once. A bag is
+/// `Sendable`: insert into it and release it from any thread.
+public final class DisposeBag: Sendable {
     private struct State {
         var disposables: [Disposable] = []
         var isDisposed = false

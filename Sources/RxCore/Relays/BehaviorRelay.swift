@@ -10,7 +10,10 @@
 ///     value 0   ----1----2--
 ///     subscribe at "x":  x
 ///     receives:          1-2--
-public final class BehaviorRelay<Element>: ObservableType {
+// @unchecked Sendable: all state lives in the wrapped subject, which is
+// thread-safe. Elements go to each subscriber on the thread that emits them,
+// as in RxSwift; the element type itself is not required to be Sendable.
+public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject: BehaviorSubject<Element>
 
     /// Creates a relay whose current value is `value`.

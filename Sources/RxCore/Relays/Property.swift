@@ -13,7 +13,10 @@
 ///     relay value 0   ----1----2--
 ///     asObservable():  0--1----2--   (subscribed at the start)
 ///     changed:         ---1----2--
-public final class Property<Element>: ObservableType {
+// @unchecked Sendable: all state lives in the wrapped subject, which is
+// thread-safe. Elements go to each subscriber on the thread that emits them,
+// as in RxSwift; the element type itself is not required to be Sendable.
+public final class Property<Element>: ObservableType, @unchecked Sendable {
     private let relay: BehaviorRelay<Element>
     private let observable: Observable<Element>
 
@@ -48,7 +51,7 @@ public final class Property<Element>: ObservableType {
 
 /// Drops the first element, which a `BehaviorSubject` always delivers first
 /// (the current value), before any change.
-private final class PropertyChangesSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class PropertyChangesSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     // Deliveries from the subject are serialised, so a plain flag suffices.

@@ -7,7 +7,10 @@
 ///     accept:    --1--2--3--
 ///     subscribe at "x": x
 ///     receives:          -2--3--
-public final class PublishRelay<Element>: ObservableType {
+// @unchecked Sendable: all state lives in the wrapped subject, which is
+// thread-safe. Elements go to each subscriber on the thread that emits them,
+// as in RxSwift; the element type itself is not required to be Sendable.
+public final class PublishRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject = PublishSubject<Element>()
 
     /// Creates a relay with no subscribers.

@@ -9,7 +9,10 @@
 ///     create(bufferSize: 2)   --1--2--3--------4--
 ///     subscribe at "x":                 x
 ///     receives:                         (23)---4--
-public final class ReplayRelay<Element>: ObservableType {
+// @unchecked Sendable: all state lives in the wrapped subject, which is
+// thread-safe. Elements go to each subscriber on the thread that emits them,
+// as in RxSwift; the element type itself is not required to be Sendable.
+public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
     private let subject: ReplaySubject<Element>
 
     private init(subject: ReplaySubject<Element>) {

@@ -37,7 +37,7 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
     ///
     /// - Returns: a disposable that cancels the action if it has not started,
     ///   and otherwise disposes what it returned.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
 
@@ -45,7 +45,7 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
     ///
     /// - Returns: a disposable that cancels the timer, or disposes what the
     ///   action returned.
-    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 
@@ -53,7 +53,7 @@ public final class ConcurrentDispatchQueueScheduler: SchedulerType {
     /// passing each run's result to the next.
     ///
     /// - Returns: a disposable that cancels the timer.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
         configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }
 }

@@ -82,7 +82,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     ///
     /// - Returns: a disposable that cancels a queued action, or disposes what
     ///   the action returned.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let trampoline = currentTrampoline
         if trampoline.isRunning {
             let item = ScheduledItem(action: action, state: state)

@@ -5,7 +5,7 @@
 /// one scheduled item to the next. Work scheduled for "now" runs at the
 /// current time (there is no simulated processing delay, unlike
 /// `TestScheduler`).
-public final class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter> {
+public final class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter>, @unchecked Sendable {
     /// Creates a scheduler whose clock starts at `initialClock` (by default
     /// the clock's origin, as RxSwift starts at the 1970 epoch).
     public init(initialClock: RxTime = .zero) {

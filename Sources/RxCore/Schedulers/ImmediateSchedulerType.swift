@@ -1,10 +1,14 @@
 /// A scheduler that runs work "as soon as possible", without a due time.
-public protocol ImmediateSchedulerType {
+///
+/// A scheduler is `Sendable`: operators share it between the threads they
+/// are subscribed and disposed on, and its actions (`@Sendable`) may run on
+/// another thread or later.
+public protocol ImmediateSchedulerType: Sendable {
     /// Schedules `action(state)` to run.
     ///
     /// - Returns: a disposable that cancels the action if it has not run yet,
     ///   and otherwise disposes what the action returned.
-    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable
+    func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable
 }
 
 extension ImmediateSchedulerType {
@@ -13,7 +17,7 @@ extension ImmediateSchedulerType {
     /// so deep recursion does not grow the stack on a trampolining scheduler.
     ///
     /// - Returns: a disposable that cancels every pending step.
-    public func scheduleRecursive<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+    public func scheduleRecursive<State>(_ state: State, action: @escaping @Sendable (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
         let recursive = RecursiveScheduler<State>(action: { state, recurse in
             action(state) { next in recurse.schedule(next) }
         }, schedule: { state, invoke in

@@ -3,7 +3,10 @@ import Synchronization
 /// Periodic scheduling built from relative scheduling: each tick schedules the
 /// next one, then runs the action unless a previous run is still going, in
 /// which case the pending run follows it immediately.
-final class PeriodicRecursiveScheduler<Scheduler: SchedulerType, State> {
+///
+/// `@unchecked Sendable`: `state` is read and written only by the run that
+/// `pendingTicks` (atomic) admits, one at a time.
+final class PeriodicRecursiveScheduler<Scheduler: SchedulerType, State>: @unchecked Sendable {
     private enum Command {
         case tick
         case dispatchStart
@@ -12,11 +15,11 @@ final class PeriodicRecursiveScheduler<Scheduler: SchedulerType, State> {
     private let scheduler: Scheduler
     private let startAfter: RxTimeInterval
     private let period: RxTimeInterval
-    private let action: (State) -> State
+    private let action: @Sendable (State) -> State
     private var state: State
     private let pendingTicks = Atomic<Int>(0)
 
-    init(scheduler: Scheduler, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (State) -> State, state: State) {
+    init(scheduler: Scheduler, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (State) -> State, state: State) {
         self.scheduler = scheduler
         self.startAfter = startAfter
         self.period = period

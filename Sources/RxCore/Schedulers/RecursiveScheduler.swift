@@ -4,8 +4,8 @@ import Synchronization
 /// recursive action in a group, so that disposing cancels all of them, and
 /// drops each step from the group once it has run.
 final class RecursiveScheduler<State>: Disposable {
-    typealias Action = (State, RecursiveScheduler<State>) -> Void
-    typealias ScheduleStep = (State, @escaping (State) -> Void) -> Disposable
+    typealias Action = @Sendable (State, RecursiveScheduler<State>) -> Void
+    typealias ScheduleStep = @Sendable (State, @escaping @Sendable (State) -> Void) -> Disposable
 
     private struct Locked {
         var action: Action?
@@ -57,7 +57,7 @@ final class RecursiveScheduler<State>: Disposable {
     }
 
     /// Tracks one step: whether it already ran, and its key in the group.
-    private final class Step {
+    private final class Step: Sendable {
         private let state = Mutex<(done: Bool, key: CompositeDisposable.DisposeKey?)>((false, nil))
 
         /// Called when the step runs; returns the key to drop, if registered.

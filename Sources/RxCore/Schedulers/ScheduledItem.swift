@@ -1,10 +1,13 @@
 /// One action queued on a scheduler: runs once unless disposed first.
-final class ScheduledItem<State>: Cancelable, InvocableType {
-    private let action: (State) -> Disposable
+///
+/// `@unchecked Sendable`: `state` is only passed to `action`, once, by the
+/// scheduler that runs the item; nothing else reads it.
+final class ScheduledItem<State>: Cancelable, InvocableType, @unchecked Sendable {
+    private let action: @Sendable (State) -> Disposable
     private let state: State
     private let disposable = SingleAssignmentDisposable()
 
-    init(action: @escaping (State) -> Disposable, state: State) {
+    init(action: @escaping @Sendable (State) -> Disposable, state: State) {
         self.action = action
         self.state = state
     }

@@ -6,20 +6,20 @@ public protocol SchedulerType: ImmediateSchedulerType {
     /// Schedules `action(state)` to run after `dueTime`.
     ///
     /// - Returns: a disposable that cancels the action if it has not run yet.
-    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable
 
     /// Runs `action` first after `startAfter`, then every `period`, threading
     /// the state from one run to the next.
     ///
     /// - Returns: a disposable that stops the periodic work.
-    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable
+    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable
 }
 
 extension SchedulerType {
     /// The default periodic scheduling: recursive relative scheduling, one
     /// step per period. A tick that arrives while the previous action is still
     /// running is queued and run right after it.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
         let periodic = PeriodicRecursiveScheduler(scheduler: self, startAfter: startAfter, period: period, action: action, state: state)
         return periodic.start()
     }
@@ -28,7 +28,7 @@ extension SchedulerType {
     /// scheduler on which `schedule(state, dueTime:)` schedules the next step.
     ///
     /// - Returns: a disposable that cancels every pending step.
-    public func scheduleRecursive<State>(_ state: State, dueTime: RxTimeInterval, action: @escaping (_ state: State, _ scheduler: AnyRecursiveScheduler<State>) -> Void) -> Disposable {
+    public func scheduleRecursive<State>(_ state: State, dueTime: RxTimeInterval, action: @escaping @Sendable (_ state: State, _ scheduler: AnyRecursiveScheduler<State>) -> Void) -> Disposable {
         let recursive = RecursiveScheduler<(State, RxTimeInterval)>(action: { pair, recurse in
             action(pair.0, AnyRecursiveScheduler(recurse))
         }, schedule: { pair, invoke in

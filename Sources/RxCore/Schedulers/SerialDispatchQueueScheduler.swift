@@ -64,7 +64,7 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
     ///
     /// - Returns: a disposable that cancels the action if it has not started,
     ///   and otherwise disposes what it returned.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         configuration.schedule(state, action: action)
     }
 
@@ -72,7 +72,7 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
     ///
     /// - Returns: a disposable that cancels the timer, or disposes what the
     ///   action returned.
-    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         configuration.scheduleRelative(state, dueTime: dueTime, action: action)
     }
 
@@ -80,13 +80,13 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
     /// passing each run's result to the next.
     ///
     /// - Returns: a disposable that cancels the timer.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
         configuration.schedulePeriodic(state, startAfter: startAfter, period: period, action: action)
     }
 
     /// Runs `work` asynchronously on the queue, with no cancellation (used by
     /// `observe(on:)`, which checks for disposal itself).
-    func enqueue(_ work: @escaping () -> Void) {
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
         configuration.queue.async { work() }
     }
 }
@@ -126,16 +126,18 @@ struct DispatchQueueConfiguration {
         return DispatchTime(uptimeNanoseconds: deadline)
     }
 
-    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let cancel = SingleAssignmentDisposable()
+        // The state goes to the action on the queue: the scheduler contract.
+        let state = UncheckedSendable(state)
         queue.async {
             if cancel.isDisposed { return }
-            cancel.setDisposable(action(state))
+            cancel.setDisposable(action(state.value))
         }
         return cancel
     }
 
-    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         if dueTime.nanoseconds == Int64.max {
             // A timer that never fires: nothing to run, nothing to cancel.
             return Disposables.create()
@@ -144,9 +146,11 @@ struct DispatchQueueConfiguration {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: Self.deadline(after: dueTime), leeway: leeway)
         let cancelTimer = DispatchTimerDisposable(timer)
+        // The state goes to the action on the queue: the scheduler contract.
+        let state = UncheckedSendable(state)
         timer.setEventHandler {
             if group.isDisposed { return }
-            _ = group.insert(action(state))
+            _ = group.insert(action(state.value))
             cancelTimer.dispose()
         }
         _ = group.insert(cancelTimer)
@@ -154,7 +158,7 @@ struct DispatchQueueConfiguration {
         return group
     }
 
-    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: Self.deadline(after: startAfter), repeating: Self.dispatchInterval(period), leeway: leeway)
         let cancelTimer = DispatchTimerDisposable(timer)
@@ -172,10 +176,11 @@ struct DispatchQueueConfiguration {
 /// Cancels a `DispatchSourceTimer` once and drops it, which breaks the
 /// cycle between the timer and its event handler.
 final class DispatchTimerDisposable: Cancelable {
-    private let timer: Mutex<DispatchSourceTimer?>
+    // A Dispatch source is thread-safe, but its protocol is not marked Sendable.
+    private let timer: Mutex<UncheckedSendable<DispatchSourceTimer>?>
 
     init(_ timer: DispatchSourceTimer) {
-        self.timer = Mutex(timer)
+        self.timer = Mutex(UncheckedSendable(timer))
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -186,12 +191,12 @@ final class DispatchTimerDisposable: Cancelable {
     }
 
     func dispose() {
-        let timer = self.timer.withLock { timer -> DispatchSourceTimer? in
+        let timer = self.timer.withLock { timer -> UncheckedSendable<DispatchSourceTimer>? in
             defer { timer = nil }
             return timer
         }
         guard let timer else { return }
-        timer.cancel()
+        timer.value.cancel()
     }
 
     deinit {
@@ -203,7 +208,10 @@ final class DispatchTimerDisposable: Cancelable {
 
 /// The state threaded through the runs of a periodic timer; only the timer's
 /// handler touches it, and the handler never runs concurrently with itself.
-private final class PeriodicTimerState<Value> {
+///
+/// `@unchecked Sendable`: `value` is read and written only by the timer's
+/// event handler, which Dispatch runs one at a time on the scheduler's queue.
+private final class PeriodicTimerState<Value>: @unchecked Sendable {
     var value: Value
 
     init(_ value: Value) {

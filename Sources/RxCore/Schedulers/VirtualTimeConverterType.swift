@@ -1,9 +1,9 @@
 /// Converts between a virtual-time scheduler's own time units and real time.
-public protocol VirtualTimeConverterType {
+public protocol VirtualTimeConverterType: Sendable {
     /// The scheduler's unit of time.
-    associatedtype VirtualTimeUnit
+    associatedtype VirtualTimeUnit: Sendable
     /// The scheduler's unit of time intervals.
-    associatedtype VirtualTimeIntervalUnit
+    associatedtype VirtualTimeIntervalUnit: Sendable
 
     /// The real time of `virtualTime`.
     func convertFromVirtualTime(_ virtualTime: VirtualTimeUnit) -> RxTime

@@ -7,7 +7,10 @@ import Synchronization
 /// was scheduled. `start()` runs everything queued (advancing the clock to each
 /// item's time); `advanceTo(_:)` runs what is due up to a time; `stop()` ends a
 /// run after the current item.
-open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType {
+// @unchecked Sendable: the clock and the queue are read and written only
+// under `state`'s lock; `converter` is Sendable. (An open class cannot be
+// checked Sendable.)
+open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType, @unchecked Sendable {
     /// The scheduler's unit of time.
     public typealias VirtualTime = Converter.VirtualTimeUnit
     /// The scheduler's unit of time intervals.
@@ -55,18 +58,18 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
 
     /// Schedules `action` to run as soon as possible: at the current virtual
     /// time (subclasses such as `TestScheduler` may adjust it).
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         scheduleRelative(state, dueTime: .microseconds(0), action: action)
     }
 
     /// Schedules `action` after `dueTime`, converted to virtual time.
-    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let time = converter.convertToVirtualTime(now + dueTime)
         return scheduleAbsoluteVirtual(state, time: adjustScheduledTime(time), action: action)
     }
 
     /// Schedules `action` after a virtual interval.
-    public func scheduleRelativeVirtual<StateType>(_ state: StateType, dueTime: VirtualTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelativeVirtual<StateType>(_ state: StateType, dueTime: VirtualTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let time = converter.offsetVirtualTime(clock, offset: dueTime)
         return scheduleAbsoluteVirtual(state, time: time, action: action)
     }
@@ -74,9 +77,11 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     /// Schedules `action` at the virtual time `time`.
     ///
     /// - Returns: a disposable that removes the action if it has not run yet.
-    public func scheduleAbsoluteVirtual<StateType>(_ state: StateType, time: VirtualTime, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleAbsoluteVirtual<StateType>(_ state: StateType, time: VirtualTime, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let item = self.state.withLock { locked -> VirtualSchedulerItem<VirtualTime> in
-            let item = VirtualSchedulerItem(time: time, id: locked.nextId) { action(state) }
+            // The state goes to the action when the scheduler runs it.
+            let state = UncheckedSendable(state)
+            let item = VirtualSchedulerItem(time: time, id: locked.nextId) { action(state.value) }
             locked.nextId += 1
             locked.queue.enqueue(item)
             return item
@@ -170,13 +175,13 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
 }
 
 /// One queued action of a virtual-time scheduler.
-final class VirtualSchedulerItem<Time>: Cancelable {
+final class VirtualSchedulerItem<Time: Sendable>: Cancelable {
     let time: Time
     let id: Int
-    private let action: () -> Disposable
+    private let action: @Sendable () -> Disposable
     private let disposable = SingleAssignmentDisposable()
 
-    init(time: Time, id: Int, action: @escaping () -> Disposable) {
+    init(time: Time, id: Int, action: @escaping @Sendable () -> Disposable) {
         self.time = time
         self.id = id
         self.action = action

@@ -15,11 +15,15 @@ import Synchronization
 ///
 ///     source:   --1--2--3--|
 ///     receives: -----------(3|)
-public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SubjectUnsubscribing {
+// @unchecked Sendable: every mutable field is read and written under `state`'s
+// lock. Elements go to each subscriber on the thread that emits them, as in
+// RxSwift; the element type itself is not required to be Sendable.
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SubjectUnsubscribing, @unchecked Sendable {
     /// The subject is its own observer.
     public typealias Observer = AsyncSubject<Element>
 
-    private struct State {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: @unchecked Sendable {
         var subscriptions = Bag<SubjectSubscription<Element>>()
         var lastElement: Element?
         /// `.next(last)` when it completed with an element, else the terminal event.
@@ -42,7 +46,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     /// element and `.completed` (or the error) to the current subscribers.
     /// Ignored after a terminal event.
     public func on(_ event: Event<Element>) {
-        let delivery = state.withLock { state -> (Event<Element>, [SubjectSubscription<Element>])? in
+        let delivery = state.locked { state -> (Event<Element>, [SubjectSubscription<Element>])? in
             if state.stoppedEvent != nil { return nil }
             switch event {
             case .next(let element):
@@ -69,7 +73,7 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     ///
     /// - Returns: a disposable that removes the subscriber.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        let outcome = state.withLock { state -> SubscribeOutcome<Element> in
+        let outcome = state.locked { state -> SubscribeOutcome<Element> in
             if let stoppedEvent = state.stoppedEvent {
                 return .stopped(stoppedEvent)
             }

@@ -17,11 +17,15 @@ import Synchronization
 ///     value 0    ----1----2----|
 ///     subscribe at "x":   x
 ///     receives:           1-2--|      (1 is the current value at subscription)
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectUnsubscribing {
+// @unchecked Sendable: every mutable field is read and written under `state`'s
+// lock. Elements go to each subscriber on the thread that emits them, as in
+// RxSwift; the element type itself is not required to be Sendable.
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectUnsubscribing, @unchecked Sendable {
     /// The subject is its own observer.
     public typealias Observer = BehaviorSubject<Element>
 
-    private struct State {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: @unchecked Sendable {
         var element: Element
         var subscriptions = Bag<SubjectSubscription<Element>>()
         var stoppedEvent: Event<Element>?
@@ -67,7 +71,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     /// `event` to the current subscribers. Ignored after a terminal event or
     /// after dispose.
     public func on(_ event: Event<Element>) {
-        let first = state.withLock { state -> SubjectDelivery<Element>? in
+        let first = state.locked { state -> SubjectDelivery<Element>? in
             if state.isDisposed || state.stoppedEvent != nil { return nil }
             let receivers = state.subscriptions.elements
             switch event {
@@ -87,7 +91,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     ///
     /// - Returns: a disposable that removes the subscriber.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        let outcome = state.withLock { state -> (SubscribeOutcome<Element>, SubjectDelivery<Element>?) in
+        let outcome = state.locked { state -> (SubscribeOutcome<Element>, SubjectDelivery<Element>?) in
             if state.isDisposed {
                 return (.stopped(.error(RxError.disposed(object: "BehaviorSubject"))), nil)
             }

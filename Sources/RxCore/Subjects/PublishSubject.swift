@@ -8,7 +8,10 @@ import Synchronization
 /// send from another thread, or from inside a subscriber, waits until the
 /// current event has reached every subscriber (and is then delivered by the
 /// thread already emitting).
-public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectUnsubscribing {
+// @unchecked Sendable: every mutable field is read and written under `lock`'s
+// lock. Elements go to each subscriber on the thread that emits them, as in
+// RxSwift; the element type itself is not required to be Sendable.
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectUnsubscribing, @unchecked Sendable {
     /// The subject is its own observer.
     public typealias Observer = PublishSubject<Element>
 

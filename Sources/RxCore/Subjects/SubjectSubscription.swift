@@ -63,7 +63,10 @@ final class SubjectSubscription<Element> {
 
 /// What a subscriber of a subject holds: disposing it disposes the entry, if
 /// the entry still exists.
-private final class SubjectSubscriptionDisposable<Element>: Disposable {
+///
+/// `@unchecked Sendable`: `subscription` is a weak reference, set once in
+/// `init`; the runtime makes loading it from any thread safe.
+private final class SubjectSubscriptionDisposable<Element>: Disposable, @unchecked Sendable {
     private weak var subscription: SubjectSubscription<Element>?
 
     init(_ subscription: SubjectSubscription<Element>) {

@@ -9,83 +9,88 @@ import Synchronization
 /// then closed as soon as it is adopted) and from inside the handle's own
 /// callback. Work that precedes the handle (an address lookup) registers an
 /// `onDispose` action to cancel it.
+///
+/// Only the dispose flag is shared between threads; the handle and the
+/// dispose action are loop-thread state (`LoopBound`), and `dispose()` hops
+/// to the loop thread to close and cancel them.
 final class HandleSubscription<Handle: UVHandle>: Cancelable {
-    private struct State {
-        var isDisposed = false
+    /// What the subscription owns, on the loop thread.
+    private struct Owned {
         var handle: Handle?
         var onDispose: (() -> Void)?
     }
 
     private let loop: Loop
-    private let state = Mutex(State())
+    private let disposed = Atomic<Bool>(false)
+    private let owned: LoopBound<Owned>
 
     init(loop: Loop) {
         self.loop = loop
+        self.owned = LoopBound(Owned(), loop: loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
     }
 
     var isDisposed: Bool {
-        state.withLock { $0.isDisposed }
+        disposed.load(ordering: .acquiring)
     }
 
     /// Runs on the loop thread when disposed, unless disposed already (then
-    /// it runs at once). Set it on the loop thread.
+    /// it runs at once). Loop thread only.
     var onDispose: (() -> Void)? {
-        get { state.withLock { $0.onDispose } }
+        get { owned.value.onDispose }
         set {
-            let runNow = state.withLock { state -> Bool in
-                if state.isDisposed { return true }
-                state.onDispose = newValue
-                return false
+            if isDisposed {
+                newValue?()
+            } else {
+                owned.value.onDispose = newValue
             }
-            if runNow { newValue?() }
         }
     }
 
     /// Calls `make` on the loop thread unless disposed first; the handle it
     /// returns (if any) is adopted, a thrown error goes to `onError`.
     func start(_ make: @escaping () throws(UVError) -> Handle?, onError: @escaping (UVError) -> Void) {
+        // Both closures run once, on the loop thread, where the handle they
+        // make lives.
+        let make = UncheckedSendable(make)
+        let onError = UncheckedSendable(onError)
         loop.onLoopThread { [self] in
             guard !isDisposed else { return }
             do throws(UVError) {
-                if let handle = try make() {
+                if let handle = try make.value() {
                     adopt(handle)
                 }
             } catch {
-                onError(error)
+                onError.value(error)
             }
         }
     }
 
-    /// Takes ownership of `handle`; closes it at once if already disposed. Loop thread.
+    /// Takes ownership of `handle`; closes it at once if already disposed.
+    /// Loop thread. (A dispose that has not reached the loop thread yet
+    /// finds the handle there and closes it.)
     func adopt(_ handle: Handle) {
-        let closeNow = state.withLock { state -> Bool in
-            if state.isDisposed { return true }
-            state.handle = handle
-            return false
-        }
-        if closeNow {
+        if isDisposed {
             handle.close()
+        } else {
+            owned.value.handle = handle
         }
     }
 
     func dispose() {
-        let (handle, onDispose) = state.withLock { state -> (Handle?, (() -> Void)?) in
-            if state.isDisposed { return (nil, nil) }
-            state.isDisposed = true
-            defer {
-                state.handle = nil
-                state.onDispose = nil
-            }
-            return (state.handle, state.onDispose)
-        }
-        guard handle != nil || onDispose != nil else { return }
-        loop.onLoopThread {
-            handle?.close()
-            onDispose?()
-        }
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        loop.onLoopThread { [self] in release() }
+    }
+
+    /// Closes the handle and runs the dispose action. Loop thread.
+    private func release() {
+        let handle = owned.value.handle
+        let onDispose = owned.value.onDispose
+        owned.value = Owned()
+        handle?.close()
+        onDispose?()
     }
 
     deinit {

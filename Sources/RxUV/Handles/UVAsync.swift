@@ -3,7 +3,11 @@ internal import CLibUV
 /// A `uv_async_t`: the one libuv handle whose `uv_async_send` may be called
 /// from any thread. libuv coalesces sends: several sends before the loop
 /// notices produce one callback, so the callback must drain all queued work.
-final class UVAsync: UVHandle {
+///
+/// `@unchecked Sendable`: `send()` (`uv_async_send`) is the one call made
+/// from other threads, and libuv makes it thread-safe; every other method
+/// runs on the loop thread, as for every handle.
+final class UVAsync: UVHandle, @unchecked Sendable {
     private var callback: (() -> Void)?
 
     init(loop: Loop, isLoopInternal: Bool, callback: @escaping () -> Void) throws(UVError) {

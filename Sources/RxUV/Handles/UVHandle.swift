@@ -89,7 +89,7 @@ class UVHandle {
     /// Closes the handle from any thread: at once on the loop thread,
     /// otherwise through `Loop.execute`.
     func closeFromAnyThread() {
-        loop.onLoopThread { self.close() }
+        loop.onLoopThread(self) { $0.close() }
     }
 
     /// Called by the close callback.

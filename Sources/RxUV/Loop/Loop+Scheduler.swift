@@ -17,11 +17,13 @@ extension Loop: SchedulerType {
     ///
     /// - Returns: a disposable that cancels the action if it has not run yet,
     ///   and otherwise disposes what it returned. Safe from any thread.
-    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let scheduled = ScheduledOnLoop()
+        // The state goes to the action on the loop thread: the scheduler contract.
+        let state = UncheckedSendable(state)
         execute {
             guard !scheduled.isDisposed else { return }
-            scheduled.setResult(action(state))
+            scheduled.setResult(action(state.value))
         }
         return scheduled
     }
@@ -32,12 +34,14 @@ extension Loop: SchedulerType {
     /// - Returns: a disposable that stops and closes the timer if it has not
     ///   fired, and otherwise disposes what the action returned. Safe from any
     ///   thread. The corresponding libuv function is `uv_timer_start`.
-    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping (StateType) -> Disposable) -> Disposable {
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let scheduled = ScheduledOnLoop()
+        // The state goes to the action on the loop thread: the scheduler contract.
+        let state = UncheckedSendable(state)
         startTimer(for: scheduled, after: dueTime, repeating: nil) { timer in
             timer.close()
             guard !scheduled.isDisposed else { return }
-            scheduled.setResult(action(state))
+            scheduled.setResult(action(state.value))
         }
         return scheduled
     }
@@ -46,12 +50,13 @@ extension Loop: SchedulerType {
     /// `period`, on one repeating `uv_timer_t`.
     ///
     /// - Returns: a disposable that stops and closes the timer. Safe from any thread.
-    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping (StateType) -> StateType) -> Disposable {
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
         let scheduled = ScheduledOnLoop()
-        var current = state
+        // Each run's state feeds the next; the runs are on the loop thread.
+        let current = LoopBound(state, loop: self)
         startTimer(for: scheduled, after: startAfter, repeating: period) { _ in
             guard !scheduled.isDisposed else { return }
-            current = action(current)
+            current.value = action(current.value)
         }
         return scheduled
     }
@@ -62,7 +67,7 @@ extension Loop {
     /// timer owned by `scheduled` that calls `onFire` with itself after
     /// `dueTime` (then every `period`). A timer that cannot be started
     /// disposes `scheduled` and goes to `Hooks.defaultErrorHandler`.
-    private func startTimer(for scheduled: ScheduledOnLoop, after dueTime: RxTimeInterval, repeating period: RxTimeInterval?, onFire: @escaping (UVTimer) -> Void) {
+    private func startTimer(for scheduled: ScheduledOnLoop, after dueTime: RxTimeInterval, repeating period: RxTimeInterval?, onFire: @escaping @Sendable (UVTimer) -> Void) {
         onLoopThread { [unowned self] in
             guard !scheduled.isDisposed else { return }
             do throws(UVError) {
@@ -81,7 +86,10 @@ extension Loop {
 /// The disposable of work scheduled on a loop: cancels it before it runs,
 /// closes its timer (on the loop thread), and disposes the action's result.
 final class ScheduledOnLoop: Cancelable {
-    private struct State {
+    // @unchecked Sendable: the timer is only stored here, under the lock, so
+    // that a dispose from any thread can take it; it is closed through
+    // `closeFromAnyThread`, which hops to the loop thread.
+    private struct State: @unchecked Sendable {
         var isDisposed = false
         var timer: UVTimer?
         var result: Disposable?
@@ -101,9 +109,10 @@ final class ScheduledOnLoop: Cancelable {
 
     /// Records the timer; closes it at once if already disposed. Loop thread.
     func setTimer(_ timer: UVTimer) {
+        let adopted = UncheckedSendable(timer)
         let closeNow = state.withLock { state -> Bool in
             if state.isDisposed { return true }
-            state.timer = timer
+            state.timer = adopted.value
             return false
         }
         if closeNow {

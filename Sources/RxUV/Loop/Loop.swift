@@ -15,12 +15,23 @@ import Glibc
 ///
 /// `Loop` is also a `SchedulerType` (see `Loop+Scheduler.swift`), so RxCore's
 /// time operators run on libuv timers.
-public final class Loop: ReactiveCompatible {
+///
+/// A `Loop` is `Sendable`: hand it to any thread or task to `execute`,
+/// `stop`, subscribe or dispose there.
+// @unchecked Sendable: what other threads touch is the `pending` queue and
+// the wake-up handle (under `pending`'s lock), `owner` and the handle counts
+// (atomic, locked). Everything else is the loop thread's: `raw` (every libuv
+// call but `uv_async_send` runs on that thread), `isClosed` and the read
+// buffer, as the loop-thread methods' doc comments say.
+public final class Loop: ReactiveCompatible, @unchecked Sendable {
     let raw: UnsafeMutablePointer<uv_loop_t>
 
     private struct Pending {
-        var work: [() -> Void] = []
+        var work: [@Sendable () -> Void] = []
         var isClosed = false
+        /// The `uv_async_t` that wakes the loop, read by `execute` on any
+        /// thread and replaced by `close()`, both under this lock.
+        var wakeup: UVAsync?
     }
 
     private let pending = Mutex(Pending())
@@ -28,7 +39,6 @@ public final class Loop: ReactiveCompatible {
     /// a record per handle, so a million timers cost the loop nothing here.
     private let openHandles = Mutex<[Int]>(Array(repeating: 0, count: UVHandleKind.allCases.count))
     private let owner: Atomic<UInt>
-    private var wakeup: UVAsync?
     private var isClosed = false
 
     /// The buffer every TCP read on this loop lands in (loop thread only):
@@ -60,7 +70,13 @@ public final class Loop: ReactiveCompatible {
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
-        wakeup = try makeWakeup()
+        let wakeup = try makeWakeup()
+        pending.withLock { $0.wakeup = wakeup }
+    }
+
+    /// The wake-up handle, read under the lock.
+    private var wakeup: UVAsync? {
+        pending.withLock { $0.wakeup }
     }
 
     /// The `uv_async_t` through which `execute` wakes the loop; unreferenced
@@ -122,7 +138,7 @@ public final class Loop: ReactiveCompatible {
         if isOnLoopThread {
             uv_stop(raw)
         } else {
-            execute { [unowned self] in uv_stop(self.raw) }
+            execute { [self] in uv_stop(self.raw) }
         }
     }
 
@@ -135,31 +151,48 @@ public final class Loop: ReactiveCompatible {
     ///
     /// - Returns: `false` if the loop is closed; `work` is then not run.
     @discardableResult
-    public func execute(_ work: @escaping () -> Void) -> Bool {
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
         let onLoopThread = isOnLoopThread
-        let accepted = pending.withLock { pending -> Bool in
-            if pending.isClosed { return false }
+        let wakeup = pending.withLock { pending -> UVAsync? in
+            if pending.isClosed { return nil }
             pending.work.append(work)
             // Sending under the lock keeps close() from freeing the handle
             // between the check and the send.
-            wakeup?.send()
-            return true
+            pending.wakeup?.send()
+            return pending.wakeup
         }
-        if accepted && onLoopThread {
-            wakeup?.ref()
+        guard let wakeup else { return false }
+        if onLoopThread {
+            wakeup.ref()
         }
-        return accepted
+        return true
     }
 
     /// Runs `work` now when on the loop thread, otherwise through `execute`.
     /// Returns `false` when the loop is closed; `work` is then not run.
     @discardableResult
-    func onLoopThread(_ work: @escaping () -> Void) -> Bool {
+    func onLoopThread(_ work: @escaping @Sendable () -> Void) -> Bool {
         if isOnLoopThread {
             work()
             return true
         }
         return execute(work)
+    }
+
+    /// Runs `work(target)` now when on the loop thread, otherwise through
+    /// `execute`: the way a loop-confined object (a handle, a sink's loop
+    /// state) travels to its loop's thread. `target` is used only there, so
+    /// it need not be `Sendable`; `work` captures nothing else of the
+    /// caller's thread. On the loop thread nothing is allocated.
+    /// Returns `false` when the loop is closed; `work` is then not run.
+    @discardableResult
+    func onLoopThread<Target: AnyObject>(_ target: Target, _ work: @escaping @Sendable (Target) -> Void) -> Bool {
+        if isOnLoopThread {
+            work(target)
+            return true
+        }
+        let target = UncheckedSendable(target)
+        return execute { work(target.value) }
     }
 
     /// Keeps the loop alive while queued work waits (loop thread only).
@@ -173,7 +206,7 @@ public final class Loop: ReactiveCompatible {
 
     private func drain() {
         while true {
-            let batch = pending.withLock { pending -> [() -> Void] in
+            let batch = pending.withLock { pending -> [@Sendable () -> Void] in
                 defer { pending.work.removeAll(keepingCapacity: true) }
                 return pending.work
             }
@@ -183,6 +216,16 @@ public final class Loop: ReactiveCompatible {
             }
         }
         wakeup?.unref()
+    }
+
+    /// Refuses further work and closes the wake-up handle. Loop thread.
+    private func closeWakeup() {
+        let wakeup = pending.withLock { pending -> UVAsync? in
+            pending.isClosed = true
+            defer { pending.wakeup = nil }
+            return pending.wakeup
+        }
+        wakeup?.close()
     }
 
     func handleOpened(_ handle: UVHandle) {
@@ -212,16 +255,23 @@ public final class Loop: ReactiveCompatible {
             }
             throw UVError(code: UVError.Code.busy, operation: "Loop.close", address: "\(total) open handle\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))")
         }
-        pending.withLock { $0.isClosed = true }
-        wakeup?.close()
-        wakeup = nil
+        closeWakeup()
         uv_run(raw, UV_RUN_NOWAIT)
         do {
             try uvCall("uv_loop_close") { uv_loop_close(raw) }
         } catch {
             // Still open (a request in flight): take work again, as before.
-            pending.withLock { $0.isClosed = false }
-            wakeup = try? makeWakeup()
+            // A wake-up that cannot be made leaves the loop refusing work,
+            // which `execute` reports; the reason goes to the error handler.
+            do throws(UVError) {
+                let wakeup = try makeWakeup()
+                pending.withLock { pending in
+                    pending.isClosed = false
+                    pending.wakeup = wakeup
+                }
+            } catch let wakeupError {
+                Hooks.defaultErrorHandler(wakeupError)
+            }
             throw error
         }
         isClosed = true
@@ -230,9 +280,7 @@ public final class Loop: ReactiveCompatible {
     deinit {
         allocatedReadBuffer?.deallocate()
         if !isClosed {
-            pending.withLock { $0.isClosed = true }
-            wakeup?.close()
-            wakeup = nil
+            closeWakeup()
             uv_run(raw, UV_RUN_NOWAIT)
             if uv_loop_close(raw) == 0 {
                 raw.deallocate()

@@ -52,7 +52,7 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
             return (status, Int(UInt16(bigEndian: port)))
         }
         guard parsed.0 == 0 else { return nil }
-        self.host = String(cString: name)
+        self.host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         self.port = parsed.1
         self.isIPv6 = family == AF_INET6
     }

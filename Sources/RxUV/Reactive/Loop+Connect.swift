@@ -23,21 +23,46 @@ extension Reactive where Base == Loop {
 /// One `connect`: the lookup, then connection attempts in address order.
 /// All state is touched on the loop thread only; `dispose()` hops there.
 private final class ConnectAttempt: Cancelable {
+    private struct State {
+        var observer: ((SingleEvent<TCPConnection>) -> Void)?
+        var lookup: AddressLookup?
+        var socket: UVTCP?
+        var remaining: [SocketAddress] = []
+        var lastError: UVError?
+    }
+
     private let loop: Loop
     private let host: String
     private let port: Int
-    private var observer: ((SingleEvent<TCPConnection>) -> Void)?
-    private var lookup: AddressLookup?
-    private var socket: UVTCP?
-    private var remaining: [SocketAddress] = []
-    private var lastError: UVError?
+    private let state: LoopBound<State>
     private let disposedFlag = BooleanDisposable()
+
+    private var observer: ((SingleEvent<TCPConnection>) -> Void)? {
+        get { state.value.observer }
+        set { state.value.observer = newValue }
+    }
+    private var lookup: AddressLookup? {
+        get { state.value.lookup }
+        set { state.value.lookup = newValue }
+    }
+    private var socket: UVTCP? {
+        get { state.value.socket }
+        set { state.value.socket = newValue }
+    }
+    private var remaining: [SocketAddress] {
+        get { state.value.remaining }
+        set { state.value.remaining = newValue }
+    }
+    private var lastError: UVError? {
+        get { state.value.lastError }
+        set { state.value.lastError = newValue }
+    }
 
     init(loop: Loop, host: String, port: Int, observer: @escaping (SingleEvent<TCPConnection>) -> Void) {
         self.loop = loop
         self.host = host
         self.port = port
-        self.observer = observer
+        self.state = LoopBound(State(observer: observer), loop: loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif

@@ -34,12 +34,12 @@ extension Reactive where Base == Loop {
         host: String,
         port: Int,
         backlog: Int = 4096,
-        onListening: ((SocketAddress) -> Void)? = nil
+        onListening: (@Sendable (SocketAddress) -> Void)? = nil
     ) -> Observable<TCPConnection> {
         let loop = base
         return Observable.create { observer in
             let subscription = HandleSubscription<UVTCP>(loop: loop)
-            let fail: (UVError) -> Void = { observer.onError($0) }
+            let fail: @Sendable (UVError) -> Void = { observer.onError($0) }
             subscription.start { () throws(UVError) -> UVTCP? in
                 if let address = try? SocketAddress(ip: host, port: port) {
                     return try startListening(on: address, backlog: backlog, observer: observer, onListening: onListening)
@@ -71,7 +71,7 @@ extension Reactive where Base == Loop {
         on address: SocketAddress,
         backlog: Int,
         observer: AnyObserver<TCPConnection>,
-        onListening: ((SocketAddress) -> Void)?
+        onListening: (@Sendable (SocketAddress) -> Void)?
     ) throws(UVError) -> UVTCP {
         let loop = base
         let server = try UVTCP(loop: loop)

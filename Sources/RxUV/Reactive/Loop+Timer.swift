@@ -42,7 +42,7 @@ private final class LoopTimer: Producer<Int> {
     }
 }
 
-private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTimerTarget where Observer.Element == Int {
+private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTimerTarget, @unchecked Sendable where Observer.Element == Int {
     private let loop: Loop
     private let period: RxTimeInterval?
     // Loop-thread state.

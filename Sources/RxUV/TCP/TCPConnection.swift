@@ -15,7 +15,10 @@ import Synchronization
 /// reading pauses (`uv_read_stop`) until the queue drains below
 /// `lowWatermark`, so an echo against a peer that never reads holds
 /// bounded memory.
-public final class TCPConnection: ReactiveCompatible {
+///
+/// A connection is `Sendable`: hand it to another thread or task and write,
+/// close or subscribe there; the work hops to the loop thread.
+public final class TCPConnection: ReactiveCompatible, Sendable {
     /// The loop this connection belongs to.
     public let loop: Loop
     /// The local address, read when the connection was set up.
@@ -23,21 +26,49 @@ public final class TCPConnection: ReactiveCompatible {
     /// The peer's address, read when the connection was set up.
     public let remoteAddress: SocketAddress?
 
-    let handle: UVTCP
     private let limits = Mutex((high: 64 * 1024, low: 32 * 1024))
     private let queuedBytes = Atomic<Int>(0)
 
-    // Loop-thread state.
-    private var reader: TCPReader?
-    /// The last read's storage, reused by the next read once released.
-    private var spareReadStorage: ByteBuffer.Storage?
-    private var isReadingPaused = false
-    private var pendingWrites = 0
-    private var closeWhenDrained = false
+    /// What only the loop thread touches.
+    private struct State {
+        let handle: UVTCP
+        var reader: TCPReader?
+        /// The last read's storage, reused by the next read once released.
+        var spareReadStorage: ByteBuffer.Storage?
+        var isReadingPaused = false
+        var pendingWrites = 0
+        var closeWhenDrained = false
+    }
 
+    private let state: LoopBound<State>
+
+    /// The socket. Loop thread only.
+    var handle: UVTCP { state.value.handle }
+    private var reader: TCPReader? {
+        get { state.value.reader }
+        set { state.value.reader = newValue }
+    }
+    private var spareReadStorage: ByteBuffer.Storage? {
+        get { state.value.spareReadStorage }
+        set { state.value.spareReadStorage = newValue }
+    }
+    private var isReadingPaused: Bool {
+        get { state.value.isReadingPaused }
+        set { state.value.isReadingPaused = newValue }
+    }
+    private var pendingWrites: Int {
+        get { state.value.pendingWrites }
+        set { state.value.pendingWrites = newValue }
+    }
+    private var closeWhenDrained: Bool {
+        get { state.value.closeWhenDrained }
+        set { state.value.closeWhenDrained = newValue }
+    }
+
+    /// Wraps an open socket. Loop thread.
     init(handle: UVTCP) {
         self.loop = handle.loop
-        self.handle = handle
+        self.state = LoopBound(State(handle: handle), loop: handle.loop)
         self.localAddress = handle.localAddress
         self.remoteAddress = handle.remoteAddress
         handle.onRead = { [weak self] count, bytes in
@@ -148,16 +179,19 @@ public final class TCPConnection: ReactiveCompatible {
     /// `start` reports libuv's status once: 0 completes, a negative status
     /// errors with the `UVError` of `operation`. Disposing only stops the
     /// notification (libuv work cannot be taken back).
-    private func libuvCompletable(_ operation: String, _ start: @escaping (_ finish: @escaping (Int32) -> Void) -> Void) -> Completable {
+    private func libuvCompletable(_ operation: String, _ start: @escaping @Sendable (_ finish: @escaping (Int32) -> Void) -> Void) -> Completable {
         Completable.create { [self] observer in
             let notify = BooleanDisposable()
+            // Called once, on the loop thread: an observer may be called
+            // from any thread, one event at a time.
+            let observer = UncheckedSendable(observer)
             loop.onLoopThread {
                 start { status in
                     guard !notify.isDisposed else { return }
                     if status < 0 {
-                        observer(.error(UVError(code: status, operation: operation, address: self.remoteAddress?.description)))
+                        observer.value(.error(UVError(code: status, operation: operation, address: self.remoteAddress?.description)))
                     } else {
-                        observer(.completed)
+                        observer.value(.completed)
                     }
                 }
             }
@@ -183,7 +217,7 @@ public final class TCPConnection: ReactiveCompatible {
     }
 
     deinit {
-        handle.closeFromAnyThread()
+        state.onLoopThread { $0.handle.close() }
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif

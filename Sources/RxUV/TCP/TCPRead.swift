@@ -15,7 +15,7 @@ protocol TCPReader: AnyObject {
 /// The sink of `connection.rx.data`: forwards each read as an element, with
 /// no `Event` or closure on the way. Disposing it (from any thread) ends the
 /// read and closes the connection once its queued writes are flushed.
-private final class TCPReadSink<Observer: ObserverType>: Sink<Observer>, TCPReader where Observer.Element == ByteBuffer {
+private final class TCPReadSink<Observer: ObserverType>: Sink<Observer>, TCPReader, @unchecked Sendable where Observer.Element == ByteBuffer {
     private let connection: TCPConnection
 
     init(connection: TCPConnection, observer: Observer, cancel: Cancelable) {

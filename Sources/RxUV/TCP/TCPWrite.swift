@@ -51,7 +51,7 @@ final class TCPWrite: Producer<Never> {
 }
 
 /// Waits for a queued write's outcome and reports it, unless disposed.
-private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer> where Observer.Element == Never {
+private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable where Observer.Element == Never {
     private let connection: TCPConnection
 
     init(connection: TCPConnection, observer: Observer, cancel: Cancelable) {

@@ -41,7 +41,7 @@ extension CoreFuzz {
         static func run(operators: [FuzzOperator], feeds: [(values: [Int], end: Int)], disposeAfter: Int) -> [FuzzViolation] {
             var violations: [FuzzViolation] = []
             withLeakGate("\(operators) fed from \(feederCount) threads") {
-                let sources = FuzzSources(kinds: Array(repeating: .publish, count: feederCount))
+                nonisolated(unsafe) let sources = FuzzSources(kinds: Array(repeating: .publish, count: feederCount))
                 let progress = FeederProgress(feeders: feederCount)
                 let observable = FuzzOperator.chain(operators, sources: sources, scheduler: nil)
                 let observers = (0..<2).map { CheckingObserver(index: $0, lateness: progress.lateness) }

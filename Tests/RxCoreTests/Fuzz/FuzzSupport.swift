@@ -132,7 +132,9 @@ final class FuzzSources {
                 observers[index] = fresh
                 return old
             }
-            subjects.withLock { $0[index] = observable }
+            // Only this lock touches the sources; the Observable itself is not Sendable.
+            let newSource = UncheckedSendable(observable)
+            subjects.withLock { $0[index] = newSource.value }
         }
         observer.on(event)
     }
@@ -142,13 +144,13 @@ final class FuzzSources {
 
 /// One operator of a fuzzed chain: it transforms the chain so far, and may
 /// take other sources as second inputs (merge, zip, flatMap's inners, ...).
-struct FuzzOperator: CustomStringConvertible {
+struct FuzzOperator: CustomStringConvertible, Sendable {
     let name: String
-    let apply: (Observable<Int>, FuzzSources, TestScheduler?) -> Observable<Int>
+    let apply: @Sendable (Observable<Int>, FuzzSources, TestScheduler?) -> Observable<Int>
 
     var description: String { name }
 
-    init(_ name: String, _ apply: @escaping (Observable<Int>, FuzzSources, TestScheduler?) -> Observable<Int>) {
+    init(_ name: String, _ apply: @escaping @Sendable (Observable<Int>, FuzzSources, TestScheduler?) -> Observable<Int>) {
         self.name = name
         self.apply = apply
     }
@@ -303,8 +305,9 @@ final class CheckingObserver: ObserverType, @unchecked Sendable {
     /// Call when the dispose returned.
     func didDispose() {
         guard let lateness else { return }
-        let isLate = lateness()
-        state.withLock { $0.isLate = isLate }
+        // A closure the checker's own thread calls later.
+        let isLate = UncheckedSendable(lateness())
+        state.withLock { $0.isLate = isLate.value }
     }
 
     private func record(_ message: String) {

@@ -4,12 +4,13 @@ import XCTest
 
 final class BindTests: RxCoreTestCase {
     private var savedHandler: Hooks.DefaultErrorHandler?
-    private var handledErrors: [Error] = []
+    private let handled = SharingTestBox<[Error]>([])
+    private var handledErrors: [Error] { handled.current }
 
     override func setUp() {
         super.setUp()
         savedHandler = Hooks.defaultErrorHandler
-        Hooks.defaultErrorHandler = { [unowned self] error in self.handledErrors.append(error) }
+        Hooks.defaultErrorHandler = { [handled] error in handled.update { $0.append(error) } }
     }
 
     override func tearDown() {

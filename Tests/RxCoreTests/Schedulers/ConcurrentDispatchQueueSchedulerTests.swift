@@ -9,7 +9,7 @@ final class ConcurrentDispatchQueueSchedulerTests: RxCoreTestCase {
         let firstStarted = DispatchSemaphore(value: 0)
         let secondRan = DispatchSemaphore(value: 0)
         let firstFinished = DispatchSemaphore(value: 0)
-        var secondSeenByFirst = false
+        nonisolated(unsafe) var secondSeenByFirst = false
         _ = scheduler.schedule(()) { _ in
             firstStarted.signal()
             // Only possible if the second action runs while this one is still running.
@@ -40,7 +40,7 @@ final class ConcurrentDispatchQueueSchedulerTests: RxCoreTestCase {
         let scheduler = ConcurrentDispatchQueueScheduler(qos: .userInitiated)
         let done = DispatchSemaphore(value: 0)
         let start = scheduler.now
-        var ranAt: RxTime?
+        nonisolated(unsafe) var ranAt: RxTime?
         let disposable = scheduler.scheduleRelative((), dueTime: .milliseconds(30)) { _ in
             ranAt = scheduler.now
             done.signal()

@@ -3,7 +3,7 @@ import XCTest
 
 final class CurrentThreadSchedulerTests: RxCoreTestCase {
     func testCurrentThreadScheduler_RunsImmediatelyWhenIdle() {
-        var ran = false
+        nonisolated(unsafe) var ran = false
         XCTAssertTrue(CurrentThreadScheduler.isScheduleRequired)
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             XCTAssertFalse(CurrentThreadScheduler.isScheduleRequired)
@@ -15,7 +15,7 @@ final class CurrentThreadSchedulerTests: RxCoreTestCase {
     }
 
     func testCurrentThreadScheduler_NestedWorkIsQueued() {
-        var order: [String] = []
+        nonisolated(unsafe) var order: [String] = []
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             order.append("outer start")
             _ = CurrentThreadScheduler.instance.schedule(()) { _ in
@@ -29,7 +29,7 @@ final class CurrentThreadSchedulerTests: RxCoreTestCase {
     }
 
     func testCurrentThreadScheduler_DisposedQueuedWorkDoesNotRun() {
-        var ran = false
+        nonisolated(unsafe) var ran = false
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             let queued = CurrentThreadScheduler.instance.schedule(()) { _ in
                 ran = true
@@ -42,7 +42,7 @@ final class CurrentThreadSchedulerTests: RxCoreTestCase {
     }
 
     func testCurrentThreadScheduler_DeepRecursionDoesNotOverflowTheStack() {
-        var count = 0
+        nonisolated(unsafe) var count = 0
         let disposable = CurrentThreadScheduler.instance.scheduleRecursive(0) { value, recurse in
             count += 1
             if value < 100_000 {

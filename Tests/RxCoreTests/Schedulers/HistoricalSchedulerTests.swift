@@ -16,7 +16,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_RunsWorkInTimeOrder() {
         let scheduler = HistoricalScheduler()
-        var log: [(RxTime, String)] = []
+        nonisolated(unsafe) var log: [(RxTime, String)] = []
         _ = scheduler.scheduleRelative((), dueTime: .seconds(10)) { _ in
             log.append((scheduler.now, "b"))
             return Disposables.create()
@@ -37,7 +37,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_ScheduleRunsAtTheCurrentTime() {
         let scheduler = HistoricalScheduler(initialClock: time(100))
-        var ranAt: RxTime?
+        nonisolated(unsafe) var ranAt: RxTime?
         _ = scheduler.schedule(()) { _ in
             ranAt = scheduler.now
             return Disposables.create()
@@ -48,7 +48,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_DisposedWorkDoesNotRun() {
         let scheduler = HistoricalScheduler()
-        var ran = false
+        nonisolated(unsafe) var ran = false
         let disposable = scheduler.scheduleRelative((), dueTime: .seconds(1)) { _ in
             ran = true
             return Disposables.create()
@@ -60,7 +60,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_AdvanceToRunsDueWorkOnly() {
         let scheduler = HistoricalScheduler()
-        var ran: [Int] = []
+        nonisolated(unsafe) var ran: [Int] = []
         for second in [1, 2, 3, 4] {
             _ = scheduler.scheduleRelative((), dueTime: .seconds(second)) { _ in
                 ran.append(second)
@@ -77,7 +77,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_SleepMovesTheClockWithoutRunningWork() {
         let scheduler = HistoricalScheduler()
-        var ran = false
+        nonisolated(unsafe) var ran = false
         _ = scheduler.scheduleRelative((), dueTime: .seconds(1)) { _ in
             ran = true
             return Disposables.create()
@@ -92,7 +92,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_StopEndsTheRun() {
         let scheduler = HistoricalScheduler()
-        var ran: [Int] = []
+        nonisolated(unsafe) var ran: [Int] = []
         _ = scheduler.scheduleRelative((), dueTime: .seconds(1)) { _ in
             ran.append(1)
             scheduler.stop()
@@ -110,8 +110,8 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_SchedulePeriodic() {
         let scheduler = HistoricalScheduler()
-        var times: [RxTime] = []
-        var disposable: Disposable?
+        nonisolated(unsafe) var times: [RxTime] = []
+        nonisolated(unsafe) var disposable: Disposable?
         disposable = scheduler.schedulePeriodic(0, startAfter: .seconds(10), period: .seconds(5)) { state in
             times.append(scheduler.now)
             if state == 3 { disposable?.dispose() }

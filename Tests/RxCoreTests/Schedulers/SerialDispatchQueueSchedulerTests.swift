@@ -5,16 +5,16 @@ import XCTest
 /// Real-time tests: every wait is bounded by a semaphore timeout, and no test
 /// asserts how long something took beyond "not before it was due".
 final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
-    private let key = DispatchSpecificKey<String>()
+    private static let key = DispatchSpecificKey<String>()
 
     private func makeScheduler(_ name: String = "rxcore.test.serial") -> SerialDispatchQueueScheduler {
-        SerialDispatchQueueScheduler(internalSerialQueueName: name, serialQueueConfiguration: { [key] queue in
-            queue.setSpecific(key: key, value: name)
+        SerialDispatchQueueScheduler(internalSerialQueueName: name, serialQueueConfiguration: { queue in
+            queue.setSpecific(key: Self.key, value: name)
         })
     }
 
-    private func isOnQueue(_ name: String) -> Bool {
-        DispatchQueue.getSpecific(key: key) == name
+    private static func isOnQueue(_ name: String) -> Bool {
+        DispatchQueue.getSpecific(key: Self.key) == name
     }
 
     func testSerialDispatchQueueScheduler_NowIsMonotonic() {
@@ -33,11 +33,11 @@ final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
     func testSerialDispatchQueueScheduler_ScheduleRunsOnTheQueueInOrder() {
         let scheduler = makeScheduler("rxcore.test.serial.order")
         let done = DispatchSemaphore(value: 0)
-        var order: [Int] = []
-        var allOnQueue = true
+        nonisolated(unsafe) var order: [Int] = []
+        nonisolated(unsafe) var allOnQueue = true
         for index in 0..<100 {
             _ = scheduler.schedule(index) { index in
-                if !self.isOnQueue("rxcore.test.serial.order") { allOnQueue = false }
+                if !Self.isOnQueue("rxcore.test.serial.order") { allOnQueue = false }
                 order.append(index)
                 if index == 99 { done.signal() }
                 return Disposables.create()
@@ -88,11 +88,11 @@ final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
         let scheduler = makeScheduler("rxcore.test.serial.relative")
         let done = DispatchSemaphore(value: 0)
         let start = scheduler.now
-        var ranAt: RxTime?
-        var onQueue = false
+        nonisolated(unsafe) var ranAt: RxTime?
+        nonisolated(unsafe) var onQueue = false
         let disposable = scheduler.scheduleRelative((), dueTime: .milliseconds(50)) { _ in
             ranAt = scheduler.now
-            onQueue = self.isOnQueue("rxcore.test.serial.relative")
+            onQueue = Self.isOnQueue("rxcore.test.serial.relative")
             done.signal()
             return Disposables.create()
         }
@@ -155,10 +155,10 @@ final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
         let scheduler = makeScheduler("rxcore.test.serial.periodic")
         let reachedFive = DispatchSemaphore(value: 0)
         let runs = ManagedCounter()
-        var seen: [Int] = []
-        var allOnQueue = true
+        nonisolated(unsafe) var seen: [Int] = []
+        nonisolated(unsafe) var allOnQueue = true
         let disposable = scheduler.schedulePeriodic(0, startAfter: .milliseconds(5), period: .milliseconds(5)) { state in
-            if !self.isOnQueue("rxcore.test.serial.periodic") { allOnQueue = false }
+            if !Self.isOnQueue("rxcore.test.serial.periodic") { allOnQueue = false }
             seen.append(state)
             if runs.increment() == 5 { reachedFive.signal() }
             return state + 1
@@ -191,7 +191,7 @@ final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
         let done = DispatchSemaphore(value: 0)
         let inside = ManagedCounter()
         let overlaps = ManagedCounter()
-        var order: [Int] = []
+        nonisolated(unsafe) var order: [Int] = []
         for index in 0..<200 {
             _ = scheduler.schedule(index) { index in
                 if inside.increment() != 1 { overlaps.increment() }
@@ -243,7 +243,7 @@ final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
             .delay(.milliseconds(5), scheduler: scheduler)
             .subscribe(
                 onNext: { value in
-                    if !self.isOnQueue("rxcore.test.serial.operators") { allOnQueue = false }
+                    if !Self.isOnQueue("rxcore.test.serial.operators") { allOnQueue = false }
                     received.append(value)
                 },
                 onCompleted: { done.signal() }

@@ -97,14 +97,14 @@ final class UVFaultInjectionTests: BridgeTestCase {
     }
 
     func testFaultInjection_AcceptFailureEndsTheListenerAndRetryListensAgain() {
-        var port = 0
+        let port = Shared(0)
         var events: [String] = []
         var served: [TCPConnection] = []
         // Listen on a fixed port, so that after the failure `retry` binds the same one.
-        _ = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe().dispose()
+        _ = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe().dispose()
         loop.runNoWait()
         UVFaultInjection.inject(-EMFILE, into: "uv_accept")
-        let listener = loop.rx.listen(host: "127.0.0.1", port: port)
+        let listener = loop.rx.listen(host: "127.0.0.1", port: port.value)
             .do(onError: { events.append("listen error: \(($0 as? UVError)?.description ?? "\($0)")") })
             .retry(2)
             .subscribe(onNext: { connection in
@@ -113,7 +113,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
                 connection.close()
             })
         func connectOnce(then next: @escaping () -> Void) {
-            _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+            _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
                 _ = client.rx.data.subscribe(onError: { _ in next() }, onCompleted: next)
             }, onFailure: { _ in next() })
         }
@@ -129,8 +129,8 @@ final class UVFaultInjectionTests: BridgeTestCase {
     func testFaultInjection_TransientAcceptFailureKeepsListening() {
         let previous = Hooks.defaultErrorHandler
         defer { Hooks.defaultErrorHandler = previous }
-        var reported: [String] = []
-        Hooks.defaultErrorHandler = { reported.append(($0 as? UVError)?.name ?? "\($0)") }
+        let reported = Shared<[String]>([])
+        Hooks.defaultErrorHandler = { error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
         let server = startEchoServer(on: loop)
         UVFaultInjection.inject(-EMFILE, into: "uv_connection_cb")
         var first = "not ended"
@@ -146,7 +146,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
             })
         })
         runLoop()
-        XCTAssertEqual(reported, ["EMFILE"])
+        XCTAssertEqual(reported.value, ["EMFILE"])
         XCTAssertEqual(first, "ended")
         XCTAssertEqual(echoed, "still here")
         XCTAssertEqual(UVFaultInjection.firedCount("uv_connection_cb"), 1)
@@ -183,16 +183,16 @@ final class UVFaultInjectionTests: BridgeTestCase {
 
     /// A listener and one client; the server side fails to accept it.
     private func acceptError() -> Error? {
-        var port = 0
+        let port = Shared(0)
         var failure: Error?
         var accepted: [TCPConnection] = []
-        let listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port })
+        let listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
             .subscribe(onNext: { connection in
                 accepted.append(connection)
                 connection.close()
             }, onError: { failure = $0 })
         var clientEnded = false
-        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
             // The listener's close drops the connection it could not accept.
             _ = client.rx.data.subscribe(onError: { _ in clientEnded = true }, onCompleted: { clientEnded = true })
         }, onFailure: { _ in clientEnded = true })
@@ -221,12 +221,12 @@ final class UVFaultInjectionTests: BridgeTestCase {
     /// A server that holds its connections without reading; the client's read fails.
     private func readError() -> Error? {
         var held: [TCPConnection] = []
-        var port = 0
+        let port = Shared(0)
         var failure: Error?
         var listener: Disposable?
-        listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port })
+        listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
             .subscribe(onNext: { held.append($0) })
-        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
             _ = client.rx.data.subscribe(onError: { error in
                 failure = error
                 held.forEach { $0.close() }
@@ -289,14 +289,14 @@ final class UVFaultInjectionTests: BridgeTestCase {
     private func schedulerTimerError() -> Error? {
         let previous = Hooks.defaultErrorHandler
         defer { Hooks.defaultErrorHandler = previous }
-        var reported: Error?
-        Hooks.defaultErrorHandler = { reported = $0 }
+        let reported = Shared<Error?>(nil)
+        Hooks.defaultErrorHandler = { reported.value = $0 }
         var fired = false
         let subscription = Observable<Int>.timer(.milliseconds(1), scheduler: loop).subscribe(onNext: { _ in fired = true })
         runLoop()
         subscription.dispose()
         XCTAssertFalse(fired)
-        return reported
+        return reported.value
     }
 
     private func signalError() -> Error? {

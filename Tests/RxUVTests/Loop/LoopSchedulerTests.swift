@@ -6,51 +6,51 @@ import XCTest
 /// RxCore's time operators on a real loop: the `SchedulerType` contract.
 final class LoopSchedulerTests: BridgeTestCase {
     func testScheduler_ScheduleRunsOnTheLoopThreadInOrder() {
-        var order: [Int] = []
+        let order = Shared<[Int]>([])
         for index in 0..<5 {
             _ = loop.schedule(index) { value in
-                order.append(value)
+                order.mutate { $0.append(value) }
                 return Disposables.create()
             }
         }
         let cancelled = loop.schedule(99) { value in
-            order.append(value)
+            order.mutate { $0.append(value) }
             return Disposables.create()
         }
         cancelled.dispose()
         runLoop()
-        XCTAssertEqual(order, [0, 1, 2, 3, 4])
+        XCTAssertEqual(order.value, [0, 1, 2, 3, 4])
     }
 
     func testScheduler_RelativeAndCancelled() {
-        var fired: [String] = []
+        let fired = Shared<[String]>([])
         _ = loop.scheduleRelative("late", dueTime: .milliseconds(20)) { value in
-            fired.append(value)
+            fired.mutate { $0.append(value) }
             return Disposables.create()
         }
         _ = loop.scheduleRelative("early", dueTime: .milliseconds(1)) { value in
-            fired.append(value)
+            fired.mutate { $0.append(value) }
             return Disposables.create()
         }
         let cancelled = loop.scheduleRelative("cancelled", dueTime: .milliseconds(5)) { value in
-            fired.append(value)
+            fired.mutate { $0.append(value) }
             return Disposables.create()
         }
         cancelled.dispose()
         cancelled.dispose()
         runLoop()
-        XCTAssertEqual(fired, ["early", "late"])
+        XCTAssertEqual(fired.value, ["early", "late"])
     }
 
     func testScheduler_NowAdvances() {
         let start = loop.now
-        var later: RxTime?
+        let later = Shared<RxTime?>(nil)
         _ = loop.scheduleRelative((), dueTime: .milliseconds(20)) { [loop] _ in
-            later = loop?.now
+            later.value = loop?.now
             return Disposables.create()
         }
         runLoop()
-        XCTAssertGreaterThanOrEqual(later!.timeIntervalSince(start), .milliseconds(19))
+        XCTAssertGreaterThanOrEqual(later.value!.timeIntervalSince(start), .milliseconds(19))
     }
 
     func testInterval_OnTheLoop() {

@@ -22,11 +22,11 @@ final class LoopTests: BridgeTestCase {
     }
 
     func testLoop_ExecuteOnLoopThreadRunsDuringRun() {
-        var order: [String] = []
-        loop.execute { order.append("work") }
-        order.append("queued")
+        let order = Shared<[String]>([])
+        loop.execute { order.mutate { $0.append("work") } }
+        order.mutate { $0.append("queued") }
         runLoop()
-        XCTAssertEqual(order, ["queued", "work"])
+        XCTAssertEqual(order.value, ["queued", "work"])
     }
 
     func testLoop_ExecuteFromEightThreadsLosesNothing() {

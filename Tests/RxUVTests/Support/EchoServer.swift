@@ -6,15 +6,15 @@ import RxUV
 /// bound address and the listen subscription (dispose it to stop accepting).
 /// `accepted` sees each connection (to inspect or tune it).
 func startEchoServer(on loop: Loop, accepted: ((TCPConnection) -> Void)? = nil) -> (address: SocketAddress, subscription: Disposable) {
-    var bound: SocketAddress?
-    let subscription = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { bound = $0 })
+    let bound = Shared<SocketAddress?>(nil)
+    let subscription = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { bound.value = $0 })
         .subscribe(onNext: { connection in
             accepted?(connection)
             _ = connection.rx.data.subscribe(onNext: { bytes in
                 _ = connection.write(bytes).subscribe()
             })
         })
-    guard let address = bound else {
+    guard let address = bound.value else {
         preconditionFailure("the echo server did not start listening")
     }
     return (address, subscription)

@@ -6,11 +6,11 @@ import XCTest
 final class TCPErrorTests: BridgeTestCase {
     /// A loopback port on which nobody listens: bound, then released.
     private func closedPort() -> Int {
-        var port = 0
-        let subscription = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe()
+        let port = Shared(0)
+        let subscription = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe()
         subscription.dispose()
         loop.runNoWait()
-        return port
+        return port.value
     }
 
     func testConnect_Refused() {
@@ -64,10 +64,10 @@ final class TCPErrorTests: BridgeTestCase {
     }
 
     func testRead_PeerResetIsAnError() {
-        var port = 0
+        let port = Shared(0)
         var resetServer: Disposable?
         // The server resets the connection once the client's first bytes arrive.
-        resetServer = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe(onNext: { connection in
+        resetServer = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe(onNext: { connection in
             _ = connection.rx.data.subscribe(onNext: { _ in
                 connection.reset()
                 resetServer?.dispose()
@@ -75,7 +75,7 @@ final class TCPErrorTests: BridgeTestCase {
         })
         var failure: UVError?
         var completed = false
-        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
             _ = client.rx.data.subscribe(onError: { failure = $0 as? UVError }, onCompleted: { completed = true })
             _ = client.write("hello").subscribe(onError: { _ in })
         })
@@ -86,14 +86,14 @@ final class TCPErrorTests: BridgeTestCase {
     }
 
     func testWrite_ToClosedPeerIsAnErrorAndTheProcessLives() {
-        var port = 0
+        let port = Shared(0)
         var server: Disposable?
-        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe(onNext: { connection in
+        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe(onNext: { connection in
             connection.close()
             server?.dispose()
         })
         var writeError: UVError?
-        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
             // Wait until the peer's close arrives, then keep writing.
             _ = client.rx.data.subscribe(onCompleted: {
                 let chunk = ByteBuffer(randomBytes(count: 64 * 1024))

@@ -5,15 +5,15 @@ import XCTest
 
 final class TCPLifetimeTests: BridgeTestCase {
     func testData_EOFCompletes() {
-        var port = 0
+        let port = Shared(0)
         var server: Disposable?
-        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe(onNext: { connection in
+        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe(onNext: { connection in
             _ = connection.write("bye").subscribe(onCompleted: { connection.close() })
             server?.dispose()
         })
         var received = ""
         var completed = false
-        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
             _ = client.rx.data.subscribe(onNext: { received += $0.string }, onCompleted: { completed = true })
         })
         runLoop()
@@ -24,9 +24,9 @@ final class TCPLifetimeTests: BridgeTestCase {
     func testHalfClose_ShutdownThenStillRead() {
         // The server answers only after the client's FIN: it counts bytes
         // until EOF and then writes the count back.
-        var port = 0
+        let port = Shared(0)
         var server: Disposable?
-        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe(onNext: { connection in
+        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe(onNext: { connection in
             server?.dispose()
             var total = 0
             let reader = connection.rx.data.subscribe(onNext: { total += $0.count }, onCompleted: {
@@ -36,7 +36,7 @@ final class TCPLifetimeTests: BridgeTestCase {
         })
         var answer = ""
         var completed = false
-        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
             _ = client.rx.data.subscribe(onNext: { answer += $0.string }, onCompleted: { completed = true })
             _ = client.write(randomBytes(count: 100_000)).andThen(client.shutdown()).subscribe()
         })
@@ -46,30 +46,30 @@ final class TCPLifetimeTests: BridgeTestCase {
     }
 
     func testDispose_ListenInsideItsOwnEventAndTwice() {
-        var port = 0
+        let port = Shared(0)
         var accepted = 0
         var server: Disposable?
-        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe(onNext: { connection in
+        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe(onNext: { connection in
             accepted += 1
             connection.close()
             server?.dispose()
             server?.dispose()
         })
-        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { $0.close() })
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { $0.close() })
         runLoop()
         XCTAssertEqual(accepted, 1)
         // The port is free again: listening on it succeeds.
         var failure: Error?
-        let again = loop.rx.listen(host: "127.0.0.1", port: port).subscribe(onError: { failure = $0 })
+        let again = loop.rx.listen(host: "127.0.0.1", port: port.value).subscribe(onError: { failure = $0 })
         XCTAssertNil(failure)
         again.dispose()
         runLoop()
     }
 
     func testDispose_ListenFromAnotherThread() {
-        var port = 0
-        let server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port = $0.port }).subscribe()
-        XCTAssertNotEqual(port, 0)
+        let port = Shared(0)
+        let server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe()
+        XCTAssertNotEqual(port.value, 0)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             server.dispose()

@@ -4,13 +4,13 @@ import XCTest
 
 final class TCPOptionsTests: BridgeTestCase {
     func testEcho_OverIPv6Loopback() {
-        var address: SocketAddress?
+        let bound = Shared<SocketAddress?>(nil)
         var failure: Error?
-        let server = loop.rx.listen(host: "::1", port: 0, onListening: { address = $0 })
+        let server = loop.rx.listen(host: "::1", port: 0, onListening: { bound.value = $0 })
             .subscribe(onNext: { connection in
                 _ = connection.rx.data.subscribe(onNext: { _ = connection.write($0).subscribe() })
             }, onError: { failure = $0 })
-        guard let address else {
+        guard let address = bound.value else {
             // A machine without IPv6 on loopback reports it as an error.
             XCTAssertNotNil(failure)
             server.dispose()

@@ -28,7 +28,7 @@ extension ObservableType {
     }
 }
 
-private final class ReduceSink<SourceType, Accumulate, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ReduceSink<SourceType, Accumulate, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Result = Observer.Element
 
     private let accumulator: (Accumulate, SourceType) throws -> Accumulate

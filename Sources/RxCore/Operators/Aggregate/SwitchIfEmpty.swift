@@ -13,7 +13,7 @@ extension ObservableType {
     }
 }
 
-private final class SwitchIfEmptySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SwitchIfEmptySink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private let other: Observable<Element>

@@ -22,7 +22,7 @@ extension ObservableType {
     }
 }
 
-private final class AmbSink<Observer: ObserverType>: Sink<Observer> {
+private final class AmbSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable {
     private static var undecided: Int { -1 }
 
     private let winner = Atomic<Int>(AmbSink.undecided)

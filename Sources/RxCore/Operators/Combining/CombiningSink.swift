@@ -119,10 +119,11 @@ final class CombiningProducer<Values, Snapshot, Element>: Producer<Element> {
 /// downstream, queued meanwhile. Downstream therefore never sees two
 /// overlapping calls, and sees results in the order the source events were
 /// applied.
-private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sink<Observer>, CombiningInput {
+private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sink<Observer>, CombiningInput, @unchecked Sendable {
     typealias Parent = CombiningProducer<Values, Snapshot, Observer.Element>
 
-    private struct State {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: @unchecked Sendable {
         var values: Values
         /// Elements held per source: 0 or 1 for combineLatest, the queue length for zip.
         var counts: [Int]

@@ -54,7 +54,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     }
 }
 
-private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, ObserverType, TailRecursiveSink {
+private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, ObserverType, TailRecursiveSink, @unchecked Sendable {
     typealias Element = Observer.Element
 
     let tail: TailRecursion<Element>

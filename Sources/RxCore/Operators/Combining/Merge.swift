@@ -65,11 +65,12 @@ extension ObservableType {
 /// completion, once per element of a `flatMap`, then touch no generic state
 /// and build no `Event`, so unspecialised code looks up no type metadata for
 /// them. The serialiser's lock is taken only to deliver events.
-final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Inner.Element == Observer.Element {
+final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var delivery = SerialDelivery<Event<Observer.Element>>()
     }
 
@@ -265,11 +266,12 @@ private final class MergeArrayProducer<Element>: Producer<Element> {
 
 /// The sink of `merge(maxConcurrent:)`, `concat()` and `concatMap`: at most
 /// `maxConcurrent` inner subscriptions, the others queued in arrival order.
-final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Inner.Element == Observer.Element {
+final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var delivery = SerialDelivery<Event<Observer.Element>>()
         /// Running inners plus slots handed over to queued ones.
         var activeCount = 0

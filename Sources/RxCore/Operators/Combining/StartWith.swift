@@ -12,7 +12,7 @@ extension ObservableType {
     }
 }
 
-private final class StartWithSink<Observer: ObserverType>: ForwardingSink<Observer> {
+private final class StartWithSink<Observer: ObserverType>: ForwardingSink<Observer>, @unchecked Sendable {
     func run(elements: [Element], source: Observable<Element>) -> Disposable {
         for element in elements {
             forwardOn(.next(element))

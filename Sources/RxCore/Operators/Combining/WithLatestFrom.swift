@@ -29,11 +29,12 @@ extension ObservableType {
     }
 }
 
-private final class WithLatestFromSink<FirstElement, SecondElement, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class WithLatestFromSink<FirstElement, SecondElement, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = FirstElement
     typealias ResultSelector = (FirstElement, SecondElement) throws -> Observer.Element
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var delivery = SerialDelivery<Event<Observer.Element>>()
         var latest: SecondElement?
     }

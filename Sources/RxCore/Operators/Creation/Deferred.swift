@@ -13,7 +13,7 @@ extension ObservableType {
     }
 }
 
-private final class DeferredSink<Observer: ObserverType>: ForwardingSink<Observer> {
+private final class DeferredSink<Observer: ObserverType>: ForwardingSink<Observer>, @unchecked Sendable {
     func run(_ observableFactory: () throws -> Observable<Element>) -> Disposable {
         do {
             let source = try observableFactory()

@@ -54,7 +54,7 @@ extension ObservableType {
     }
 }
 
-private final class ObservableArraySink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink {
+private final class ObservableArraySink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink, @unchecked Sendable {
     typealias State = Int
 
     private let elements: [Observer.Element]
@@ -103,7 +103,7 @@ private final class ObservableArray<Element>: Producer<Element> {
     }
 }
 
-private final class ObservableSequenceSink<Elements: Sequence, Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink where Elements.Element == Observer.Element {
+private final class ObservableSequenceSink<Elements: Sequence, Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink, @unchecked Sendable where Elements.Element == Observer.Element {
     typealias State = Elements.Iterator
 
     @inline(__always)
@@ -159,7 +159,7 @@ private final class ObservableOptional<Element>: Producer<Element> {
     }
 }
 
-private final class ObservableOptionalScheduledSink<Observer: ObserverType>: Sink<Observer> {
+private final class ObservableOptionalScheduledSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable {
     func run(optional: Observer.Element?, scheduler: ImmediateSchedulerType) -> Disposable {
         scheduler.schedule(optional) { optional in
             guard let element = optional else {

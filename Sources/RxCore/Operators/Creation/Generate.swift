@@ -18,7 +18,7 @@ extension ObservableType {
     }
 }
 
-private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink {
+private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink, @unchecked Sendable {
     typealias Element = Observer.Element
     /// The current value, and whether it is the initial one (not iterated yet).
     typealias State = (value: Element, isFirst: Bool)

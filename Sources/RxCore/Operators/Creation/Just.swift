@@ -30,7 +30,7 @@ private final class Just<Element>: Producer<Element> {
     }
 }
 
-private final class JustScheduledSink<Observer: ObserverType>: Sink<Observer> {
+private final class JustScheduledSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable {
     func run(element: Observer.Element, scheduler: ImmediateSchedulerType) -> Disposable {
         scheduler.schedule(element) { element in
             self.forwardOn(.next(element))

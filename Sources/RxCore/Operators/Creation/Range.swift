@@ -12,7 +12,7 @@ extension ObservableType where Element: RxAbstractInteger {
     }
 }
 
-private final class RangeSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink where Observer.Element: RxAbstractInteger {
+private final class RangeSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink, @unchecked Sendable where Observer.Element: RxAbstractInteger {
     typealias Element = Observer.Element
     typealias State = Element
 

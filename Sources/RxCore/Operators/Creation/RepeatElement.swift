@@ -11,7 +11,7 @@ extension ObservableType {
     }
 }
 
-private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink {
+private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, SynchronousSourceSink, @unchecked Sendable {
     typealias State = Void
 
     private let element: Observer.Element

@@ -18,7 +18,9 @@
 ///
 /// so that `step` is inlined into it and the per-element work is a plain loop
 /// (a shared generic loop could not be specialised for each sink).
-protocol SynchronousSourceSink: AnyObject {
+///
+/// Sinks are `Sendable` (see `Sink`): a step may run on the scheduler's thread.
+protocol SynchronousSourceSink: AnyObject, Sendable {
     /// What one step needs to know from the previous one.
     associatedtype State
 

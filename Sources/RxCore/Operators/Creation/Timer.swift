@@ -24,7 +24,7 @@ extension ObservableType where Element: RxAbstractInteger {
     }
 }
 
-private final class TimerPeriodicSink<Observer: ObserverType>: Sink<Observer> where Observer.Element: RxAbstractInteger {
+private final class TimerPeriodicSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable where Observer.Element: RxAbstractInteger {
     func run(dueTime: RxTimeInterval, period: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
         scheduler.schedulePeriodic(0 as Observer.Element, startAfter: dueTime, period: period) { count in
             self.forwardOn(.next(count))
@@ -33,7 +33,7 @@ private final class TimerPeriodicSink<Observer: ObserverType>: Sink<Observer> wh
     }
 }
 
-private final class TimerOneOffSink<Observer: ObserverType>: Sink<Observer> where Observer.Element: RxAbstractInteger {
+private final class TimerOneOffSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable where Observer.Element: RxAbstractInteger {
     func run(dueTime: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
         scheduler.scheduleRelative((), dueTime: dueTime) { _ in
             self.forwardOn(.next(0))

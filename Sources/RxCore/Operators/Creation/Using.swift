@@ -19,7 +19,7 @@ extension ObservableType {
     }
 }
 
-private final class UsingSink<Resource: Disposable, Observer: ObserverType>: ForwardingSink<Observer> {
+private final class UsingSink<Resource: Disposable, Observer: ObserverType>: ForwardingSink<Observer>, @unchecked Sendable {
     func run(resourceFactory: () throws -> Resource, observableFactory: (Resource) throws -> Observable<Element>) -> Disposable {
         var resource: Disposable?
         do {

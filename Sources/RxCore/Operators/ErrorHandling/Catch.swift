@@ -38,7 +38,7 @@ extension ObservableType {
     }
 }
 
-private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
     typealias Handler = (Swift.Error) throws -> Observable<Element>
 
@@ -109,7 +109,7 @@ private final class CatchProducer<Element>: Producer<Element> {
     }
 }
 
-private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, ObserverType, TailRecursiveSink {
+private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, ObserverType, TailRecursiveSink, @unchecked Sendable {
     typealias Element = Observer.Element
 
     let tail: TailRecursion<Element>

@@ -29,7 +29,7 @@ extension ObservableType {
     }
 }
 
-private final class RetryWhenSink<Observer: ObserverType, TriggerElement, Failure>: Sink<Observer>, TailRecursiveSink {
+private final class RetryWhenSink<Observer: ObserverType, TriggerElement, Failure>: Sink<Observer>, TailRecursiveSink, @unchecked Sendable {
     typealias Element = Observer.Element
 
     let tail: TailRecursion<Element>

@@ -21,10 +21,11 @@ extension ObservableType {
     }
 }
 
-private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var id: UInt64 = 0
         var value: Element?
         var delivery = SerialDelivery<Event<Element>>()
@@ -49,7 +50,7 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
-            let id = state.withLock { state -> UInt64 in
+            let id = state.locked { state -> UInt64 in
                 state.id &+= 1
                 state.value = element
                 return state.id
@@ -59,7 +60,7 @@ private final class DebounceSink<Observer: ObserverType>: Sink<Observer>, Observ
                 return Disposables.create()
             }
         case .error:
-            let first = state.withLock { state -> Event<Element>? in
+            let first = state.locked { state -> Event<Element>? in
                 state.value = nil
                 return state.delivery.accept(event)
             }

@@ -64,7 +64,7 @@ extension ObservableType {
     }
 }
 
-private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer>, ObserverType {
+private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
     typealias KeySelector = (Element) throws -> Key
     typealias Comparer = (Key, Key) throws -> Bool

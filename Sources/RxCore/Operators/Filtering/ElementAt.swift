@@ -16,7 +16,7 @@ extension ObservableType {
     }
 }
 
-private final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private var remaining: Int

@@ -12,7 +12,7 @@ extension ObservableType {
     }
 }
 
-private final class IgnoreElementsSink<SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Never {
+private final class IgnoreElementsSink<SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == Never {
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next:

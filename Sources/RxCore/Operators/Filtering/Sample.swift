@@ -23,10 +23,11 @@ extension ObservableType {
     }
 }
 
-private final class SampleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SampleSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var element: Element?
         var atEnd = false
         var delivery = SerialDelivery<Event<Element>>()

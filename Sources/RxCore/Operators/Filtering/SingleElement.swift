@@ -29,7 +29,7 @@ extension ObservableType {
     }
 }
 
-private final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
     typealias Predicate = (Element) throws -> Bool
 

@@ -11,7 +11,7 @@ extension ObservableType {
     }
 }
 
-private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SkipCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private var remaining: Int

@@ -19,7 +19,7 @@ extension ObservableType {
     }
 }
 
-private final class SkipForSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SkipForSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private let open = Atomic<Bool>(false)

@@ -31,10 +31,11 @@ private struct SkipUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
     }
 }
 
-private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var delivery = SerialDelivery<Event<Element>>()
         var forwardElements = false
     }
@@ -52,7 +53,7 @@ private final class SkipUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         // Returns the event to deliver now, or `nil`; `endSilently` is set
         // when the source completed before `other` emitted.
         var endSilently = false
-        let first = state.withLock { state -> Event<Element>? in
+        let first = state.locked { state -> Event<Element>? in
             switch event {
             case .next:
                 return state.forwardElements ? state.delivery.accept(event) : nil

@@ -14,7 +14,7 @@ extension ObservableType {
     }
 }
 
-private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class SkipWhileSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
     typealias Predicate = (Element) throws -> Bool
 

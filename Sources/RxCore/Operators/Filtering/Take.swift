@@ -17,7 +17,7 @@ extension ObservableType {
     }
 }
 
-private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private var remaining: Int

@@ -20,10 +20,11 @@ extension ObservableType {
     }
 }
 
-private final class TakeForSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeForSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var delivery = SerialDelivery<Event<Element>>()
     }
 

@@ -14,7 +14,7 @@ extension ObservableType {
     }
 }
 
-private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private let count: Int

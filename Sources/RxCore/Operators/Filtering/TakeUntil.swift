@@ -55,10 +55,11 @@ private struct TakeUntilOtherObserver<Other, Observer: ObserverType>: ObserverTy
     }
 }
 
-private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var delivery = SerialDelivery<Event<Element>>()
     }
 
@@ -105,7 +106,7 @@ private final class TakeUntil<Element, Other>: Producer<Element> {
 
 // MARK: - take(until: predicate)
 
-private final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
     typealias Predicate = (Element) throws -> Bool
 

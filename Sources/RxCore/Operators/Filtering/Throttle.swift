@@ -25,10 +25,11 @@ extension ObservableType {
     }
 }
 
-private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var lastUnsentElement: Element?
         var lastSentTime: RxTime?
         var completed = false
@@ -69,7 +70,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
         switch event {
         case .next(let element):
             let now = scheduler.now
-            let outcome = state.withLock { state -> NextOutcome in
+            let outcome = state.locked { state -> NextOutcome in
                 var remaining: Int64 = 0
                 if let lastSentTime = state.lastSentTime {
                     remaining = dueTime.nanoseconds &- now.timeIntervalSince(lastSentTime).nanoseconds
@@ -94,13 +95,13 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
                 }
             }
         case .error:
-            let first = state.withLock { state -> Event<Element>? in
+            let first = state.locked { state -> Event<Element>? in
                 state.lastUnsentElement = nil
                 return state.delivery.accept(event)
             }
             forwardSerially(accepted: first, in: state)
         case .completed:
-            let first = state.withLock { state -> Event<Element>? in
+            let first = state.locked { state -> Event<Element>? in
                 if state.lastUnsentElement != nil {
                     state.completed = true
                     return nil
@@ -113,7 +114,7 @@ private final class ThrottleSink<Observer: ObserverType>: Sink<Observer>, Observ
 
     private func propagate() {
         let now = scheduler.now
-        let first = state.withLock { state -> Event<Element>? in
+        let first = state.locked { state -> Event<Element>? in
             var first: Event<Element>?
             if let element = state.lastUnsentElement {
                 first = state.sendNow(element, now: now)

@@ -67,7 +67,9 @@ extension TailRecursiveSink {
 
 /// The sources left to a `TailRecursiveSink`, its current subscription and
 /// the gate that serialises moves. Disposing it ends the current subscription.
-final class TailRecursion<Element>: Disposable {
+// @unchecked Sendable: `stack` is touched only by the thread that holds the
+// gate (see `stack`); everything else is under `gate`'s lock.
+final class TailRecursion<Element>: Disposable, @unchecked Sendable {
     /// An iterator over sources and, if known, how many it has left.
     struct Sources {
         var iterator: AnyIterator<Observable<Element>>

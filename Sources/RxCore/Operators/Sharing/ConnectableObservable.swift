@@ -38,10 +38,14 @@ public class ConnectableObservable<Element>: Observable<Element>, ConnectableObs
 }
 
 /// The `ConnectableObservable` behind `multicast`, `publish` and `replay`.
-final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element> {
+// @unchecked Sendable: its mutable state (the subject and the connection) is
+// read and written under `state`'s lock; `source` and `makeSubject` are set
+// once. A connection holds its adapter across threads to detach from it.
+final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObservable<Subject.Element>, @unchecked Sendable {
     typealias SourceElement = Subject.Observer.Element
 
-    fileprivate struct State {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    fileprivate struct State: @unchecked Sendable {
         var subject: Subject?
         var connection: ConnectableConnection<Subject>?
     }
@@ -86,7 +90,7 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Subject.Element {
         let makeSubject = self.makeSubject
-        let subject = state.withLock { state in Self.lazySubject(&state, makeSubject) }
+        let subject = state.locked { state in Self.lazySubject(&state, makeSubject) }
         return subject.subscribe(observer)
     }
 }
@@ -94,7 +98,10 @@ final class ConnectableObservableAdapter<Subject: SubjectType>: ConnectableObser
 /// One connection of a `ConnectableObservableAdapter`: the source's observer,
 /// forwarding to the subject. It ends (and detaches from its parent, so the
 /// next connect starts afresh) on dispose or when the source terminates.
-private final class ConnectableConnection<Subject: SubjectType>: ObserverType, Disposable {
+// @unchecked Sendable: `subjectObserver` is called only by the source's
+// serial event delivery; the rest is a Mutex, an atomic and a thread-safe
+// disposable.
+private final class ConnectableConnection<Subject: SubjectType>: ObserverType, Disposable, @unchecked Sendable {
     typealias Element = Subject.Observer.Element
 
     private let parent: Mutex<ConnectableObservableAdapter<Subject>?>

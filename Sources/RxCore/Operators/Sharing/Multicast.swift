@@ -79,7 +79,7 @@ extension ObservableType {
     }
 }
 
-private final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: ForwardingSink<Observer> {
+private final class MulticastSink<Subject: SubjectType, Observer: ObserverType>: ForwardingSink<Observer>, @unchecked Sendable {
     func run(_ parent: Multicast<Subject, Observer.Element>) -> Disposable {
         do {
             let subject = try parent.subjectSelector()

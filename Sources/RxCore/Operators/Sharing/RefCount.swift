@@ -22,7 +22,7 @@ extension ConnectableObservableType {
     }
 }
 
-private final class RefCountSink<Source: ConnectableObservableType, Observer: ObserverType>: Sink<Observer>, ObserverType where Source.Element == Observer.Element {
+private final class RefCountSink<Source: ConnectableObservableType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Source.Element == Observer.Element {
     typealias Element = Observer.Element
 
     private let parent: RefCount<Source>

@@ -23,8 +23,9 @@ extension ObservableType {
     }
 }
 
-private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == [Element] {
-    private struct State: SerialDeliveryState, WindowTimerState {
+private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == [Element] {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, WindowTimerState, @unchecked Sendable {
         var buffer: [Element] = []
         var windowTimer = WindowTimer()
         var delivery = SerialDelivery<Event<[Element]>>()

@@ -11,7 +11,7 @@ extension ObservableType {
     }
 }
 
-private final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == (index: Int, element: SourceType) {
+private final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == (index: Int, element: SourceType) {
     private var index = 0
 
     func on(_ event: Event<SourceType>) {

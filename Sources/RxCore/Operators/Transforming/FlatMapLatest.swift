@@ -36,11 +36,12 @@ extension ObservableType where Element: ObservableConvertibleType {
     }
 }
 
-private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType where Inner.Element == Observer.Element {
+private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
-    private struct State: SerialDeliveryState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: SerialDeliveryState, @unchecked Sendable {
         var delivery = SerialDelivery<Event<Observer.Element>>()
         /// The id of the current inner; events of older inners are dropped.
         var latest = 0
@@ -97,7 +98,7 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
     }
 
     fileprivate func innerOn(_ event: Event<Observer.Element>, id: Int) {
-        let first = state.withLock { state -> Event<Observer.Element>? in
+        let first = state.locked { state -> Event<Observer.Element>? in
             guard state.latest == id else { return nil }
             switch event {
             case .next, .error:

@@ -66,7 +66,7 @@ private final class GroupedObservableImpl<Element>: Observable<Element> {
     }
 }
 
-private final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == GroupedObservable<Key, Element> {
+private final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == GroupedObservable<Key, Element> {
     typealias KeySelector = (Element) throws -> Key
 
     private let selector: KeySelector

@@ -11,7 +11,7 @@ extension ObservableType {
     }
 }
 
-private final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Transform = (SourceType) throws -> Observer.Element
 
     private let transform: Transform

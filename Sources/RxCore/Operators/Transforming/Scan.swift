@@ -28,7 +28,7 @@ extension ObservableType {
     }
 }
 
-private final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Accumulate = Observer.Element
     typealias Accumulator = (inout Accumulate, SourceType) throws -> Void
 

@@ -28,14 +28,15 @@ extension ObservableType {
     }
 }
 
-private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Observable<Element> {
+private final class WindowTimeCountSink<Element, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == Observable<Element> {
     /// One delivery, in the order the state changed: to a window or downstream.
     private enum Delivery {
         case window(PublishSubject<Element>, Event<Element>)
         case outer(Event<Observable<Element>>)
     }
 
-    private struct State: WindowTimerState {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: WindowTimerState, @unchecked Sendable {
         var subject = PublishSubject<Element>()
         var count = 0
         var windowTimer = WindowTimer()

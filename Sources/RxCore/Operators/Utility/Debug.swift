@@ -43,7 +43,7 @@ private func debugLog(_ identifier: String, _ content: String) {
     print("\(debugTimestamp()): \(identifier) -> \(content)")
 }
 
-private final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private static var maxEventTextLength: Int { 40 }

@@ -19,10 +19,11 @@ extension ObservableType {
     }
 }
 
-private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class DelaySink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: @unchecked Sendable {
         /// A drain chain is scheduled or running.
         var active = false
         /// The drain loop is delivering.

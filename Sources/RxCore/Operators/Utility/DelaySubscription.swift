@@ -30,9 +30,10 @@ private final class DelaySubscription<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ForwardingSink(observer: observer, cancel: cancel)
-        let source = self.source
+        // The source is subscribed on the scheduler, as RxSwift's contract says.
+        let source = UncheckedSendable(self.source)
         let subscription = scheduler.scheduleRelative(sink, dueTime: dueTime) { sink in
-            source.subscribe(sink)
+            source.value.subscribe(sink)
         }
         return (sink: sink, subscription: subscription)
     }

@@ -13,7 +13,7 @@ extension ObservableType where Element: EventConvertible {
     }
 }
 
-private final class DematerializeSink<SourceType: EventConvertible, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == SourceType.Element {
+private final class DematerializeSink<SourceType: EventConvertible, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == SourceType.Element {
     func on(_ event: Event<SourceType>) {
         switch event {
         case .next(let element):

@@ -73,7 +73,7 @@ private struct DoHandlers<Element> {
     }
 }
 
-private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private let handlers: DoHandlers<Element>

@@ -11,7 +11,7 @@ extension ObservableType {
     }
 }
 
-private final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Event<SourceType> {
+private final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == Event<SourceType> {
     func on(_ event: Event<SourceType>) {
         forwardOn(.next(event))
         if event.isStopEvent {

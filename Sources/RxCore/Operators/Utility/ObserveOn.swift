@@ -24,10 +24,11 @@ extension ObservableType {
 
 // MARK: - Any scheduler
 
-private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
-    private struct State {
+    // @unchecked Sendable: read and written only under `state`'s lock.
+    private struct State: @unchecked Sendable {
         var stopped = false
         var running = false
         var queue = RingQueue<Event<Element>>()
@@ -109,7 +110,7 @@ private final class ObserveOn<Element>: Producer<Element> {
 // MARK: - Serial dispatch queue
 
 /// The serial queue keeps the order, so each event is simply one `async`.
-private final class ObserveOnSerialQueueSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class ObserveOnSerialQueueSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private let scheduler: SerialDispatchQueueScheduler
@@ -126,10 +127,12 @@ private final class ObserveOnSerialQueueSink<Observer: ObserverType>: Sink<Obser
         } else if stopped.load(ordering: .acquiring) {
             return
         }
+        // observe(on:) delivers the event on the queue: its contract.
+        let event = UncheckedSendable(event)
         scheduler.enqueue {
             if self.cancel.isDisposed { return }
-            self.forwardOn(event)
-            if event.isStopEvent {
+            self.forwardOn(event.value)
+            if event.value.isStopEvent {
                 self.dispose()
             }
         }

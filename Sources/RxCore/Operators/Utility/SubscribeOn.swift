@@ -16,13 +16,15 @@ extension ObservableType {
     }
 }
 
-private final class SubscribeOnSink<Observer: ObserverType>: ForwardingSink<Observer> {
+private final class SubscribeOnSink<Observer: ObserverType>: ForwardingSink<Observer>, @unchecked Sendable {
     func run<Source: ObservableType>(source: Source, scheduler: ImmediateSchedulerType) -> Disposable where Source.Element == Element {
         let disposeEverything = SerialDisposable()
         let cancelSchedule = SingleAssignmentDisposable()
         disposeEverything.disposable = cancelSchedule
+        // The source is subscribed on the scheduler: subscribe(on:)'s contract.
+        let source = UncheckedSendable(source)
         let scheduled = scheduler.schedule(()) { _ -> Disposable in
-            let subscription = source.subscribe(self)
+            let subscription = source.value.subscribe(self)
             disposeEverything.disposable = ScheduledDisposable(scheduler: scheduler, disposable: subscription)
             return Disposables.create()
         }

@@ -44,7 +44,7 @@ extension ObservableType {
     }
 }
 
-private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private struct State {

@@ -24,7 +24,7 @@ extension ObservableType {
     }
 }
 
-private final class WithUnretainedSink<Object: AnyObject, SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class WithUnretainedSink<Object: AnyObject, SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias ResultSelector = (Object, SourceElement) -> Observer.Element
 
     private weak var object: Object?

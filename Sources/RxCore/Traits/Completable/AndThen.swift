@@ -20,7 +20,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     }
 }
 
-private final class AndThenSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class AndThenSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Never
 
     private let second: Observable<Observer.Element>

@@ -5,7 +5,7 @@ public enum CompletableTrait {}
 public typealias Completable = PrimitiveSequence<CompletableTrait, Never>
 
 /// The outcome of a `Completable`.
-public enum CompletableEvent {
+public enum CompletableEvent: Sendable {
     /// The work failed.
     case error(Swift.Error)
     /// The work finished.
@@ -14,7 +14,7 @@ public enum CompletableEvent {
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
     /// The callback through which `Completable.create` reports its outcome.
-    public typealias CompletableObserver = (CompletableEvent) -> Void
+    public typealias CompletableObserver = @Sendable (CompletableEvent) -> Void
 
     /// Creates a `Completable` from a subscribe function that reports one
     /// outcome. Only the first outcome counts.

@@ -27,7 +27,7 @@ public enum InfallibleEvent<Element> {
 
 extension InfallibleType {
     /// The callback through which `Infallible.create` reports events.
-    public typealias InfallibleObserver = (InfallibleEvent<Element>) -> Void
+    public typealias InfallibleObserver = @Sendable (InfallibleEvent<Element>) -> Void
 
     /// Creates an `Infallible` from a subscribe function. Events after
     /// completion are dropped; disposing disposes what `subscribe` returned.
@@ -108,3 +108,6 @@ extension InfallibleType {
         Infallible(asObservable().filter(predicate))
     }
 }
+
+/// An event is `Sendable` when its element is.
+extension InfallibleEvent: Sendable where Element: Sendable {}

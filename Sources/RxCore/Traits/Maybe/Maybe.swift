@@ -17,7 +17,7 @@ public enum MaybeEvent<Element> {
 
 extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// The callback through which `Maybe.create` reports its outcome.
-    public typealias MaybeObserver = (MaybeEvent<Element>) -> Void
+    public typealias MaybeObserver = @Sendable (MaybeEvent<Element>) -> Void
 
     /// Creates a `Maybe` from a subscribe function that reports one outcome.
     /// Only the first outcome counts.
@@ -145,3 +145,6 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         primitiveSequence.source.asCompletable()
     }
 }
+
+/// An event is `Sendable` when its element is.
+extension MaybeEvent: Sendable where Element: Sendable {}

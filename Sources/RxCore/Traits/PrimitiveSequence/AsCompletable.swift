@@ -6,7 +6,7 @@ extension ObservableType {
     }
 }
 
-private final class DropElementsSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Never {
+private final class DropElementsSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == Never {
     func on(_ event: Event<Source>) {
         switch event {
         case .next:

@@ -8,7 +8,7 @@ extension ObservableType {
     }
 }
 
-private final class AsSingleSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+private final class AsSingleSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
 
     private var element: Element?

@@ -6,7 +6,7 @@ extension ObservableType {
     }
 }
 
-private final class FirstSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == Source? {
+private final class FirstSink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == Source? {
     func on(_ event: Event<Source>) {
         switch event {
         case .next(let element):

@@ -9,7 +9,7 @@ extension ObservableType {
     }
 }
 
-private final class ToArraySink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType where Observer.Element == [Source] {
+private final class ToArraySink<Source, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == [Source] {
     private var elements: [Source] = []
 
     func on(_ event: Event<Source>) {

@@ -10,7 +10,7 @@ public typealias SingleEvent<Element> = Result<Element, Swift.Error>
 
 extension PrimitiveSequenceType where Trait == SingleTrait {
     /// The callback through which `Single.create` reports its outcome.
-    public typealias SingleObserver = (SingleEvent<Element>) -> Void
+    public typealias SingleObserver = @Sendable (SingleEvent<Element>) -> Void
 
     /// Creates a `Single` from a subscribe function that reports one outcome.
     ///

@@ -282,7 +282,9 @@ final class CombineLatestTests: RxCoreTestCase {
         }
         XCTAssertFalse(overlapped)
         XCTAssertEqual(results.last, count * 10_000 + count)
-        XCTAssertGreaterThanOrEqual(results.count, count + 1)
+        // At least `count`: if one thread sends everything before the other
+        // starts, only the second thread's values produce results.
+        XCTAssertGreaterThanOrEqual(results.count, count)
         XCTAssertLessThanOrEqual(results.count, 2 * count - 1)
         subscription.dispose()
     }

@@ -37,8 +37,8 @@ final class FromTests: RxCoreTestCase {
     }
 
     func testOf_DisposeFromInsideOnNext() {
-        var received: [Int] = []
-        var completed = false
+        nonisolated(unsafe) var received: [Int] = []
+        nonisolated(unsafe) var completed = false
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             var subscription: Disposable?
             subscription = Observable.of(1, 2, 3).subscribe(onNext: { value in

@@ -107,7 +107,7 @@ final class RangeTests: RxCoreTestCase {
     }
 
     func testRange_DisposeFromInsideOnNextOnCurrentThread() {
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             var subscription: Disposable?
             subscription = Observable.range(start: 0, count: 1_000_000).subscribe(onNext: { value in

@@ -23,7 +23,7 @@ final class RepeatElementTests: RxCoreTestCase {
     }
 
     func testRepeatElement_DisposeFromInsideOnNextOnCurrentThread() {
-        var count = 0
+        nonisolated(unsafe) var count = 0
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             var subscription: Disposable?
             subscription = Observable.repeatElement("x").subscribe(onNext: { _ in
@@ -38,7 +38,7 @@ final class RepeatElementTests: RxCoreTestCase {
     }
 
     func testRepeatElement_DisposeFromInsideOnNextWithRecursiveScheduling() {
-        var count = 0
+        nonisolated(unsafe) var count = 0
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             var subscription: Disposable?
             subscription = Observable.repeatElement("x", scheduler: RecursiveTrampolineScheduler()).subscribe(onNext: { _ in

@@ -6,7 +6,7 @@ import XCTest
 /// synchronous sources take their general `scheduleRecursive` path: the order
 /// RxSwift produces, against which the loop on `CurrentThreadScheduler` is checked.
 struct RecursiveTrampolineScheduler: ImmediateSchedulerType {
-    func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+    func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         CurrentThreadScheduler.instance.schedule(state, action: action)
     }
 }
@@ -14,7 +14,7 @@ struct RecursiveTrampolineScheduler: ImmediateSchedulerType {
 final class SynchronousSourceDriverTests: RxCoreTestCase {
     /// Subscribes two `of` sources from inside trampoline work and logs what they emit.
     private func twoSourcesInsideTrampoline(_ scheduler: ImmediateSchedulerType) -> [String] {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             _ = Observable.of(1, 2, scheduler: scheduler).subscribe(
                 onNext: { log.append("a\($0)") },
@@ -38,7 +38,7 @@ final class SynchronousSourceDriverTests: RxCoreTestCase {
 
     /// Work scheduled on the trampoline from inside `onNext` runs before the next element.
     private func workScheduledFromOnNext(_ scheduler: ImmediateSchedulerType) -> [String] {
-        var log: [String] = []
+        nonisolated(unsafe) var log: [String] = []
         _ = Observable.of(1, 2, 3, scheduler: scheduler).subscribe(
             onNext: { value in
                 log.append("\(value)")
@@ -84,7 +84,7 @@ final class SynchronousSourceDriverTests: RxCoreTestCase {
 
     /// Disposing from inside `onNext` stops the source in both paths.
     private func disposeFromOnNext(_ scheduler: ImmediateSchedulerType) -> [Int] {
-        var received: [Int] = []
+        nonisolated(unsafe) var received: [Int] = []
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             var subscription: Disposable?
             subscription = Observable.range(start: 0, count: 10, scheduler: scheduler).subscribe(onNext: { value in
@@ -105,8 +105,8 @@ final class SynchronousSourceDriverTests: RxCoreTestCase {
 
     func testDriver_DisposeBeforeFirstStepEmitsNothing() {
         for scheduler: ImmediateSchedulerType in [RecursiveTrampolineScheduler(), CurrentThreadScheduler.instance] {
-            var received: [Int] = []
-            var completed = false
+            nonisolated(unsafe) var received: [Int] = []
+            nonisolated(unsafe) var completed = false
             _ = CurrentThreadScheduler.instance.schedule(()) { _ in
                 let subscription = Observable.of(1, 2, scheduler: scheduler).subscribe(
                     onNext: { received.append($0) },
@@ -122,9 +122,9 @@ final class SynchronousSourceDriverTests: RxCoreTestCase {
 
     func testDriver_InterleavedLongSourcesDoNotOverflowTheStack() {
         for scheduler: ImmediateSchedulerType in [RecursiveTrampolineScheduler(), CurrentThreadScheduler.instance] {
-            var first = 0
-            var second = 0
-            var order: [Int] = []
+            nonisolated(unsafe) var first = 0
+            nonisolated(unsafe) var second = 0
+            nonisolated(unsafe) var order: [Int] = []
             _ = CurrentThreadScheduler.instance.schedule(()) { _ in
                 _ = Observable.range(start: 0, count: 100_000, scheduler: scheduler).subscribe(onNext: { value in
                     first += 1

@@ -3,7 +3,10 @@ import RxTest
 import XCTest
 
 /// A resource that records the ticks it was created and disposed at.
-private final class TestResource: Disposable {
+///
+/// A `Disposable` is `Sendable`; this one is only touched by the test
+/// scheduler's thread, hence unchecked.
+private final class TestResource: Disposable, @unchecked Sendable {
     private let scheduler: TestScheduler
     private(set) var ticks: [Int] = []
 
@@ -17,8 +20,9 @@ private final class TestResource: Disposable {
     }
 }
 
-/// A resource that runs a closure when disposed.
-private final class LoggingResource: Disposable {
+/// A resource that runs a closure when disposed (on the test scheduler's
+/// thread, hence unchecked).
+private final class LoggingResource: Disposable, @unchecked Sendable {
     private let onDispose: () -> Void
 
     init(_ onDispose: @escaping () -> Void) {

@@ -161,7 +161,7 @@ final class ConnectableObservableTests: RxCoreTestCase {
 
     func testConnectableObservable_DisposeConnectionFromOtherThread() {
         let subject = PublishSubject<Int>()
-        let connectable = subject.publish()
+        nonisolated(unsafe) let connectable = subject.publish()
         var received: [Int] = []
         let subscription = connectable.subscribe(onNext: { received.append($0) })
         let connection = connectable.connect()
@@ -181,7 +181,7 @@ final class ConnectableObservableTests: RxCoreTestCase {
 
     func testConnectableObservable_ConcurrentConnectAndDispose() {
         let subject = PublishSubject<Int>()
-        let connectable = subject.publish()
+        nonisolated(unsafe) let connectable = subject.publish()
         DispatchQueue.concurrentPerform(iterations: 100) { _ in
             for _ in 0..<50 {
                 let connection = connectable.connect()

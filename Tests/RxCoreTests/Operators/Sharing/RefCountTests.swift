@@ -197,7 +197,7 @@ final class RefCountTests: RxCoreTestCase {
 
     func testRefCount_DisposeFromInsideOnNext() {
         let subject = PublishSubject<Int>()
-        let shared = subject.publish().refCount()
+        nonisolated(unsafe) let shared = subject.publish().refCount()
         var received: [Int] = []
         var subscription: Disposable?
         subscription = shared.subscribe(onNext: { value in
@@ -216,7 +216,7 @@ final class RefCountTests: RxCoreTestCase {
             active.increment()
             return Disposables.create { active.decrement() }
         }
-        let shared = source.publish().refCount()
+        nonisolated(unsafe) let shared = source.publish().refCount()
         DispatchQueue.concurrentPerform(iterations: 100) { _ in
             for _ in 0..<50 {
                 let subscription = shared.subscribe { _ in }

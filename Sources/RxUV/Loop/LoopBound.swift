@@ -1,0 +1,44 @@
+/// A value that belongs to one loop's thread.
+///
+/// Libuv handles, requests and the state that drives them may be touched
+/// only on the thread that runs their loop. `LoopBound` says so in the type:
+/// it is `Sendable`, so it can be carried to that thread (inside a closure
+/// given to `Loop.execute`), but its `value` may be read or written only
+/// there; debug builds check it on every access. This is the one place where
+/// the bridge states loop confinement to the compiler: types that hold
+/// loop-confined state keep it in a `LoopBound` instead of declaring
+/// themselves `@unchecked Sendable`.
+///
+/// It is a class so that a `Sendable` owner can hold mutable loop-thread
+/// state in a `let`.
+final class LoopBound<Value>: @unchecked Sendable {
+    /// The loop whose thread owns the value (not retained: the owner of the
+    /// box keeps its loop alive).
+    unowned(unsafe) let loop: Loop
+    private var storage: Value
+
+    /// Binds `value` to `loop`'s thread.
+    init(_ value: Value, loop: Loop) {
+        self.loop = loop
+        self.storage = value
+    }
+
+    /// Runs `body` with the value on the loop thread: at once when called
+    /// there, otherwise through `Loop.execute`. The way to touch a
+    /// loop-bound value from another thread (a deinit, a dispose).
+    func onLoopThread(_ body: @escaping @Sendable (Value) -> Void) {
+        loop.onLoopThread(self) { bound in body(bound.storage) }
+    }
+
+    /// The value; loop thread only.
+    var value: Value {
+        get {
+            assert(loop.isOnLoopThread, "LoopBound: read off the loop thread")
+            return storage
+        }
+        _modify {
+            assert(loop.isOnLoopThread, "LoopBound: written off the loop thread")
+            yield &storage
+        }
+    }
+}

@@ -40,7 +40,7 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files
 }
 
 let loop = try Loop()
-let listening: (SocketAddress) -> Void = { address in
+let listening: @Sendable (SocketAddress) -> Void = { address in
     print("port \(address.port)")
     fflush(stdout)
 }

@@ -13,7 +13,7 @@ import Synchronization
 /// Only the dispose flag is shared between threads; the handle and the
 /// dispose action are loop-thread state (`LoopBound`), and `dispose()` hops
 /// to the loop thread to close and cancel them.
-final class HandleSubscription<Handle: UVHandle>: Cancelable {
+final class HandleSubscription<Handle: UVHandle>: Cancelable, LoopThreadWork {
     /// What the subscription owns, on the loop thread.
     private struct Owned {
         var handle: Handle?
@@ -81,11 +81,11 @@ final class HandleSubscription<Handle: UVHandle>: Cancelable {
 
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        loop.onLoopThread { [self] in release() }
+        loop.onLoopThread(self)
     }
 
-    /// Closes the handle and runs the dispose action. Loop thread.
-    private func release() {
+    /// After `dispose()`: closes the handle and runs the dispose action.
+    func runOnLoopThread() {
         let handle = owned.value.handle
         let onDispose = owned.value.onDispose
         owned.value = Owned()

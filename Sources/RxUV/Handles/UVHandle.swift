@@ -89,7 +89,7 @@ class UVHandle {
     /// Closes the handle from any thread: at once on the loop thread,
     /// otherwise through `Loop.execute`.
     func closeFromAnyThread() {
-        loop.onLoopThread(self) { $0.close() }
+        loop.onLoopThread(self)
     }
 
     /// Called by the close callback.
@@ -116,6 +116,13 @@ class UVHandle {
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
+    }
+}
+
+extension UVHandle: LoopThreadWork {
+    /// Closes the handle: `closeFromAnyThread()` off the loop thread.
+    func runOnLoopThread() {
+        close()
     }
 }
 

@@ -179,20 +179,21 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return execute(work)
     }
 
-    /// Runs `work(target)` now when on the loop thread, otherwise through
-    /// `execute`: the way a loop-confined object (a handle, a sink's loop
-    /// state) travels to its loop's thread. `target` is used only there, so
-    /// it need not be `Sendable`; `work` captures nothing else of the
-    /// caller's thread. On the loop thread nothing is allocated.
-    /// Returns `false` when the loop is closed; `work` is then not run.
+    /// Runs `work.runOnLoopThread()` now when on the loop thread, otherwise
+    /// through `execute`: the way a loop-confined object (a handle, a sink
+    /// that owns one) gets to its loop's thread. On the loop thread nothing
+    /// is allocated: no closure is formed, which a closure capturing the
+    /// object would cost even when run at once. The object is used only on
+    /// the loop thread, so it need not be `Sendable`.
+    /// Returns `false` when the loop is closed; the work is then not run.
     @discardableResult
-    func onLoopThread<Target: AnyObject>(_ target: Target, _ work: @escaping @Sendable (Target) -> Void) -> Bool {
+    func onLoopThread(_ work: some LoopThreadWork) -> Bool {
         if isOnLoopThread {
-            work(target)
+            work.runOnLoopThread()
             return true
         }
-        let target = UncheckedSendable(target)
-        return execute { work(target.value) }
+        let work = UncheckedSendable(work as LoopThreadWork)
+        return execute { work.value.runOnLoopThread() }
     }
 
     /// Keeps the loop alive while queued work waits (loop thread only).
@@ -292,4 +293,12 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         _ = Resources.decrementTotal()
         #endif
     }
+}
+
+/// An object that does its work on its loop's thread, reached through
+/// `Loop.onLoopThread(_:)`: a handle closing from another thread, a sink
+/// starting or closing the handle it owns.
+protocol LoopThreadWork: AnyObject {
+    /// Does the work. Loop thread.
+    func runOnLoopThread()
 }

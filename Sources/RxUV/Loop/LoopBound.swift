@@ -27,7 +27,7 @@ final class LoopBound<Value>: @unchecked Sendable {
     /// there, otherwise through `Loop.execute`. The way to touch a
     /// loop-bound value from another thread (a deinit, a dispose).
     func onLoopThread(_ body: @escaping @Sendable (Value) -> Void) {
-        loop.onLoopThread(self) { bound in body(bound.storage) }
+        loop.onLoopThread { body(self.value) }
     }
 
     /// The value; loop thread only.

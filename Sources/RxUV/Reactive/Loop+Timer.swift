@@ -29,35 +29,41 @@ private final class LoopTimer: Producer<Int> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
-        let sink = LoopTimerSink(loop: loop, period: period, observer: observer, cancel: cancel)
-        let dueTime = self.dueTime
-        // Not `onLoopThread`: on the loop thread the timer starts without a
-        // closure, one allocation fewer per timer.
-        if loop.isOnLoopThread {
-            sink.start(after: dueTime)
-        } else if !loop.execute({ sink.start(after: dueTime) }) {
+        let sink = LoopTimerSink(loop: loop, dueTime: dueTime, period: period, observer: observer, cancel: cancel)
+        if !loop.onLoopThread(sink) {
             sink.forwardError(UVError(code: UVError.Code.invalidArgument, operation: "uv_timer_start (the loop is closed)"))
         }
         return (sink: sink, subscription: Disposables.create())
     }
 }
 
-private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTimerTarget, @unchecked Sendable where Observer.Element == Int {
+private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTimerTarget, LoopThreadWork, @unchecked Sendable where Observer.Element == Int {
     private let loop: Loop
+    private let dueTime: RxTimeInterval
     private let period: RxTimeInterval?
     // Loop-thread state.
     private var timer: UVTimer?
     private var tick = 0
 
-    init(loop: Loop, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
+    init(loop: Loop, dueTime: RxTimeInterval, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
         self.loop = loop
+        self.dueTime = dueTime
         self.period = period
         super.init(observer: observer, cancel: cancel)
     }
 
-    /// Opens and starts the timer unless disposed first. Loop thread.
-    func start(after dueTime: RxTimeInterval) {
-        guard !isDisposed else { return }
+    /// Brings the timer in line with the subscription: starts it when
+    /// subscribed, closes it once disposed. Loop thread.
+    func runOnLoopThread() {
+        if isDisposed {
+            closeTimer()
+        } else if timer == nil {
+            start()
+        }
+    }
+
+    /// Opens and starts the timer. Loop thread.
+    private func start() {
         do throws(UVError) {
             let timer = try UVTimer(loop: loop)
             try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: dueTime, repeating: period) }
@@ -85,13 +91,10 @@ private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTim
     }
 
     override func dispose() {
-        if !isDisposed {
-            if loop.isOnLoopThread {
-                closeTimer()
-            } else {
-                loop.execute { self.closeTimer() }
-            }
-        }
+        let wasDisposed = isDisposed
         super.dispose()
+        if !wasDisposed {
+            loop.onLoopThread(self)
+        }
     }
 }

@@ -36,13 +36,14 @@ final class TCPWrite: Producer<Never> {
                 observer.on(.error(error))
                 return (sink: Disposables.create(), subscription: Disposables.create())
             case .mustQueue:
-                let sink = TCPWriteSink(connection: connection, observer: observer, cancel: cancel)
-                sink.proceed(after: attempt, writing: bytes)
+                let sink = TCPWriteSink(connection: connection, bytes: bytes, observer: observer, cancel: cancel)
+                sink.proceed(after: attempt)
                 return (sink: sink, subscription: Disposables.create())
             }
         }
-        let sink = TCPWriteSink(connection: connection, observer: observer, cancel: cancel)
-        if !connection.loop.execute({ sink.proceed(after: connection.writeAtOnce(bytes), writing: bytes) }) {
+        // Off the loop thread: the sink makes the attempt there.
+        let sink = TCPWriteSink(connection: connection, bytes: bytes, observer: observer, cancel: cancel)
+        if !connection.loop.onLoopThread(sink) {
             // The loop is closed, and the connection with it.
             sink.fail(connection.writeError(UVError.Code.notConnected))
         }
@@ -51,17 +52,24 @@ final class TCPWrite: Producer<Never> {
 }
 
 /// Waits for a queued write's outcome and reports it, unless disposed.
-private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable where Observer.Element == Never {
+private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unchecked Sendable where Observer.Element == Never {
     private let connection: TCPConnection
+    private let bytes: ByteBuffer
 
-    init(connection: TCPConnection, observer: Observer, cancel: Cancelable) {
+    init(connection: TCPConnection, bytes: ByteBuffer, observer: Observer, cancel: Cancelable) {
         self.connection = connection
+        self.bytes = bytes
         super.init(observer: observer, cancel: cancel)
     }
 
+    /// Writes from another thread's subscribe: the attempt, on the loop thread.
+    func runOnLoopThread() {
+        proceed(after: connection.writeAtOnce(bytes))
+    }
+
     /// Reports the write's outcome after `attempt`, or queues the rest of
-    /// `bytes` and waits for libuv. Loop thread.
-    func proceed(after attempt: TCPWriteAttempt, writing bytes: ByteBuffer) {
+    /// the bytes and waits for libuv. Loop thread.
+    func proceed(after attempt: TCPWriteAttempt) {
         switch attempt {
         case .written:
             finish(0)

@@ -85,7 +85,7 @@ final class HandleSubscription<Handle: UVHandle>: Cancelable, LoopThreadWork {
     }
 
     /// After `dispose()`: closes the handle and runs the dispose action.
-    func runOnLoopThread() {
+    func runOnLoopThread(_: Void) {
         let handle = owned.value.handle
         let onDispose = owned.value.onDispose
         owned.value = Owned()

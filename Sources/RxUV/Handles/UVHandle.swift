@@ -121,7 +121,7 @@ class UVHandle {
 
 extension UVHandle: LoopThreadWork {
     /// Closes the handle: `closeFromAnyThread()` off the loop thread.
-    func runOnLoopThread() {
+    func runOnLoopThread(_: Void) {
         close()
     }
 }

@@ -19,11 +19,13 @@ extension Loop: SchedulerType {
     ///   and otherwise disposes what it returned. Safe from any thread.
     public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let scheduled = ScheduledOnLoop()
-        // The state goes to the action on the loop thread: the scheduler contract.
-        let state = UncheckedSendable(state)
+        // The state goes to the action on the loop thread: the scheduler
+        // contract. (Not a generic box: its metadata would be looked up on
+        // every call.)
+        nonisolated(unsafe) let state = state
         execute {
             guard !scheduled.isDisposed else { return }
-            scheduled.setResult(action(state.value))
+            scheduled.setResult(action(state))
         }
         return scheduled
     }
@@ -36,12 +38,14 @@ extension Loop: SchedulerType {
     ///   thread. The corresponding libuv function is `uv_timer_start`.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         let scheduled = ScheduledOnLoop()
-        // The state goes to the action on the loop thread: the scheduler contract.
-        let state = UncheckedSendable(state)
+        // The state goes to the action on the loop thread: the scheduler
+        // contract. (Not a generic box: its metadata would be looked up on
+        // every call.)
+        nonisolated(unsafe) let state = state
         startTimer(for: scheduled, after: dueTime, repeating: nil) { timer in
             timer.close()
             guard !scheduled.isDisposed else { return }
-            scheduled.setResult(action(state.value))
+            scheduled.setResult(action(state))
         }
         return scheduled
     }

@@ -179,21 +179,42 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return execute(work)
     }
 
-    /// Runs `work.runOnLoopThread()` now when on the loop thread, otherwise
-    /// through `execute`: the way a loop-confined object (a handle, a sink
-    /// that owns one) gets to its loop's thread. On the loop thread nothing
-    /// is allocated: no closure is formed, which a closure capturing the
-    /// object would cost even when run at once. The object is used only on
-    /// the loop thread, so it need not be `Sendable`.
-    /// Returns `false` when the loop is closed; the work is then not run.
+    /// Runs `work.runOnLoopThread(step)` now when on the loop thread,
+    /// otherwise through `execute`: the way a loop-confined object (a
+    /// handle, a sink that owns one) gets to its loop's thread. On the loop
+    /// thread nothing is allocated: no closure is formed, which a closure
+    /// capturing the object would cost even when run at once. The object and
+    /// the step are used only on the loop thread, so they need not be
+    /// `Sendable`. Returns `false` when the loop is closed; the work is then
+    /// not run.
+    ///
+    /// Inlined, so that a generic caller (a sink) pays no generic metadata
+    /// lookup on the loop thread; the hop itself is out of line.
+    @inline(__always)
     @discardableResult
-    func onLoopThread(_ work: some LoopThreadWork) -> Bool {
+    func onLoopThread<Work: LoopThreadWork>(_ work: Work, _ step: Work.Step) -> Bool {
         if isOnLoopThread {
-            work.runOnLoopThread()
+            work.runOnLoopThread(step)
             return true
         }
-        let work = UncheckedSendable(work as LoopThreadWork)
-        return execute { work.value.runOnLoopThread() }
+        return hop(work, step)
+    }
+
+    /// The off-thread half of `onLoopThread(_:_:)`.
+    @inline(never)
+    private func hop<Work: LoopThreadWork>(_ work: Work, _ step: Work.Step) -> Bool {
+        // Two boxes, not one holding a tuple: Swift 6.3.1 mis-counts the
+        // references of a tuple taken apart inside such a closure.
+        let work = UncheckedSendable(work)
+        let step = UncheckedSendable(step)
+        return execute { work.value.runOnLoopThread(step.value) }
+    }
+
+    /// `onLoopThread(_:_:)` for work that has one step.
+    @inline(__always)
+    @discardableResult
+    func onLoopThread<Work: LoopThreadWork>(_ work: Work) -> Bool where Work.Step == Void {
+        onLoopThread(work, ())
     }
 
     /// Keeps the loop alive while queued work waits (loop thread only).
@@ -296,9 +317,13 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 }
 
 /// An object that does its work on its loop's thread, reached through
-/// `Loop.onLoopThread(_:)`: a handle closing from another thread, a sink
+/// `Loop.onLoopThread(_:_:)`: a handle closing from another thread, a sink
 /// starting or closing the handle it owns.
-protocol LoopThreadWork: AnyObject {
-    /// Does the work. Loop thread.
-    func runOnLoopThread()
+protocol LoopThreadWork: AnyObject, SendableMetatype {
+    /// What to do, when the object has more than one thing to do there
+    /// (`Void` when it has one).
+    associatedtype Step = Void
+
+    /// Does `step`. Loop thread.
+    func runOnLoopThread(_ step: Step)
 }

@@ -29,41 +29,47 @@ private final class LoopTimer: Producer<Int> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
-        let sink = LoopTimerSink(loop: loop, dueTime: dueTime, period: period, observer: observer, cancel: cancel)
-        if !loop.onLoopThread(sink) {
+        let sink = LoopTimerSink(loop: loop, period: period, observer: observer, cancel: cancel)
+        if !loop.onLoopThread(sink, .start(after: dueTime)) {
             sink.forwardError(UVError(code: UVError.Code.invalidArgument, operation: "uv_timer_start (the loop is closed)"))
         }
         return (sink: sink, subscription: Disposables.create())
     }
 }
 
+/// What a timer sink does on the loop thread.
+private enum LoopTimerStep {
+    /// Open and start the timer, unless disposed first.
+    case start(after: RxTimeInterval)
+    /// Close the timer: the subscription was disposed.
+    case close
+}
+
 private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTimerTarget, LoopThreadWork, @unchecked Sendable where Observer.Element == Int {
     private let loop: Loop
-    private let dueTime: RxTimeInterval
     private let period: RxTimeInterval?
     // Loop-thread state.
     private var timer: UVTimer?
     private var tick = 0
 
-    init(loop: Loop, dueTime: RxTimeInterval, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
+    init(loop: Loop, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
         self.loop = loop
-        self.dueTime = dueTime
         self.period = period
         super.init(observer: observer, cancel: cancel)
     }
 
-    /// Brings the timer in line with the subscription: starts it when
-    /// subscribed, closes it once disposed. Loop thread.
-    func runOnLoopThread() {
-        if isDisposed {
+    func runOnLoopThread(_ step: LoopTimerStep) {
+        switch step {
+        case .start(let dueTime):
+            start(after: dueTime)
+        case .close:
             closeTimer()
-        } else if timer == nil {
-            start()
         }
     }
 
-    /// Opens and starts the timer. Loop thread.
-    private func start() {
+    /// Opens and starts the timer unless disposed first. Loop thread.
+    private func start(after dueTime: RxTimeInterval) {
+        guard !isDisposed else { return }
         do throws(UVError) {
             let timer = try UVTimer(loop: loop)
             try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: dueTime, repeating: period) }
@@ -91,10 +97,9 @@ private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTim
     }
 
     override func dispose() {
-        let wasDisposed = isDisposed
-        super.dispose()
-        if !wasDisposed {
-            loop.onLoopThread(self)
+        if !isDisposed {
+            loop.onLoopThread(self, .close)
         }
+        super.dispose()
     }
 }

@@ -48,10 +48,6 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
         get { state.value.reader }
         set { state.value.reader = newValue }
     }
-    private var spareReadStorage: ByteBuffer.Storage? {
-        get { state.value.spareReadStorage }
-        set { state.value.spareReadStorage = newValue }
-    }
     private var isReadingPaused: Bool {
         get { state.value.isReadingPaused }
         set { state.value.isReadingPaused = newValue }
@@ -342,7 +338,7 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
             handle.close()
         }
         queuedBytes.store(0, ordering: .relaxed)
-        spareReadStorage = nil
+        state.value.spareReadStorage = nil
         if let reader {
             self.reader = nil
             reader.ended(nil)
@@ -359,7 +355,9 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
     private func readCompleted(_ count: Int, _ bytes: UnsafeRawPointer?) {
         if count > 0, let bytes {
             guard let reader else { return }
-            reader.received(ByteBuffer.copying(bytes, count: count, reusing: &spareReadStorage, keepLimit: Self.spareReadLimit))
+            // In place (through LoopBound's `_modify`): a copy of the
+            // reference would make the spare storage look shared, never reused.
+            reader.received(ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit))
         } else if count == Int(UVError.Code.endOfFile) {
             handle.stopReading()
             let reader = self.reader

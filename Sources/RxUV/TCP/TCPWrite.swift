@@ -63,7 +63,7 @@ private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer>, LoopTh
     }
 
     /// Writes from another thread's subscribe: the attempt, on the loop thread.
-    func runOnLoopThread() {
+    func runOnLoopThread(_: Void) {
         proceed(after: connection.writeAtOnce(bytes))
     }
 

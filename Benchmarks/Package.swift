@@ -24,7 +24,7 @@ let package = Package(
                 .product(name: "RxCore", package: "RxUV"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
 
         // The bridge benchmarks (Scripts/netbench.py runs them; see BENCHMARKS.md).
@@ -47,7 +47,7 @@ let package = Package(
                 .product(name: "RxCore", package: "RxUV"),
                 .product(name: "RxUV", package: "RxUV"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // 1,000,000 timers through loop.rx.timer or Observable.timer on the Loop.
         .executableTarget(
@@ -56,7 +56,7 @@ let package = Package(
                 .product(name: "RxCore", package: "RxUV"),
                 .product(name: "RxUV", package: "RxUV"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // SwiftNIO's echo on one event-loop thread.
         .executableTarget(
@@ -65,7 +65,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
 )

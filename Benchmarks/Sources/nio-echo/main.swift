@@ -4,6 +4,13 @@ import NIOPosix
 import Glibc
 #endif
 
+/// Writes `text` to a file descriptor at once, unbuffered (`stdout` and
+/// `stderr` are mutable C globals that Swift 6 does not let us touch here).
+func writeOut(_ text: String, to descriptor: Int32) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
+}
+
 // nio-echo: SwiftNIO's echo server on one event-loop thread, the Swift
 // reference of the bridge benchmarks.
 //
@@ -35,7 +42,7 @@ var port = 0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     guard argument == "--port", let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
-        fputs("usage: nio-echo [--port N]\n", stderr)
+        writeOut("usage: nio-echo [--port N]\n", to: STDERR_FILENO)
         exit(2)
     }
     port = value
@@ -58,7 +65,6 @@ let bootstrap = ServerBootstrap(group: group)
         }
     }
 let channel = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
-print("port \(channel.localAddress?.port ?? 0)")
-fflush(stdout)
+writeOut("port \(channel.localAddress?.port ?? 0)\n", to: STDOUT_FILENO)
 try channel.closeFuture.wait()
 try group.syncShutdownGracefully()

@@ -1,7 +1,8 @@
 import RxCore
 import RxUV
 #if canImport(Glibc)
-import Glibc
+// @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
+@preconcurrency import Glibc
 #endif
 
 // rxuv-echo: the echo server of README.md, as the bridge benchmarks run it.

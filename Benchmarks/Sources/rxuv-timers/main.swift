@@ -1,7 +1,8 @@
 import RxCore
 import RxUV
 #if canImport(Glibc)
-import Glibc
+// @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
+@preconcurrency import Glibc
 #endif
 
 // rxuv-timers: the timer benchmark on RxUV, the counterpart of uv-timers.

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick
 
 setup:
 	@scripts/setup.sh
@@ -65,3 +65,17 @@ benchmarks-net: setup
 # A few seconds of every bridge case, once, so they never rot (CI runs it).
 benchmarks-net-quick: setup
 	python3 Benchmarks/Scripts/netbench.py --quick
+
+# DocC for the three libraries, offline, with every warning an error (CI runs
+# it). The archives land in .build/plugins/Swift-DocC/outputs/.
+docs: setup
+	swift package --disable-sandbox generate-documentation \
+		--target RxCore --target RxTest --target RxUV --warnings-as-errors
+
+# The sources in the project's format (.swift-format); `lint` checks, CI runs it.
+SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources
+format:
+	swift format format --in-place --recursive --parallel $(SWIFT_SOURCES)
+
+lint:
+	swift format lint --strict --recursive --parallel $(SWIFT_SOURCES)

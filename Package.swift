@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // Test-only: property-based fuzz of the core (Tests/RxCoreTests/Fuzz), on Swift Testing.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
+        // Docs only: `make docs` (DocC for the three libraries, Snippets/ included).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

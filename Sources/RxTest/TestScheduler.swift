@@ -23,6 +23,7 @@ public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeC
     /// Creates a scheduler whose clock starts at `initialClock` ticks.
     ///
     /// - Parameters:
+    ///   - initialClock: the tick the clock starts at (RxTest's tests use 0).
     ///   - resolution: seconds per tick.
     ///   - simulateProcessingDelay: run work scheduled for now (or the past) one tick later.
     public init(initialClock: TestTime, resolution: Double = 1.0, simulateProcessingDelay: Bool = true) {

@@ -15,6 +15,8 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// - Parameters:
     ///   - detached: run `work` in a detached Task.
     ///   - priority: the Task's priority.
+    ///   - work: the `async` closure whose result the `Single` emits; a
+    ///     thrown error fails it.
     public static func create(
         detached: Bool = false,
         priority: TaskPriority? = nil,

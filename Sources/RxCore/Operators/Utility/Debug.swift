@@ -17,6 +17,9 @@ extension ObservableType {
     ///     of the call site.
     ///   - trimOutput: shorten event descriptions longer than 40 characters to
     ///     their first and last 20 characters joined by `...`.
+    ///   - file: the call site's file, filled in by the compiler.
+    ///   - line: the call site's line, filled in by the compiler.
+    ///   - function: the call site's function, filled in by the compiler.
     ///
     ///     source:          --1--|
     ///     debug("x"):      --1--|   prints: x -> subscribed, x -> Event next(1),

@@ -10,7 +10,7 @@ let traceResources: [SwiftSetting] = [
 
 /// The examples compile in the same language mode as the library.
 let examples: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
+    .swiftLanguageMode(.v6)
 ]
 
 let package = Package(

@@ -33,7 +33,7 @@ func bridges() async throws {
         continuation.finish()
     }
     let doubled = try await countdown.asObservable().map { $0 * 2 }.toArray().value
-    print(doubled)      // [6, 4, 2]
+    print(doubled) // [6, 4, 2]
 }
 
 try await bridges()

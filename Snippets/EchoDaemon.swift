@@ -4,6 +4,7 @@
 
 import RxCore
 import RxUV
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,19 +24,20 @@ let shutdown = Observable.merge(loop.rx.signal(SIGINT), loop.rx.signal(SIGTERM))
     .share(replay: 1, scope: .forever)
 
 // Two seconds after the shutdown, writes still queued are given up.
-let graceOver = shutdown
+let graceOver =
+    shutdown
     .flatMap { _ in loop.rx.timer(after: .seconds(2)) }
     .share(replay: 1, scope: .forever)
 
 loop.rx.listen(host: "127.0.0.1", port: 7000, onListening: { print("echo-daemon: listening on \($0)") })
-    .take(until: shutdown)                          // stop accepting: closes the listening socket
+    .take(until: shutdown) // stop accepting: closes the listening socket
     .flatMap { connection in
         connection.rx.data
-            .take(until: shutdown)                  // stop reading: the connection closes once its writes are flushed
-            .flatMap { connection.write($0) }       // echo; completes when libuv has written the bytes
-            .take(until: graceOver)                 // ... or give up on them after the grace period
-            .catch { _ in .empty() }                // a reset ends this connection, not the daemon
-            .do(onDispose: { connection.close() })  // whatever ended the session, the socket is closed
+            .take(until: shutdown) // stop reading: the connection closes once its writes are flushed
+            .flatMap { connection.write($0) } // echo; completes when libuv has written the bytes
+            .take(until: graceOver) // ... or give up on them after the grace period
+            .catch { _ in .empty() } // a reset ends this connection, not the daemon
+            .do(onDispose: { connection.close() }) // whatever ended the session, the socket is closed
     }
     .subscribe(
         onError: { error in
@@ -47,6 +49,6 @@ loop.rx.listen(host: "127.0.0.1", port: 7000, onListening: { print("echo-daemon:
     )
     .disposed(by: bag)
 
-loop.run()          // returns when the listener, the connections, the signals and the timer are all closed
+loop.run() // returns when the listener, the connections, the signals and the timer are all closed
 try loop.close()
 exit(exitStatus.value)

@@ -9,12 +9,12 @@ let loop = try Loop()
 
 // Subscribing runs uv_timer_init: from now on the handle is open.
 let idle = loop.rx.timer(after: .seconds(60)).subscribe(onNext: { _ in print("never printed") })
-print("after subscribe: \(loop.openHandleCount) open")      // 1
+print("after subscribe: \(loop.openHandleCount) open") // 1
 
 // dispose() calls uv_close; the handle stays open until its close callback.
 idle.dispose()
-idle.dispose()                                              // the second dispose does nothing
-print("after dispose: \(loop.openHandleCount) open")        // still 1
+idle.dispose() // the second dispose does nothing
+print("after dispose: \(loop.openHandleCount) open") // still 1
 
 // Disposing from inside the handle's own callback.
 let ticks = SingleAssignmentDisposable()
@@ -23,7 +23,7 @@ ticks.setDisposable(
         .subscribe(onNext: { tick in
             print("tick \(tick)")
             if tick == 2 {
-                ticks.dispose()                             // closes the timer that is calling us
+                ticks.dispose() // closes the timer that is calling us
             }
         })
 )
@@ -35,6 +35,6 @@ Task.detached { [heartbeat] in
     heartbeat.dispose()
 }
 
-loop.run()                                                  // runs the close callbacks; returns when nothing is active
-print("after run: \(loop.openHandleCount) open")            // 0
+loop.run() // runs the close callbacks; returns when nothing is active
+print("after run: \(loop.openHandleCount) open") // 0
 try loop.close()

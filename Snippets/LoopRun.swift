@@ -4,14 +4,14 @@
 import RxCore
 import RxUV
 
-let loop = try Loop()           // until run() is called, the creating thread counts as the loop thread
+let loop = try Loop() // until run() is called, the creating thread counts as the loop thread
 let bag = DisposeBag()
 
 // A bridge Observable: each subscription owns one uv_timer_t.
 loop.rx.timer(after: .milliseconds(100), repeating: .milliseconds(100))
     .take(3)
     .subscribe(onNext: { tick in
-        print("tick \(tick); on the loop thread: \(loop.isOnLoopThread)")   // true
+        print("tick \(tick); on the loop thread: \(loop.isOnLoopThread)") // true
     })
     .disposed(by: bag)
 
@@ -25,5 +25,5 @@ Observable<Int>.interval(.milliseconds(150), scheduler: loop)
     )
     .disposed(by: bag)
 
-loop.run()          // returns once both timers are closed: nothing is active
-try loop.close()    // no handle is open, so the loop closes
+loop.run() // returns once both timers are closed: nothing is active
+try loop.close() // no handle is open, so the loop closes

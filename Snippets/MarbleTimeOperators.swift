@@ -18,7 +18,7 @@ do {
     ])
     let res = scheduler.start(created: 50, subscribed: 150, disposed: 400) { ys.asObservable() }
 
-    precondition(res.events == [.next(160, "a")])               // "b" would come at 450: disposed before
+    precondition(res.events == [.next(160, "a")]) // "b" would come at 450: disposed before
     precondition(ys.subscriptions == [Subscription(150, 400)])
 }
 
@@ -46,10 +46,10 @@ do {
         .completed(300),
     ])
     let res = scheduler.start {
-        taps.throttle(.seconds(20), latest: false, scheduler: scheduler)   // one tap per 20 ticks
+        taps.throttle(.seconds(20), latest: false, scheduler: scheduler) // one tap per 20 ticks
     }
 
-    print(res.events)   // [next(1) @ 210, next(3) @ 230, completed @ 300]
+    print(res.events) // [next(1) @ 210, next(3) @ 230, completed @ 300]
     precondition(res.events == [.next(210, 1), .next(230, 3), .completed(300)])
 }
 
@@ -77,8 +77,8 @@ do {
     scheduler.scheduleAt(110) { subject.onNext(1) }
     scheduler.scheduleAt(120) { subject.onCompleted() }
 
-    scheduler.advanceTo(115)                                    // runs what is due up to 115
+    scheduler.advanceTo(115) // runs what is due up to 115
     precondition(observer.events == [.next(110, 1)])
-    scheduler.start()                                           // runs the rest
+    scheduler.start() // runs the rest
     precondition(observer.events == [.next(110, 1), .completed(120)])
 }

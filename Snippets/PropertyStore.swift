@@ -20,12 +20,12 @@ final class Counter {
 }
 
 let counter = Counter()
-let everything = counter.count.subscribe(onNext: { print("count \($0)") })   // count 0: the current value first
+let everything = counter.count.subscribe(onNext: { print("count \($0)") }) // count 0: the current value first
 let changes = counter.count.changed.subscribe(onNext: { print("changed to \($0)") })
 
-counter.increment()             // count 1, changed to 1
-counter.increment()             // count 2, changed to 2
-print(counter.count.value)      // 2
+counter.increment() // count 1, changed to 1
+counter.increment() // count 2, changed to 2
+print(counter.count.value) // 2
 
 everything.dispose()
 changes.dispose()

@@ -5,11 +5,11 @@ import RxCore
 // A subscription is Sendable: dispose it from another task or thread.
 let subject = PublishSubject<Int>()
 let subscription = subject.subscribe(onNext: { print("got \($0)") })
-subject.onNext(1)                                   // got 1
+subject.onNext(1) // got 1
 await Task.detached { [subscription] in
     subscription.dispose()
 }.value
-subject.onNext(2)                                   // nothing: disposed from the other task
+subject.onNext(2) // nothing: disposed from the other task
 
 // A Disposable of your own must be Sendable; a struct of Sendable parts is.
 struct Lease: Disposable {
@@ -24,7 +24,7 @@ let lease = Lease(name: "printer")
 await Task.detached { [lease] in
     lease.dispose()
 }.value
-print("\(lease.name) returned: \(lease.returned.isDisposed)")   // true
+print("\(lease.name) returned: \(lease.returned.isDisposed)") // true
 
 // Observers and operator closures need not be Sendable: a plain class with
 // mutable state, and a closure that mutates a local variable, as in RxSwift.
@@ -39,7 +39,7 @@ final class Tally: ObserverType {
 }
 let tally = Tally()
 _ = Observable.of(1, 2, 3).subscribe(tally)
-print(tally.total)                                  // 6
+print(tally.total) // 6
 
 func countEvens(in numbers: [Int]) -> Int {
     var count = 0
@@ -49,7 +49,7 @@ func countEvens(in numbers: [Int]) -> Int {
     evens.dispose()
     return count
 }
-print(countEvens(in: [1, 2, 3, 4]))                 // 2
+print(countEvens(in: [1, 2, 3, 4])) // 2
 
 // Scheduler actions are @Sendable: they run later or elsewhere. A value
 // reaches the action as its state.
@@ -65,4 +65,4 @@ let latest = BehaviorRelay(value: 0)
 await Task.detached { [latest] in
     latest.accept(42)
 }.value
-print(latest.value)                                 // 42
+print(latest.value) // 42

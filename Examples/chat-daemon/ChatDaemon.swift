@@ -2,6 +2,7 @@ import ArgumentParser
 import ExampleSupport
 import RxCore
 import RxUV
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +65,7 @@ struct ChatDaemon: ParsableCommand {
         room.state
             .map { $0.who }
             .distinctUntilChanged()
-            .skip(1)   // the empty room at the start
+            .skip(1) // the empty room at the start
             .take(until: finished)
             .subscribe(onNext: { print("chat-daemon: here: \($0.isEmpty ? "nobody" : $0.joined(separator: ", "))") })
             .disposed(by: bag)
@@ -118,24 +119,25 @@ func session(_ connection: TCPConnection, id: ClientID, room: Room) -> Observabl
             guard let text = delivery.text else { return .empty() }
             return connection.write(text + "\n").asObservable()
         }
-        .catch { _ in .empty() }   // a client we cannot write to is done
+        .catch { _ in .empty() } // a client we cannot write to is done
         .do(onCompleted: { farewellWritten.onNext(()) })
     let reads = Observable.deferred { () -> Observable<ByteBuffer> in
         room.input.onNext(.connected(id))
         return connection.rx.data
     }
-        .take(until: farewellWritten)   // stop reading (and close) once the goodbye is out
-        .scan(into: LineFramer(maxLength: Room.maxLineLength)) { framer, bytes in framer.push(bytes) }
-        .flatMap { Observable.from($0.frames) }
-        .do(onNext: { frame in
-            switch frame {
-            case .line(let text): room.input.onNext(.line(id, text))
-            case .tooLong: room.input.onNext(.lineTooLong(id))
-            }
-        })
-        .ignoreElements()
-        .catch { _ in .empty() }   // a reset is a disconnect like any other
-        .concat(Observable.deferred { () -> Observable<Never> in
+    .take(until: farewellWritten) // stop reading (and close) once the goodbye is out
+    .scan(into: LineFramer(maxLength: Room.maxLineLength)) { framer, bytes in framer.push(bytes) }
+    .flatMap { Observable.from($0.frames) }
+    .do(onNext: { frame in
+        switch frame {
+        case .line(let text): room.input.onNext(.line(id, text))
+        case .tooLong: room.input.onNext(.lineTooLong(id))
+        }
+    })
+    .ignoreElements()
+    .catch { _ in .empty() } // a reset is a disconnect like any other
+    .concat(
+        Observable.deferred { () -> Observable<Never> in
             room.input.onNext(.disconnected(id))
             return .empty()
         })

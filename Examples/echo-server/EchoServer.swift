@@ -2,6 +2,7 @@ import ArgumentParser
 import ExampleSupport
 import RxCore
 import RxUV
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,10 +46,12 @@ struct EchoServer: ParsableCommand {
         let loop = try Loop()
         let (host, port, maxConnections, idleTimeout) = (host, port, maxConnections, idleTimeout)
         let bag = DisposeBag()
-        let stopping = PublishSubject<Void>()   // a stop was asked for
-        let finished = PublishSubject<Void>()   // the server is done: release the signals and timers
+        let stopping = PublishSubject<Void>() // a stop was asked for
+        let finished = PublishSubject<Void>() // the server is done: release the signals and timers
         var open: [ObjectIdentifier: TCPConnection] = [:]
-        var served = 0, refused = 0, echoed = 0
+        var served = 0
+        var refused = 0
+        var echoed = 0
         var exitCode: Int32 = 0
 
         // Signals first: once "listening" is printed, they are handled.
@@ -85,12 +88,13 @@ struct EchoServer: ParsableCommand {
                 open[id] = connection
                 served += 1
                 let reads = idleTimeout.isZero ? connection.rx.data : connection.rx.data.timeout(idleTimeout.rxInterval, scheduler: loop)
-                return reads
+                return
+                    reads
                     .take(until: stopping)
                     .flatMap { bytes in
                         connection.write(bytes).asObservable().do(onCompleted: { echoed += bytes.count })
                     }
-                    .catch { _ in .empty() }   // a reset or an idle timeout ends this connection only
+                    .catch { _ in .empty() } // a reset or an idle timeout ends this connection only
                     .do(onDispose: { open[id] = nil })
             }
             .subscribe(

@@ -2,6 +2,7 @@ import ArgumentParser
 import ExampleSupport
 import RxCore
 import RxUV
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +66,7 @@ struct TCPProbe: ParsableCommand {
             .flatMap { index in
                 probe(targets[index], timeout: timeout, on: loop).map { (index, $0) }
             }
-            .take(until: interrupted)   // attempts in flight are cancelled, not counted
+            .take(until: interrupted) // attempts in flight are cancelled, not counted
             .subscribe(
                 onNext: { index, outcome in
                     statistics[index].record(outcome)

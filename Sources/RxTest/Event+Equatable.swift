@@ -9,9 +9,9 @@ extension Event: Equatable where Element: Equatable {
         switch (lhs, rhs) {
         case (.completed, .completed):
             return true
-        case let (.error(left), .error(right)):
+        case (.error(let left), .error(let right)):
             return errorsEqual(left, right)
-        case let (.next(left), .next(right)):
+        case (.next(let left), .next(let right)):
             return left == right
         default:
             return false

@@ -9,7 +9,8 @@ enum CoreCases {
         median(repetitions: repetitions) { stopwatch in
             let subject = PublishSubject<Int>()
             var last = 0
-            let subscription = subject
+            let subscription =
+                subject
                 .map { $0 &+ 1 }
                 .filter { $0 & 1 == 0 }
                 .scan(0, accumulator: &+)
@@ -28,7 +29,8 @@ enum CoreCases {
         median(repetitions: repetitions) { stopwatch in
             let subject = PassthroughSubject<Int, Never>()
             var last = 0
-            let cancellable = subject
+            let cancellable =
+                subject
                 .map { $0 &+ 1 }
                 .filter { $0 & 1 == 0 }
                 .scan(0, &+)

@@ -46,34 +46,46 @@ _ = CoreCases.subjectChainRx(count: 1_000, repetitions: 1)
 _ = CoreCases.subjectChainCombine(count: 1_000, repetitions: 1)
 
 var rows: [Row] = []
-if options.runs("a") { rows.append(Row(
-    name: "a) PublishSubject → map → filter → scan",
-    events: eventCount,
-    rx: CoreCases.subjectChainRx(count: eventCount, repetitions: repetitions),
-    combine: CoreCases.subjectChainCombine(count: eventCount, repetitions: repetitions),
-    target: 80
-)) }
-if options.runs("b") { rows.append(Row(
-    name: "b) range → map → filter",
-    events: eventCount,
-    rx: CoreCases.rangeChainRx(count: eventCount, repetitions: repetitions),
-    combine: CoreCases.rangeChainCombine(count: eventCount, repetitions: repetitions),
-    target: 50
-)) }
-if options.runs("c") { rows.append(Row(
-    name: "c) PublishSubject, 100 subscribers (per delivery)",
-    events: fanOutSubscribers * fanOutEvents,
-    rx: CoreCases.fanOutRx(subscribers: fanOutSubscribers, count: fanOutEvents, repetitions: repetitions),
-    combine: CoreCases.fanOutCombine(subscribers: fanOutSubscribers, count: fanOutEvents, repetitions: repetitions),
-    target: 25
-)) }
-if options.runs("d") { rows.append(Row(
-    name: "d) subscribe + dispose of just(1).map { $0 }",
-    events: subscribeCount,
-    rx: CoreCases.subscribeDisposeRx(count: subscribeCount, repetitions: repetitions),
-    combine: CoreCases.subscribeDisposeCombine(count: subscribeCount, repetitions: repetitions),
-    target: 400
-)) }
+if options.runs("a") {
+    rows.append(
+        Row(
+            name: "a) PublishSubject → map → filter → scan",
+            events: eventCount,
+            rx: CoreCases.subjectChainRx(count: eventCount, repetitions: repetitions),
+            combine: CoreCases.subjectChainCombine(count: eventCount, repetitions: repetitions),
+            target: 80
+        ))
+}
+if options.runs("b") {
+    rows.append(
+        Row(
+            name: "b) range → map → filter",
+            events: eventCount,
+            rx: CoreCases.rangeChainRx(count: eventCount, repetitions: repetitions),
+            combine: CoreCases.rangeChainCombine(count: eventCount, repetitions: repetitions),
+            target: 50
+        ))
+}
+if options.runs("c") {
+    rows.append(
+        Row(
+            name: "c) PublishSubject, 100 subscribers (per delivery)",
+            events: fanOutSubscribers * fanOutEvents,
+            rx: CoreCases.fanOutRx(subscribers: fanOutSubscribers, count: fanOutEvents, repetitions: repetitions),
+            combine: CoreCases.fanOutCombine(subscribers: fanOutSubscribers, count: fanOutEvents, repetitions: repetitions),
+            target: 25
+        ))
+}
+if options.runs("d") {
+    rows.append(
+        Row(
+            name: "d) subscribe + dispose of just(1).map { $0 }",
+            events: subscribeCount,
+            rx: CoreCases.subscribeDisposeRx(count: subscribeCount, repetitions: repetitions),
+            combine: CoreCases.subscribeDisposeCombine(count: subscribeCount, repetitions: repetitions),
+            target: 400
+        ))
+}
 
 print("| case | RxCore ns | OpenCombine ns | RxCore/OpenCombine | target | RxCore allocs/event |")
 print("|---|---:|---:|---:|---:|---:|")

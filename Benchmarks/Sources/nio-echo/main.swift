@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
 import Glibc
 #endif

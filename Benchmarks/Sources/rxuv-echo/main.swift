@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+
 #if canImport(Glibc)
 // @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
 @preconcurrency import Glibc

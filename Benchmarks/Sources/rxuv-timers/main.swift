@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+
 #if canImport(Glibc)
 // @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
 @preconcurrency import Glibc
@@ -57,7 +58,8 @@ subscriptions.reserveCapacity(count)
 let start = clock.now
 for index in 0..<count {
     let due = RxTimeInterval.milliseconds(index * spread / count)
-    let timer = mode == "rx"
+    let timer =
+        mode == "rx"
         ? loop.rx.timer(after: due)
         : Observable<Int>.timer(due, scheduler: loop)
     subscriptions.append(timer.subscribe(onNext: { _ in fired += 1 }))
@@ -76,7 +78,9 @@ let disposed = clock.now
 
 var usage = rusage()
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-print("impl=\(mode) count=\(count) arm_s=\(seconds(armed - start)) fire_s=\(seconds(done - armed)) close_s=\(seconds(disposed - done)) total_s=\(seconds(disposed - start)) fired=\(fired) peak_rss_kib=\(usage.ru_maxrss)")
+print(
+    "impl=\(mode) count=\(count) arm_s=\(seconds(armed - start)) fire_s=\(seconds(done - armed)) close_s=\(seconds(disposed - done)) total_s=\(seconds(disposed - start)) fired=\(fired) peak_rss_kib=\(usage.ru_maxrss)"
+)
 do {
     try loop.close()
 } catch {

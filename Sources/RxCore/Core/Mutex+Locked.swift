@@ -12,16 +12,9 @@ extension Mutex where Value: Sendable {
     /// so it crosses `withLock` boxed. The locked value itself is `Sendable`
     /// (the core's `State` structs are, unchecked, because only this lock
     /// touches them); a lock that guards fields of its owner is a
-    /// `Mutex<Void>`.
+    /// `Mutex<Void>`, whose closure ignores its argument.
     @inline(__always)
     package borrowing func locked<Result>(_ body: (inout Value) -> Result) -> Result {
         withLock { value in UncheckedSendable(body(&value)) }.value
-    }
-
-    /// `locked(_:)` for a lock that guards fields of its owner rather than a
-    /// value of its own (`Share`'s connections, `PublishSubject`).
-    @inline(__always)
-    package borrowing func locked<Result>(_ body: () -> Result) -> Result where Value == Void {
-        withLock { _ in UncheckedSendable(body()) }.value
     }
 }

@@ -25,7 +25,7 @@ extension Disposables {
     }
 
     /// A disposable that disposes all of them, once.
-    public static func create(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposables: Disposable ...) -> Cancelable {
+    public static func create(_ disposable1: Disposable, _ disposable2: Disposable, _ disposable3: Disposable, _ disposables: Disposable...) -> Cancelable {
         CompositeDisposable(disposables: [disposable1, disposable2, disposable3] + disposables)
     }
 

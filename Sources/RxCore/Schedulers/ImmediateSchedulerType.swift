@@ -18,14 +18,16 @@ extension ImmediateSchedulerType {
     ///
     /// - Returns: a disposable that cancels every pending step.
     public func scheduleRecursive<State>(_ state: State, action: @escaping @Sendable (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
-        let recursive = RecursiveScheduler<State>(action: { state, recurse in
-            action(state) { next in recurse.schedule(next) }
-        }, schedule: { state, invoke in
-            self.schedule(state) { state in
-                invoke(state)
-                return Disposables.create()
-            }
-        })
+        let recursive = RecursiveScheduler<State>(
+            action: { state, recurse in
+                action(state) { next in recurse.schedule(next) }
+            },
+            schedule: { state, invoke in
+                self.schedule(state) { state in
+                    invoke(state)
+                    return Disposables.create()
+                }
+            })
         recursive.schedule(state)
         return recursive
     }

@@ -21,8 +21,9 @@ public struct RxTime: Hashable, Comparable, Sendable {
 
     /// The time `interval` after `time`.
     public static func + (time: RxTime, interval: RxTimeInterval) -> RxTime {
-        RxTime(nanoseconds: time.nanoseconds.addingReportingOverflow(interval.nanoseconds).overflow
-            ? Int64.max : time.nanoseconds + interval.nanoseconds)
+        RxTime(
+            nanoseconds: time.nanoseconds.addingReportingOverflow(interval.nanoseconds).overflow
+                ? Int64.max : time.nanoseconds + interval.nanoseconds)
     }
 
     /// The interval from `other` to `self` (negative if `other` is later).

@@ -29,14 +29,16 @@ extension SchedulerType {
     ///
     /// - Returns: a disposable that cancels every pending step.
     public func scheduleRecursive<State>(_ state: State, dueTime: RxTimeInterval, action: @escaping @Sendable (_ state: State, _ scheduler: AnyRecursiveScheduler<State>) -> Void) -> Disposable {
-        let recursive = RecursiveScheduler<(State, RxTimeInterval)>(action: { pair, recurse in
-            action(pair.0, AnyRecursiveScheduler(recurse))
-        }, schedule: { pair, invoke in
-            self.scheduleRelative(pair, dueTime: pair.1) { pair in
-                invoke(pair)
-                return Disposables.create()
-            }
-        })
+        let recursive = RecursiveScheduler<(State, RxTimeInterval)>(
+            action: { pair, recurse in
+                action(pair.0, AnyRecursiveScheduler(recurse))
+            },
+            schedule: { pair, invoke in
+                self.scheduleRelative(pair, dueTime: pair.1) { pair in
+                    invoke(pair)
+                    return Disposables.create()
+                }
+            })
         recursive.schedule((state, dueTime))
         return recursive
     }

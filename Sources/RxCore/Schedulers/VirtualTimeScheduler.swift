@@ -29,13 +29,16 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     /// Creates a scheduler whose clock starts at `initialClock`.
     public init(initialClock: VirtualTime, converter: Converter) {
         self.converter = converter
-        self.state = Mutex(State(clock: initialClock, queue: PriorityQueue { lhs, rhs in
-            switch converter.compareVirtualTime(lhs.time, rhs.time) {
-            case .lessThan: return true
-            case .greaterThan: return false
-            case .equal: return lhs.id < rhs.id
-            }
-        }))
+        self.state = Mutex(
+            State(
+                clock: initialClock,
+                queue: PriorityQueue { lhs, rhs in
+                    switch converter.compareVirtualTime(lhs.time, rhs.time) {
+                    case .lessThan: return true
+                    case .greaterThan: return false
+                    case .equal: return lhs.id < rhs.id
+                    }
+                }))
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -112,8 +115,9 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     /// Runs queued work due at or before `virtualTime`, then sets the clock to it.
     public func advanceTo(_ virtualTime: VirtualTime) {
         guard beginRun() else { return }
-        precondition(converter.compareVirtualTime(clock, virtualTime) != .greaterThan,
-                     "VirtualTimeScheduler.advanceTo: cannot move the clock back")
+        precondition(
+            converter.compareVirtualTime(clock, virtualTime) != .greaterThan,
+            "VirtualTimeScheduler.advanceTo: cannot move the clock back")
         while let item = nextItem(upTo: virtualTime) {
             item.invoke()
         }
@@ -127,8 +131,9 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
     public func sleep(_ virtualInterval: VirtualTimeInterval) {
         state.withLock { locked in
             let target = converter.offsetVirtualTime(locked.clock, offset: virtualInterval)
-            precondition(converter.compareVirtualTime(locked.clock, target) != .greaterThan,
-                         "VirtualTimeScheduler.sleep: cannot move the clock back")
+            precondition(
+                converter.compareVirtualTime(locked.clock, target) != .greaterThan,
+                "VirtualTimeScheduler.sleep: cannot move the clock back")
             locked.clock = target
         }
     }

@@ -97,9 +97,10 @@ extension ByteBuffer: RandomAccessCollection {
 extension ByteBuffer: Equatable, Hashable {
     /// Buffers are equal when they hold the same bytes.
     public static func == (lhs: ByteBuffer, rhs: ByteBuffer) -> Bool {
-        lhs.count == rhs.count && lhs.withUnsafeBytes { left in
-            rhs.withUnsafeBytes { right in left.elementsEqual(right) }
-        }
+        lhs.count == rhs.count
+            && lhs.withUnsafeBytes { left in
+                rhs.withUnsafeBytes { right in left.elementsEqual(right) }
+            }
     }
 
     /// Hashes the bytes.

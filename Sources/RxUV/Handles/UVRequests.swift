@@ -1,5 +1,6 @@
 internal import CLibUV
 import RxCore
+
 #if canImport(Glibc)
 import Glibc
 #endif

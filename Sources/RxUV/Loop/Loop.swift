@@ -1,6 +1,7 @@
 internal import CLibUV
 import RxCore
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 internal import CLibUV
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,7 +68,8 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         var storage = sockaddr_storage()
         return withUnsafeMutableBytes(of: &storage) { raw -> Int32 in
             let base = raw.baseAddress!
-            let status = isIPv6
+            let status =
+                isIPv6
                 ? uv_ip6_addr(host, Int32(port), base.assumingMemoryBound(to: sockaddr_in6.self))
                 : uv_ip4_addr(host, Int32(port), base.assumingMemoryBound(to: sockaddr_in.self))
             if status != 0 { return status }

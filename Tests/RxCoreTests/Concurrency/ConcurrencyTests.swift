@@ -154,14 +154,16 @@ final class ConcurrencyTests: RxCoreTestCase {
     }
 }
 
-private extension ObservableType {
+extension ObservableType {
     /// `self` followed by `values`, without relying on the concat operator.
-    func concatValues(_ values: [Element]) -> Observable<Element> {
+    fileprivate func concatValues(_ values: [Element]) -> Observable<Element> {
         Observable.create { observer in
-            self.subscribe(onNext: observer.onNext, onError: observer.onError, onCompleted: {
-                values.forEach(observer.onNext)
-                observer.onCompleted()
-            })
+            self.subscribe(
+                onNext: observer.onNext, onError: observer.onError,
+                onCompleted: {
+                    values.forEach(observer.onNext)
+                    observer.onCompleted()
+                })
         }
     }
 }

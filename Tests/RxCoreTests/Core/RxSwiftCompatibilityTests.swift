@@ -26,11 +26,13 @@ final class RxSwiftCompatibilityTests: RxCoreTestCase {
                     Observable.just("results for \(query)")
                 }
         }
-        XCTAssertEqual(res.events, [
-            .next(240, "results for rxs"),
-            .next(275, "results for rxsw"),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(240, "results for rxs"),
+                .next(275, "results for rxsw"),
+                .completed(400),
+            ])
     }
 
     func testCompatibility_FormValidation() {
@@ -114,17 +116,21 @@ final class RxSwiftCompatibilityTests: RxCoreTestCase {
         let res = scheduler.start(disposed: 400) {
             xs.retry(2)
         }
-        XCTAssertEqual(res.events, Recorded.events(
-            .next(210, 1),
-            .next(220, 2),
-            .next(240, 1),
-            .next(250, 2),
-            .error(260, TestError.dummy)
-        ))
-        XCTAssertEqual(xs.subscriptions, [
-            Subscription(200, 230),
-            Subscription(230, 260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            Recorded.events(
+                .next(210, 1),
+                .next(220, 2),
+                .next(240, 1),
+                .next(250, 2),
+                .error(260, TestError.dummy)
+            ))
+        XCTAssertEqual(
+            xs.subscriptions,
+            [
+                Subscription(200, 230),
+                Subscription(230, 260),
+            ])
     }
 
     func testCompatibility_SchedulersAndInterval() {
@@ -135,13 +141,15 @@ final class RxSwiftCompatibilityTests: RxCoreTestCase {
                 .map { $0 * 2 }
                 .observe(on: scheduler)
         }
-        XCTAssertEqual(res.events, [
-            .next(301, 0),
-            .next(401, 2),
-            .next(501, 4),
-            // observe(on:) delivers one queued event per scheduled run, so the
-            // completion that arrived with the last element comes a tick later.
-            .completed(502),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(301, 0),
+                .next(401, 2),
+                .next(501, 4),
+                // observe(on:) delivers one queued event per scheduled run, so the
+                // completion that arrived with the last element comes a tick later.
+                .completed(502),
+            ])
     }
 }

@@ -1,7 +1,8 @@
 import Dispatch
-@testable import RxCore
 import RxTest
 import XCTest
+
+@testable import RxCore
 
 final class SerialDeliveryTests: RxCoreTestCase {
     func testSerialDelivery_FirstCallerBecomesTheEmitter() {
@@ -71,7 +72,8 @@ final class SerialDeliveryTests: RxCoreTestCase {
         let overlaps = ManagedCounter()
         let done = DispatchSemaphore(value: 0)
         var flattened: [Int] = []
-        let subscription = subject
+        let subscription =
+            subject
             .buffer(timeSpan: .microseconds(200), count: 3, scheduler: scheduler)
             .subscribe(
                 onNext: { buffer in

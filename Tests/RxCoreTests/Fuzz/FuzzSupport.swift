@@ -163,7 +163,12 @@ struct FuzzOperator: CustomStringConvertible, Sendable {
     /// Operators that need no scheduler: safe to drive from several threads.
     static let synchronous: [FuzzOperator] = [
         FuzzOperator("map") { o, _, _ in o.map { $0 &* 3 } },
-        FuzzOperator("map(throws on 7)") { o, _, _ in o.map { v in if v == 7 { throw FuzzError.closure(v) }; return v } },
+        FuzzOperator("map(throws on 7)") { o, _, _ in
+            o.map { v in
+                if v == 7 { throw FuzzError.closure(v) }
+                return v
+            }
+        },
         FuzzOperator("filter") { o, _, _ in o.filter { $0 % 2 == 0 } },
         FuzzOperator("compactMap") { o, _, _ in o.compactMap { $0 % 3 == 0 ? nil : $0 } },
         FuzzOperator("scan") { o, _, _ in o.scan(0) { $0 &+ $1 } },

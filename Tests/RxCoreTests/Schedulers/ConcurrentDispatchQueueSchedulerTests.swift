@@ -106,7 +106,8 @@ final class ConcurrentDispatchQueueSchedulerTests: RxCoreTestCase {
         let inside = ManagedCounter()
         let overlaps = ManagedCounter()
         var received: [[Int]] = []
-        let subscription = subject
+        let subscription =
+            subject
             .buffer(timeSpan: .seconds(60), count: 2, scheduler: scheduler)
             .observe(on: scheduler)
             .subscribe(

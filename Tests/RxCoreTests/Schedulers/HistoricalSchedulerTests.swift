@@ -125,7 +125,8 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
         let scheduler = HistoricalScheduler()
         let subject = PublishSubject<Int>()
         var received: [(RxTime, Int)] = []
-        let subscription = subject
+        let subscription =
+            subject
             .debounce(.milliseconds(500), scheduler: scheduler)
             .subscribe(onNext: { received.append((scheduler.now, $0)) })
         _ = scheduler.scheduleAbsoluteVirtual((), time: time(1)) { _ in

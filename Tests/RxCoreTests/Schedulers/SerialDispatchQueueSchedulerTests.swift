@@ -8,9 +8,11 @@ final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
     private static let key = DispatchSpecificKey<String>()
 
     private func makeScheduler(_ name: String = "rxcore.test.serial") -> SerialDispatchQueueScheduler {
-        SerialDispatchQueueScheduler(internalSerialQueueName: name, serialQueueConfiguration: { queue in
-            queue.setSpecific(key: Self.key, value: name)
-        })
+        SerialDispatchQueueScheduler(
+            internalSerialQueueName: name,
+            serialQueueConfiguration: { queue in
+                queue.setSpecific(key: Self.key, value: name)
+            })
     }
 
     private static func isOnQueue(_ name: String) -> Bool {
@@ -239,7 +241,8 @@ final class SerialDispatchQueueSchedulerTests: RxCoreTestCase {
         let done = DispatchSemaphore(value: 0)
         var received: [Int] = []
         var allOnQueue = true
-        let subscription = subject
+        let subscription =
+            subject
             .delay(.milliseconds(5), scheduler: scheduler)
             .subscribe(
                 onNext: { value in

@@ -32,11 +32,12 @@ final class BehaviorSubjectTests: RxCoreTestCase {
 
     func testBehaviorSubject_Infinite() {
         let scheduler = TestScheduler(initialClock: 0)
-        let (xs, results) = runScenario([
-            .next(70, 1), .next(110, 2), .next(220, 3), .next(270, 4), .next(340, 5),
-            .next(410, 6), .next(520, 7), .next(630, 8), .next(710, 9), .next(870, 10),
-            .next(940, 11), .next(1020, 12),
-        ], scheduler: scheduler)
+        let (xs, results) = runScenario(
+            [
+                .next(70, 1), .next(110, 2), .next(220, 3), .next(270, 4), .next(340, 5),
+                .next(410, 6), .next(520, 7), .next(630, 8), .next(710, 9), .next(870, 10),
+                .next(940, 11), .next(1020, 12),
+            ], scheduler: scheduler)
 
         XCTAssertEqual(results[0].events, [.next(300, 4), .next(340, 5), .next(410, 6), .next(520, 7)])
         XCTAssertEqual(results[1].events, [.next(400, 5), .next(410, 6), .next(520, 7), .next(630, 8)])
@@ -52,10 +53,11 @@ final class BehaviorSubjectTests: RxCoreTestCase {
 
     func testBehaviorSubject_Completed() {
         let scheduler = TestScheduler(initialClock: 0)
-        let (xs, results) = runScenario([
-            .next(70, 1), .next(110, 2), .next(220, 3), .next(270, 4), .next(340, 5),
-            .next(410, 6), .next(520, 7), .completed(630), .next(640, 9), .completed(650),
-        ], scheduler: scheduler)
+        let (xs, results) = runScenario(
+            [
+                .next(70, 1), .next(110, 2), .next(220, 3), .next(270, 4), .next(340, 5),
+                .next(410, 6), .next(520, 7), .completed(630), .next(640, 9), .completed(650),
+            ], scheduler: scheduler)
 
         XCTAssertEqual(results[0].events, [.next(300, 4), .next(340, 5), .next(410, 6), .next(520, 7)])
         XCTAssertEqual(results[1].events, [.next(400, 5), .next(410, 6), .next(520, 7), .completed(630)])
@@ -65,10 +67,11 @@ final class BehaviorSubjectTests: RxCoreTestCase {
 
     func testBehaviorSubject_Error() {
         let scheduler = TestScheduler(initialClock: 0)
-        let (xs, results) = runScenario([
-            .next(70, 1), .next(110, 2), .next(220, 3), .next(270, 4), .next(340, 5),
-            .next(410, 6), .next(520, 7), .error(630, testError), .next(640, 9), .completed(650),
-        ], scheduler: scheduler)
+        let (xs, results) = runScenario(
+            [
+                .next(70, 1), .next(110, 2), .next(220, 3), .next(270, 4), .next(340, 5),
+                .next(410, 6), .next(520, 7), .error(630, testError), .next(640, 9), .completed(650),
+            ], scheduler: scheduler)
 
         XCTAssertEqual(results[0].events, [.next(300, 4), .next(340, 5), .next(410, 6), .next(520, 7)])
         XCTAssertEqual(results[1].events, [.next(400, 5), .next(410, 6), .next(520, 7), .error(630, testError)])

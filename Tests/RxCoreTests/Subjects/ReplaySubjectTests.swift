@@ -37,9 +37,11 @@ final class ReplaySubjectTests: RxCoreTestCase {
 
     func testReplaySubject_BufferSize3TrimsTheOldest() {
         let (xs, results) = runScenario(completingEvents) { ReplaySubject.create(bufferSize: 3) }
-        XCTAssertEqual(results[0].events, [
-            .next(300, 3), .next(300, 4), .next(340, 5), .next(410, 6), .next(520, 7), .next(580, 8), .completed(630),
-        ])
+        XCTAssertEqual(
+            results[0].events,
+            [
+                .next(300, 3), .next(300, 4), .next(340, 5), .next(410, 6), .next(520, 7), .next(580, 8), .completed(630),
+            ])
         XCTAssertEqual(results[1].events, [.next(600, 6), .next(600, 7), .next(600, 8), .completed(630)])
         XCTAssertEqual(results[2].events, [.next(700, 6), .next(700, 7), .next(700, 8), .completed(700)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
@@ -47,30 +49,38 @@ final class ReplaySubjectTests: RxCoreTestCase {
 
     func testReplaySubject_BufferSize1() {
         let (_, results) = runScenario(completingEvents) { ReplaySubject.create(bufferSize: 1) }
-        XCTAssertEqual(results[0].events, [
-            .next(300, 4), .next(340, 5), .next(410, 6), .next(520, 7), .next(580, 8), .completed(630),
-        ])
+        XCTAssertEqual(
+            results[0].events,
+            [
+                .next(300, 4), .next(340, 5), .next(410, 6), .next(520, 7), .next(580, 8), .completed(630),
+            ])
         XCTAssertEqual(results[1].events, [.next(600, 8), .completed(630)])
         XCTAssertEqual(results[2].events, [.next(700, 8), .completed(700)])
     }
 
     func testReplaySubject_BufferSize0ReplaysOnlyTheTerminalEvent() {
         let (_, results) = runScenario(completingEvents) { ReplaySubject.create(bufferSize: 0) }
-        XCTAssertEqual(results[0].events, [
-            .next(340, 5), .next(410, 6), .next(520, 7), .next(580, 8), .completed(630),
-        ])
+        XCTAssertEqual(
+            results[0].events,
+            [
+                .next(340, 5), .next(410, 6), .next(520, 7), .next(580, 8), .completed(630),
+            ])
         XCTAssertEqual(results[1].events, [.completed(630)])
         XCTAssertEqual(results[2].events, [.completed(700)])
     }
 
     func testReplaySubject_Unbounded() {
         let (_, results) = runScenario(completingEvents) { ReplaySubject.createUnbounded() }
-        XCTAssertEqual(results[1].events, [
-            .next(600, 3), .next(600, 4), .next(600, 5), .next(600, 6), .next(600, 7), .next(600, 8), .completed(630),
-        ])
-        XCTAssertEqual(results[2].events, [
-            .next(700, 3), .next(700, 4), .next(700, 5), .next(700, 6), .next(700, 7), .next(700, 8), .completed(700),
-        ])
+        XCTAssertEqual(
+            results[1].events,
+            [
+                .next(600, 3), .next(600, 4), .next(600, 5), .next(600, 6), .next(600, 7), .next(600, 8), .completed(630),
+            ])
+        XCTAssertEqual(
+            results[2].events,
+            [
+                .next(700, 3), .next(700, 4), .next(700, 5), .next(700, 6), .next(700, 7), .next(700, 8), .completed(700),
+            ])
     }
 
     func testReplaySubject_Error() {

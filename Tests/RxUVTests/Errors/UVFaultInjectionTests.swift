@@ -1,6 +1,8 @@
 import RxCore
-@testable import RxUV
 import XCTest
+
+@testable import RxUV
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +28,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
 
     private enum Scenario: String {
         case listen, listenOnName, accept, connect, connectToName, read, write, shutdown,
-             timer, schedulerTimer, signal, newLoop, loopClose
+            timer, schedulerTimer, signal, newLoop, loopClose
     }
 
     override func tearDownWithError() throws {
@@ -113,9 +115,10 @@ final class UVFaultInjectionTests: BridgeTestCase {
                 connection.close()
             })
         func connectOnce(then next: @escaping () -> Void) {
-            _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
-                _ = client.rx.data.subscribe(onError: { _ in next() }, onCompleted: next)
-            }, onFailure: { _ in next() })
+            _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(
+                onSuccess: { client in
+                    _ = client.rx.data.subscribe(onError: { _ in next() }, onCompleted: next)
+                }, onFailure: { _ in next() })
         }
         connectOnce {
             connectOnce { listener.dispose() }
@@ -136,14 +139,16 @@ final class UVFaultInjectionTests: BridgeTestCase {
         var first = "not ended"
         var echoed = ""
         _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { turnedAway in
-            _ = turnedAway.rx.data.subscribe(onError: { _ in first = "ended" }, onCompleted: {
-                first = "ended"
-                // The listener still serves the next client.
-                _ = self.loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
-                    _ = client.rx.data.subscribe(onNext: { echoed += $0.string }, onCompleted: { server.subscription.dispose() })
-                    _ = client.write("still here").andThen(client.shutdown()).subscribe()
+            _ = turnedAway.rx.data.subscribe(
+                onError: { _ in first = "ended" },
+                onCompleted: {
+                    first = "ended"
+                    // The listener still serves the next client.
+                    _ = self.loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+                        _ = client.rx.data.subscribe(onNext: { echoed += $0.string }, onCompleted: { server.subscription.dispose() })
+                        _ = client.write("still here").andThen(client.shutdown()).subscribe()
+                    })
                 })
-            })
         })
         runLoop()
         XCTAssertEqual(reported.value, ["EMFILE"])
@@ -187,15 +192,17 @@ final class UVFaultInjectionTests: BridgeTestCase {
         var failure: Error?
         var accepted: [TCPConnection] = []
         let listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
-            .subscribe(onNext: { connection in
-                accepted.append(connection)
-                connection.close()
-            }, onError: { failure = $0 })
+            .subscribe(
+                onNext: { connection in
+                    accepted.append(connection)
+                    connection.close()
+                }, onError: { failure = $0 })
         var clientEnded = false
-        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
-            // The listener's close drops the connection it could not accept.
-            _ = client.rx.data.subscribe(onError: { _ in clientEnded = true }, onCompleted: { clientEnded = true })
-        }, onFailure: { _ in clientEnded = true })
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(
+            onSuccess: { client in
+                // The listener's close drops the connection it could not accept.
+                _ = client.rx.data.subscribe(onError: { _ in clientEnded = true }, onCompleted: { clientEnded = true })
+            }, onFailure: { _ in clientEnded = true })
         runLoop()
         listener.dispose()
         XCTAssertTrue(clientEnded, "the client of a failed accept was left hanging")
@@ -207,13 +214,15 @@ final class UVFaultInjectionTests: BridgeTestCase {
     private func connectError(host: String) -> Error? {
         let server = startEchoServer(on: loop)
         var failure: Error?
-        _ = loop.rx.connect(host: host, port: server.address.port).subscribe(onSuccess: { client in
-            client.close()
-            server.subscription.dispose()
-        }, onFailure: { error in
-            failure = error
-            server.subscription.dispose()
-        })
+        _ = loop.rx.connect(host: host, port: server.address.port).subscribe(
+            onSuccess: { client in
+                client.close()
+                server.subscription.dispose()
+            },
+            onFailure: { error in
+                failure = error
+                server.subscription.dispose()
+            })
         runLoop(timeout: 30)
         return failure
     }
@@ -227,14 +236,16 @@ final class UVFaultInjectionTests: BridgeTestCase {
         listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
             .subscribe(onNext: { held.append($0) })
         _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
-            _ = client.rx.data.subscribe(onError: { error in
-                failure = error
-                held.forEach { $0.close() }
-                listener?.dispose()
-            }, onCompleted: {
-                held.forEach { $0.close() }
-                listener?.dispose()
-            })
+            _ = client.rx.data.subscribe(
+                onError: { error in
+                    failure = error
+                    held.forEach { $0.close() }
+                    listener?.dispose()
+                },
+                onCompleted: {
+                    held.forEach { $0.close() }
+                    listener?.dispose()
+                })
         })
         runLoop()
         held.removeAll()
@@ -245,14 +256,16 @@ final class UVFaultInjectionTests: BridgeTestCase {
         let server = startEchoServer(on: loop)
         var failure: Error?
         _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
-            _ = client.write("x").subscribe(onCompleted: {
-                client.close()
-                server.subscription.dispose()
-            }, onError: { error in
-                failure = error
-                client.close()
-                server.subscription.dispose()
-            })
+            _ = client.write("x").subscribe(
+                onCompleted: {
+                    client.close()
+                    server.subscription.dispose()
+                },
+                onError: { error in
+                    failure = error
+                    client.close()
+                    server.subscription.dispose()
+                })
         })
         runLoop()
         return failure
@@ -262,14 +275,16 @@ final class UVFaultInjectionTests: BridgeTestCase {
         let server = startEchoServer(on: loop)
         var failure: Error?
         _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
-            _ = client.shutdown().subscribe(onCompleted: {
-                client.close()
-                server.subscription.dispose()
-            }, onError: { error in
-                failure = error
-                client.close()
-                server.subscription.dispose()
-            })
+            _ = client.shutdown().subscribe(
+                onCompleted: {
+                    client.close()
+                    server.subscription.dispose()
+                },
+                onError: { error in
+                    failure = error
+                    client.close()
+                    server.subscription.dispose()
+                })
         })
         runLoop()
         return failure

@@ -1,6 +1,7 @@
 import RxCore
 import RxUV
 import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,14 +16,16 @@ final class LoopSignalTests: BridgeTestCase {
                 subscriptions.forEach { $0.dispose() }
             }
         }
-        subscriptions.append(loop.rx.signal(SIGUSR1).subscribe(onNext: { signum in
-            first.append(signum)
-            disposeWhenBothReceived()
-        }))
-        subscriptions.append(loop.rx.signal(SIGUSR1).subscribe(onNext: { signum in
-            second.append(signum)
-            disposeWhenBothReceived()
-        }))
+        subscriptions.append(
+            loop.rx.signal(SIGUSR1).subscribe(onNext: { signum in
+                first.append(signum)
+                disposeWhenBothReceived()
+            }))
+        subscriptions.append(
+            loop.rx.signal(SIGUSR1).subscribe(onNext: { signum in
+                second.append(signum)
+                disposeWhenBothReceived()
+            }))
         XCTAssertEqual(loop.openHandleCount, 2)
         raise(SIGUSR1)
         runLoop()

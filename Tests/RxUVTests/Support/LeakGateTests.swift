@@ -11,7 +11,7 @@ final class LeakGateTests: BridgeTestCase {
         XCTAssertNotNil(report, "the gate did not see an open timer")
         XCTAssertTrue(report?.contains("1 libuv handle(s) open") ?? false, report ?? "")
         subscription?.dispose()
-        subscription = nil   // a disposable still referenced is a live object
+        subscription = nil // a disposable still referenced is a live object
         XCTAssertNil(leakReport())
         assertNoLeaks()
     }

@@ -23,10 +23,12 @@ final class ReadmeEchoServerTests: BridgeTestCase {
         for index in 0..<3 {
             _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
                 var text = ""
-                _ = client.rx.data.subscribe(onNext: { text += $0.string }, onCompleted: {
-                    echoed.append(text)
-                    if echoed.count == 3 { server.dispose() }
-                })
+                _ = client.rx.data.subscribe(
+                    onNext: { text += $0.string },
+                    onCompleted: {
+                        echoed.append(text)
+                        if echoed.count == 3 { server.dispose() }
+                    })
                 _ = client.write("hello \(index)").andThen(client.shutdown()).subscribe()
             })
         }

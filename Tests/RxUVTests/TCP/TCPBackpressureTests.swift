@@ -25,10 +25,12 @@ final class TCPBackpressureTests: BridgeTestCase {
             // Start reading only after 300 ms.
             _ = self.loop.rx.timer(after: .milliseconds(300)).subscribe(onNext: { _ in
                 queueWhileNotReading = maximumQueue
-                _ = client.rx.data.subscribe(onNext: { received.append(contentsOf: $0) }, onCompleted: {
-                    sampler.dispose()
-                    server.subscription.dispose()
-                })
+                _ = client.rx.data.subscribe(
+                    onNext: { received.append(contentsOf: $0) },
+                    onCompleted: {
+                        sampler.dispose()
+                        server.subscription.dispose()
+                    })
             })
         })
         runLoop(timeout: 60)

@@ -8,16 +8,17 @@ final class TCPEchoTests: BridgeTestCase {
         let payload = randomBytes(count: 1 << 20)
         var received: [UInt8] = []
         var completed = false
-        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
-            _ = client.rx.data.subscribe(
-                onNext: { received.append(contentsOf: $0) },
-                onCompleted: {
-                    completed = true
-                    server.subscription.dispose()
-                }
-            )
-            _ = client.write(payload).andThen(client.shutdown()).subscribe()
-        }, onFailure: { XCTFail("connect failed: \($0)") })
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(
+            onSuccess: { client in
+                _ = client.rx.data.subscribe(
+                    onNext: { received.append(contentsOf: $0) },
+                    onCompleted: {
+                        completed = true
+                        server.subscription.dispose()
+                    }
+                )
+                _ = client.write(payload).andThen(client.shutdown()).subscribe()
+            }, onFailure: { XCTFail("connect failed: \($0)") })
         runLoop(timeout: 30)
         XCTAssertTrue(completed)
         XCTAssertEqual(received.count, payload.count)
@@ -32,14 +33,17 @@ final class TCPEchoTests: BridgeTestCase {
         for index in 0..<clients {
             let payload = randomBytes(count: 16 * 1024 + index, seed: UInt64(index + 1))
             var received: [UInt8] = []
-            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
-                _ = client.rx.data.subscribe(onNext: { received.append(contentsOf: $0) }, onCompleted: {
-                    if received != payload { mismatches += 1 }
-                    finished += 1
-                    if finished == clients { server.subscription.dispose() }
-                })
-                _ = client.write(payload).andThen(client.shutdown()).subscribe()
-            }, onFailure: { XCTFail("connect \(index) failed: \($0)") })
+            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(
+                onSuccess: { client in
+                    _ = client.rx.data.subscribe(
+                        onNext: { received.append(contentsOf: $0) },
+                        onCompleted: {
+                            if received != payload { mismatches += 1 }
+                            finished += 1
+                            if finished == clients { server.subscription.dispose() }
+                        })
+                    _ = client.write(payload).andThen(client.shutdown()).subscribe()
+                }, onFailure: { XCTFail("connect \(index) failed: \($0)") })
         }
         runLoop(timeout: 60)
         XCTAssertEqual(finished, clients)

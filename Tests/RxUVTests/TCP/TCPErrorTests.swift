@@ -34,14 +34,16 @@ final class TCPErrorTests: BridgeTestCase {
     func testConnect_ResolvesLocalhost() {
         let server = startEchoServer(on: loop)
         var connected = false
-        _ = loop.rx.connect(host: "localhost", port: server.address.port).subscribe(onSuccess: { client in
-            connected = true
-            client.close()
-            server.subscription.dispose()
-        }, onFailure: { error in
-            server.subscription.dispose()
-            XCTFail("localhost failed: \(error)")
-        })
+        _ = loop.rx.connect(host: "localhost", port: server.address.port).subscribe(
+            onSuccess: { client in
+                connected = true
+                client.close()
+                server.subscription.dispose()
+            },
+            onFailure: { error in
+                server.subscription.dispose()
+                XCTFail("localhost failed: \(error)")
+            })
         runLoop(timeout: 30)
         XCTAssertTrue(connected)
     }

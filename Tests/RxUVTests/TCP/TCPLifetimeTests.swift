@@ -29,9 +29,11 @@ final class TCPLifetimeTests: BridgeTestCase {
         server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe(onNext: { connection in
             server?.dispose()
             var total = 0
-            let reader = connection.rx.data.subscribe(onNext: { total += $0.count }, onCompleted: {
-                _ = connection.write("\(total)").subscribe()
-            })
+            let reader = connection.rx.data.subscribe(
+                onNext: { total += $0.count },
+                onCompleted: {
+                    _ = connection.write("\(total)").subscribe()
+                })
             _ = reader
         })
         var answer = ""
@@ -106,10 +108,11 @@ final class TCPLifetimeTests: BridgeTestCase {
         let subscribed = DispatchSemaphore(value: 0)
         let events = Box(0)
         DispatchQueue.global().async {
-            let connecting = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { connection in
-                events.value += 1
-                connection.close()
-            }, onFailure: { _ in events.value += 1 })
+            let connecting = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(
+                onSuccess: { connection in
+                    events.value += 1
+                    connection.close()
+                }, onFailure: { _ in events.value += 1 })
             connecting.dispose()
             loop.execute { server.subscription.dispose() }
             subscribed.signal()

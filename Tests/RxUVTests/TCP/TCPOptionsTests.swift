@@ -7,9 +7,10 @@ final class TCPOptionsTests: BridgeTestCase {
         let bound = Shared<SocketAddress?>(nil)
         var failure: Error?
         let server = loop.rx.listen(host: "::1", port: 0, onListening: { bound.value = $0 })
-            .subscribe(onNext: { connection in
-                _ = connection.rx.data.subscribe(onNext: { _ = connection.write($0).subscribe() })
-            }, onError: { failure = $0 })
+            .subscribe(
+                onNext: { connection in
+                    _ = connection.rx.data.subscribe(onNext: { _ = connection.write($0).subscribe() })
+                }, onError: { failure = $0 })
         guard let address = bound.value else {
             // A machine without IPv6 on loopback reports it as an error.
             XCTAssertNotNil(failure)
@@ -20,11 +21,16 @@ final class TCPOptionsTests: BridgeTestCase {
         XCTAssertTrue(address.isIPv6)
         XCTAssertEqual(address.description, "[::1]:\(address.port)")
         var echoed = ""
-        _ = loop.rx.connect(host: "::1", port: address.port).subscribe(onSuccess: { client in
-            XCTAssertEqual(client.remoteAddress, address)
-            _ = client.rx.data.subscribe(onNext: { echoed += $0.string }, onCompleted: { server.dispose() })
-            _ = client.write("six").andThen(client.shutdown()).subscribe()
-        }, onFailure: { XCTFail("connect failed: \($0)"); server.dispose() })
+        _ = loop.rx.connect(host: "::1", port: address.port).subscribe(
+            onSuccess: { client in
+                XCTAssertEqual(client.remoteAddress, address)
+                _ = client.rx.data.subscribe(onNext: { echoed += $0.string }, onCompleted: { server.dispose() })
+                _ = client.write("six").andThen(client.shutdown()).subscribe()
+            },
+            onFailure: {
+                XCTFail("connect failed: \($0)")
+                server.dispose()
+            })
         runLoop()
         XCTAssertEqual(echoed, "six")
     }

@@ -1,6 +1,7 @@
 import RxCore
-@testable import RxUV
 import XCTest
+
+@testable import RxUV
 
 /// A read reuses the previous read's storage once nothing holds it: an echo
 /// that writes each read back at once allocates no new buffer per read.

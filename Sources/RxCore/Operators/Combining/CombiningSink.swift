@@ -143,11 +143,12 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
     init(parent: Parent, observer: Observer, cancel: Cancelable) {
         self.parent = parent
         arity = parent.sources.count
-        state = Mutex(State(
-            values: parent.values,
-            counts: [Int](repeating: 0, count: arity),
-            isDone: [Bool](repeating: false, count: arity)
-        ))
+        state = Mutex(
+            State(
+                values: parent.values,
+                counts: [Int](repeating: 0, count: arity),
+                isDone: [Bool](repeating: false, count: arity)
+            ))
         subscriptions = (0..<arity).map { _ in SingleAssignmentDisposable() }
         super.init(observer: observer, cancel: cancel)
     }

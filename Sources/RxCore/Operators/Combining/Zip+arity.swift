@@ -253,7 +253,10 @@ private func zip8<O1: ObservableType, O2: ObservableType, O3: ObservableType, O4
 ) -> Observable<Result> {
     CombiningProducer(
         rules: .zip,
-        values: (RingQueue<O1.Element>(), RingQueue<O2.Element>(), RingQueue<O3.Element>(), RingQueue<O4.Element>(), RingQueue<O5.Element>(), RingQueue<O6.Element>(), RingQueue<O7.Element>(), RingQueue<O8.Element>()),
+        values: (
+            RingQueue<O1.Element>(), RingQueue<O2.Element>(), RingQueue<O3.Element>(), RingQueue<O4.Element>(), RingQueue<O5.Element>(), RingQueue<O6.Element>(), RingQueue<O7.Element>(),
+            RingQueue<O8.Element>()
+        ),
         sources: [
             CombiningSource(source1) { values, _, element in values.0.enqueue(element) },
             CombiningSource(source2) { values, _, element in values.1.enqueue(element) },

@@ -29,7 +29,8 @@ extension ObservableType {
     /// the remaining steps (and the iteration).
     ///
     ///     from(1...3): 1-2-3-|
-    public static func from<Sequence: Swift.Sequence>(_ sequence: Sequence, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> where Sequence.Element == Element {
+    public static func from<Sequence: Swift.Sequence>(_ sequence: Sequence, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element>
+    where Sequence.Element == Element {
         ObservableSequence(elements: sequence, scheduler: scheduler)
     }
 

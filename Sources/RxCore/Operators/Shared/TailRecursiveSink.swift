@@ -74,11 +74,6 @@ final class TailRecursion<Element>: Disposable, @unchecked Sendable {
     struct Sources {
         var iterator: AnyIterator<Observable<Element>>
         var remaining: Int?
-
-        init(iterator: AnyIterator<Observable<Element>>, remaining: Int?) {
-            self.iterator = iterator
-            self.remaining = remaining
-        }
     }
 
     private struct Gate {

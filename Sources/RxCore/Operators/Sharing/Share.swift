@@ -81,7 +81,7 @@ private final class ShareConnection<Element>: ObserverType, SubjectUnsubscribing
     }
 
     func on(_ event: Event<Element>) {
-        let first = parent.lock.locked { () -> SubjectDelivery<Element>? in
+        let first = parent.lock.locked { _ -> SubjectDelivery<Element>? in
             if isDisposed { return nil }
             let receivers = subscriptions.elements
             switch event {
@@ -98,11 +98,11 @@ private final class ShareConnection<Element>: ObserverType, SubjectUnsubscribing
     }
 
     func nextDelivery() -> SubjectDelivery<Element>? {
-        parent.lock.locked { deliveries.next() }
+        parent.lock.locked { _ in deliveries.next() }
     }
 
     func unsubscribe(_ key: BagKey) {
-        let disconnect = parent.lock.locked { () -> Bool in
+        let disconnect = parent.lock.locked { _ -> Bool in
             guard subscriptions.removeKey(key) != nil else { return false }
             if subscriptions.isEmpty {
                 lockedDispose()
@@ -155,7 +155,7 @@ private final class ShareWhileConnected<Element>: Observable<Element> {
     }
 
     override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        let (connection, subscription, isNew, first) = lock.locked { () -> (ShareConnection<Element>, SubjectSubscription<Element>, Bool, SubjectDelivery<Element>?) in
+        let (connection, subscription, isNew, first) = lock.locked { _ -> (ShareConnection<Element>, SubjectSubscription<Element>, Bool, SubjectDelivery<Element>?) in
             let isNew = current == nil
             let connection = current ?? ShareConnection(parent: self)
             current = connection

@@ -65,7 +65,8 @@ private final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     func on(_ event: Event<Element>) {
         let text = "\(event)"
         let limit = Self.maxEventTextLength
-        let shown = trimOutput && text.count > limit
+        let shown =
+            trimOutput && text.count > limit
             ? String(text.prefix(limit / 2)) + "..." + String(text.suffix(limit / 2))
             : text
         debugLog(identifier, "Event \(shown)")

@@ -20,14 +20,15 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         onSubscribed: (() -> Void)? = nil,
         onDispose: (() -> Void)? = nil
     ) -> Completable {
-        Completable(raw: primitiveSequence.source.do(
-            onError: onError,
-            afterError: afterError,
-            onCompleted: onCompleted,
-            afterCompleted: afterCompleted,
-            onSubscribe: onSubscribe,
-            onSubscribed: onSubscribed,
-            onDispose: onDispose
-        ))
+        Completable(
+            raw: primitiveSequence.source.do(
+                onError: onError,
+                afterError: afterError,
+                onCompleted: onCompleted,
+                afterCompleted: afterCompleted,
+                onSubscribe: onSubscribe,
+                onSubscribed: onSubscribed,
+                onDispose: onDispose
+            ))
     }
 }

@@ -17,7 +17,8 @@ extension InfallibleType {
     }
 
     /// Emits the elements of `sequence` in order on `scheduler`, then completes.
-    public static func from<Sequence: Swift.Sequence>(_ sequence: Sequence, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element> where Sequence.Element == Element {
+    public static func from<Sequence: Swift.Sequence>(_ sequence: Sequence, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Infallible<Element>
+    where Sequence.Element == Element {
         Infallible(Observable.from(sequence, scheduler: scheduler))
     }
 }

@@ -16,15 +16,16 @@ extension InfallibleType {
         onSubscribed: (() -> Void)? = nil,
         onDispose: (() -> Void)? = nil
     ) -> Infallible<Element> {
-        Infallible(asObservable().do(
-            onNext: onNext,
-            afterNext: afterNext,
-            onCompleted: onCompleted,
-            afterCompleted: afterCompleted,
-            onSubscribe: onSubscribe,
-            onSubscribed: onSubscribed,
-            onDispose: onDispose
-        ))
+        Infallible(
+            asObservable().do(
+                onNext: onNext,
+                afterNext: afterNext,
+                onCompleted: onCompleted,
+                afterCompleted: afterCompleted,
+                onSubscribe: onSubscribe,
+                onSubscribed: onSubscribed,
+                onDispose: onDispose
+            ))
     }
 
     /// Delivers the events on `scheduler`.

@@ -69,7 +69,8 @@ extension InfallibleType where Element == Any {
         _ source3: I3,
         _ source4: I4
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element)> {
-        Infallible(Observable<(I1.Element, I2.Element, I3.Element, I4.Element)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()) { ($0, $1, $2, $3) })
+        Infallible(
+            Observable<(I1.Element, I2.Element, I3.Element, I4.Element)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable()) { ($0, $1, $2, $3) })
     }
 }
 
@@ -98,7 +99,10 @@ extension InfallibleType where Element == Any {
         _ source4: I4,
         _ source5: I5
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)> {
-        Infallible(Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable()) { ($0, $1, $2, $3, $4) })
+        Infallible(
+            Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element)>.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable()
+            ) { ($0, $1, $2, $3, $4) })
     }
 }
 
@@ -115,7 +119,9 @@ extension InfallibleType {
         _ source6: I6,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector))
+        Infallible(
+            Observable.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -129,7 +135,10 @@ extension InfallibleType where Element == Any {
         _ source5: I5,
         _ source6: I6
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)> {
-        Infallible(Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable()) { ($0, $1, $2, $3, $4, $5) })
+        Infallible(
+            Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element)>.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable()
+            ) { ($0, $1, $2, $3, $4, $5) })
     }
 }
 
@@ -147,7 +156,10 @@ extension InfallibleType {
         _ source7: I7,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), resultSelector: resultSelector))
+        Infallible(
+            Observable.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(),
+                resultSelector: resultSelector))
     }
 }
 
@@ -162,7 +174,10 @@ extension InfallibleType where Element == Any {
         _ source6: I6,
         _ source7: I7
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)> {
-        Infallible(Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable()) { ($0, $1, $2, $3, $4, $5, $6) })
+        Infallible(
+            Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element)>.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable()
+            ) { ($0, $1, $2, $3, $4, $5, $6) })
     }
 }
 
@@ -181,7 +196,10 @@ extension InfallibleType {
         _ source8: I8,
         resultSelector: @escaping (I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element) -> Element
     ) -> Infallible<Element> {
-        Infallible(Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), resultSelector: resultSelector))
+        Infallible(
+            Observable.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(),
+                source8.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -197,7 +215,10 @@ extension InfallibleType where Element == Any {
         _ source7: I7,
         _ source8: I8
     ) -> Infallible<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)> {
-        Infallible(Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable()) { ($0, $1, $2, $3, $4, $5, $6, $7) })
+        Infallible(
+            Observable<(I1.Element, I2.Element, I3.Element, I4.Element, I5.Element, I6.Element, I7.Element, I8.Element)>.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(),
+                source8.asObservable()
+            ) { ($0, $1, $2, $3, $4, $5, $6, $7) })
     }
 }
-

@@ -32,16 +32,17 @@ extension InfallibleType {
     /// Creates an `Infallible` from a subscribe function. Events after
     /// completion are dropped; disposing disposes what `subscribe` returned.
     public static func create(subscribe: @escaping (@escaping InfallibleObserver) -> Disposable) -> Infallible<Element> {
-        Infallible(Observable.create { observer in
-            subscribe { event in
-                switch event {
-                case .next(let element):
-                    observer.on(.next(element))
-                case .completed:
-                    observer.on(.completed)
+        Infallible(
+            Observable.create { observer in
+                subscribe { event in
+                    switch event {
+                    case .next(let element):
+                        observer.on(.next(element))
+                    case .completed:
+                        observer.on(.completed)
+                    }
                 }
-            }
-        })
+            })
     }
 
     /// Subscribes a closure to every event.
@@ -93,9 +94,10 @@ extension InfallibleType {
 
     /// An `Infallible` created by `factory` at each subscription.
     public static func deferred(_ factory: @escaping () -> Infallible<Element>) -> Infallible<Element> {
-        Infallible(Observable.create { observer in
-            factory().asObservable().subscribe(observer)
-        })
+        Infallible(
+            Observable.create { observer in
+                factory().asObservable().subscribe(observer)
+            })
     }
 
     /// Transforms each element.

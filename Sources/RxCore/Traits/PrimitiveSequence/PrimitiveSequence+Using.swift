@@ -10,8 +10,9 @@ extension PrimitiveSequence {
         _ resourceFactory: @escaping () throws -> Resource,
         primitiveSequenceFactory: @escaping (Resource) throws -> PrimitiveSequence<Trait, Element>
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable.using(resourceFactory) { resource in
-            try primitiveSequenceFactory(resource).source
-        })
+        PrimitiveSequence(
+            raw: Observable.using(resourceFactory) { resource in
+                try primitiveSequenceFactory(resource).source
+            })
     }
 }

@@ -122,7 +122,8 @@ extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
         _ source4: PrimitiveSequence<Trait, E4>,
         _ source5: PrimitiveSequence<Trait, E5>
     ) -> PrimitiveSequence<Trait, (E1, E2, E3, E4, E5)> {
-        PrimitiveSequence(raw: Observable<(E1, E2, E3, E4, E5)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable()) { ($0, $1, $2, $3, $4) })
+        PrimitiveSequence(
+            raw: Observable<(E1, E2, E3, E4, E5)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable()) { ($0, $1, $2, $3, $4) })
     }
 }
 
@@ -142,7 +143,9 @@ extension PrimitiveSequenceType where Trait: ZippableTrait {
         _ source6: PrimitiveSequence<Trait, E6>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6) throws -> Element
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector))
+        PrimitiveSequence(
+            raw: Observable.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -157,7 +160,10 @@ extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
         _ source5: PrimitiveSequence<Trait, E5>,
         _ source6: PrimitiveSequence<Trait, E6>
     ) -> PrimitiveSequence<Trait, (E1, E2, E3, E4, E5, E6)> {
-        PrimitiveSequence(raw: Observable<(E1, E2, E3, E4, E5, E6)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable()) { ($0, $1, $2, $3, $4, $5) })
+        PrimitiveSequence(
+            raw: Observable<(E1, E2, E3, E4, E5, E6)>.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable()
+            ) { ($0, $1, $2, $3, $4, $5) })
     }
 }
 
@@ -178,7 +184,10 @@ extension PrimitiveSequenceType where Trait: ZippableTrait {
         _ source7: PrimitiveSequence<Trait, E7>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7) throws -> Element
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), resultSelector: resultSelector))
+        PrimitiveSequence(
+            raw: Observable.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(),
+                resultSelector: resultSelector))
     }
 }
 
@@ -194,7 +203,10 @@ extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
         _ source6: PrimitiveSequence<Trait, E6>,
         _ source7: PrimitiveSequence<Trait, E7>
     ) -> PrimitiveSequence<Trait, (E1, E2, E3, E4, E5, E6, E7)> {
-        PrimitiveSequence(raw: Observable<(E1, E2, E3, E4, E5, E6, E7)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable()) { ($0, $1, $2, $3, $4, $5, $6) })
+        PrimitiveSequence(
+            raw: Observable<(E1, E2, E3, E4, E5, E6, E7)>.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable()
+            ) { ($0, $1, $2, $3, $4, $5, $6) })
     }
 }
 
@@ -216,7 +228,10 @@ extension PrimitiveSequenceType where Trait: ZippableTrait {
         _ source8: PrimitiveSequence<Trait, E8>,
         resultSelector: @escaping (E1, E2, E3, E4, E5, E6, E7, E8) throws -> Element
     ) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable(), resultSelector: resultSelector))
+        PrimitiveSequence(
+            raw: Observable.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(),
+                source8.asObservable(), resultSelector: resultSelector))
     }
 }
 
@@ -233,7 +248,11 @@ extension PrimitiveSequenceType where Element == Any, Trait: ZippableTrait {
         _ source7: PrimitiveSequence<Trait, E7>,
         _ source8: PrimitiveSequence<Trait, E8>
     ) -> PrimitiveSequence<Trait, (E1, E2, E3, E4, E5, E6, E7, E8)> {
-        PrimitiveSequence(raw: Observable<(E1, E2, E3, E4, E5, E6, E7, E8)>.zip(source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(), source8.asObservable()) { ($0, $1, $2, $3, $4, $5, $6, $7) })
+        PrimitiveSequence(
+            raw: Observable<(E1, E2, E3, E4, E5, E6, E7, E8)>.zip(
+                source1.asObservable(), source2.asObservable(), source3.asObservable(), source4.asObservable(), source5.asObservable(), source6.asObservable(), source7.asObservable(),
+                source8.asObservable()
+            ) { ($0, $1, $2, $3, $4, $5, $6, $7) })
     }
 }
 

@@ -43,14 +43,15 @@ extension PrimitiveSequence: ObservableConvertibleType {
 extension PrimitiveSequence {
     /// A sequence created by `observableFactory` at each subscription.
     public static func deferred(_ observableFactory: @escaping () throws -> PrimitiveSequence<Trait, Element>) -> PrimitiveSequence<Trait, Element> {
-        PrimitiveSequence(raw: Observable.create { observer in
-            do {
-                return try observableFactory().asObservable().subscribe(observer)
-            } catch {
-                observer.on(.error(error))
-                return Disposables.create()
-            }
-        })
+        PrimitiveSequence(
+            raw: Observable.create { observer in
+                do {
+                    return try observableFactory().asObservable().subscribe(observer)
+                } catch {
+                    observer.on(.error(error))
+                    return Disposables.create()
+                }
+            })
     }
 
     /// A sequence that fails with `error` at once.

@@ -20,14 +20,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onSubscribed: (() -> Void)? = nil,
         onDispose: (() -> Void)? = nil
     ) -> Single<Element> {
-        Single(raw: primitiveSequence.source.do(
-            onNext: onSuccess,
-            afterNext: afterSuccess,
-            onError: onError,
-            afterError: afterError,
-            onSubscribe: onSubscribe,
-            onSubscribed: onSubscribed,
-            onDispose: onDispose
-        ))
+        Single(
+            raw: primitiveSequence.source.do(
+                onNext: onSuccess,
+                afterNext: afterSuccess,
+                onError: onError,
+                afterError: afterError,
+                onSubscribe: onSubscribe,
+                onSubscribed: onSubscribed,
+                onDispose: onDispose
+            ))
     }
 }

@@ -6,7 +6,7 @@ final class DefaultIfEmptyTests: RxCoreTestCase {
     func testDefaultIfEmpty_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.ifEmpty(default: 11) }
         XCTAssertEqual(res.events, [])
@@ -20,10 +20,12 @@ final class DefaultIfEmptyTests: RxCoreTestCase {
             .completed(201),
         ])
         let res = scheduler.start { xs.ifEmpty(default: 11) }
-        XCTAssertEqual(res.events, [
-            .next(201, 11),
-            .completed(201),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 11),
+                .completed(201),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 201)])
     }
 
@@ -36,11 +38,13 @@ final class DefaultIfEmptyTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.ifEmpty(default: 11) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -62,17 +66,19 @@ final class DefaultIfEmptyTests: RxCoreTestCase {
             .error(220, testError),
         ])
         let res = scheduler.start { xs.ifEmpty(default: 11) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
     func testDefaultIfEmpty_Dispose() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .completed(300, Int.self),
+            .completed(300, Int.self)
         ])
         let res = scheduler.start(disposed: 250) { xs.ifEmpty(default: 11) }
         XCTAssertEqual(res.events, [])

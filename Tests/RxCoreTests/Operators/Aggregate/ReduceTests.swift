@@ -6,7 +6,7 @@ final class ReduceTests: RxCoreTestCase {
     func testReduce_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.reduce(42, accumulator: +) }
         XCTAssertEqual(res.events, [])
@@ -20,10 +20,12 @@ final class ReduceTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.reduce(42, accumulator: +) }
-        XCTAssertEqual(res.events, [
-            .next(250, 42),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 42),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -39,10 +41,12 @@ final class ReduceTests: RxCoreTestCase {
             .completed(260),
         ])
         let res = scheduler.start { xs.reduce(42, accumulator: +) }
-        XCTAssertEqual(res.events, [
-            .next(260, 52),
-            .completed(260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(260, 52),
+                .completed(260),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 260)])
     }
 
@@ -98,23 +102,27 @@ final class ReduceTests: RxCoreTestCase {
             .completed(260),
         ])
         let res = scheduler.start { xs.reduce(42, accumulator: +) { "\($0 * 5)" } }
-        XCTAssertEqual(res.events, [
-            .next(260, "225"),
-            .completed(260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(260, "225"),
+                .completed(260),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 260)])
     }
 
     func testReduceMapResult_Empty() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .completed(250, Int.self),
+            .completed(250, Int.self)
         ])
         let res = scheduler.start { xs.reduce(42, accumulator: +) { $0 * 5 } }
-        XCTAssertEqual(res.events, [
-            .next(250, 210),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 210),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 

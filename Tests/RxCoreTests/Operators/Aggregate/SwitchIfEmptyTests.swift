@@ -14,10 +14,12 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
             .completed(50),
         ])
         let res = scheduler.start { source.ifEmpty(switchTo: other.asObservable()) }
-        XCTAssertEqual(res.events, [
-            .next(205, 1),
-            .completed(210),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(205, 1),
+                .completed(210),
+            ])
         XCTAssertEqual(source.subscriptions, [Subscription(200, 210)])
         XCTAssertEqual(other.subscriptions, [])
     }
@@ -25,7 +27,7 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
     func testSwitchIfEmpty_SourceEmptyOtherCompletes() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createColdObservable([
-            .completed(200, Int.self),
+            .completed(200, Int.self)
         ])
         let other = scheduler.createColdObservable([
             .next(10, 0),
@@ -35,13 +37,15 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
             .completed(50),
         ])
         let res = scheduler.start { source.ifEmpty(switchTo: other.asObservable()) }
-        XCTAssertEqual(res.events, [
-            .next(410, 0),
-            .next(420, 1),
-            .next(430, 2),
-            .next(440, 3),
-            .completed(450),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(410, 0),
+                .next(420, 1),
+                .next(430, 2),
+                .next(440, 3),
+                .completed(450),
+            ])
         XCTAssertEqual(source.subscriptions, [Subscription(200, 400)])
         XCTAssertEqual(other.subscriptions, [Subscription(400, 450)])
     }
@@ -49,10 +53,10 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
     func testSwitchIfEmpty_SourceEmptyOtherEmpty() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createColdObservable([
-            .completed(100, Int.self),
+            .completed(100, Int.self)
         ])
         let other = scheduler.createColdObservable([
-            .completed(50, Int.self),
+            .completed(50, Int.self)
         ])
         let res = scheduler.start { source.ifEmpty(switchTo: other.asObservable()) }
         XCTAssertEqual(res.events, [.completed(350)])
@@ -63,17 +67,19 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
     func testSwitchIfEmpty_SourceEmptyOtherErrors() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createColdObservable([
-            .completed(200, Int.self),
+            .completed(200, Int.self)
         ])
         let other = scheduler.createColdObservable([
             .next(10, 0),
             .error(50, testError),
         ])
         let res = scheduler.start { source.ifEmpty(switchTo: other.asObservable()) }
-        XCTAssertEqual(res.events, [
-            .next(410, 0),
-            .error(450, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(410, 0),
+                .error(450, testError),
+            ])
         XCTAssertEqual(source.subscriptions, [Subscription(200, 400)])
         XCTAssertEqual(other.subscriptions, [Subscription(400, 450)])
     }
@@ -81,7 +87,7 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
     func testSwitchIfEmpty_SourceErrors() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createHotObservable([
-            .error(210, testError, Int.self),
+            .error(210, testError, Int.self)
         ])
         let other = scheduler.createColdObservable([
             .next(10, 0),
@@ -96,7 +102,7 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
     func testSwitchIfEmpty_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let other = scheduler.createColdObservable([
             .next(10, 0),
@@ -111,7 +117,7 @@ final class SwitchIfEmptyTests: RxCoreTestCase {
     func testSwitchIfEmpty_DisposeWhileSwitched() {
         let scheduler = TestScheduler(initialClock: 0)
         let source = scheduler.createHotObservable([
-            .completed(210, Int.self),
+            .completed(210, Int.self)
         ])
         let other = scheduler.createColdObservable([
             .next(10, 0),

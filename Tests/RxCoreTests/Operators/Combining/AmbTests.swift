@@ -36,11 +36,13 @@ final class AmbTests: RxCoreTestCase {
             .completed(260),
         ])
         let res = scheduler.start { x1.amb(x2) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(240, 3),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(240, 3),
+                .completed(250),
+            ])
         XCTAssertEqual(x1.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(x2.subscriptions, [Subscription(200, 210)])
     }
@@ -57,11 +59,13 @@ final class AmbTests: RxCoreTestCase {
             .completed(260),
         ])
         let res = scheduler.start { x1.amb(x2) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(230, 4),
-            .completed(260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(230, 4),
+                .completed(260),
+            ])
         XCTAssertEqual(x1.subscriptions, [Subscription(200, 210)])
         XCTAssertEqual(x2.subscriptions, [Subscription(200, 260)])
     }
@@ -73,7 +77,7 @@ final class AmbTests: RxCoreTestCase {
             .completed(250),
         ])
         let x2 = scheduler.createHotObservable([
-            .error(210, testError, Int.self),
+            .error(210, testError, Int.self)
         ])
         let res = scheduler.start { x1.amb(x2) }
         XCTAssertEqual(res.events, [.error(210, testError)])
@@ -88,13 +92,15 @@ final class AmbTests: RxCoreTestCase {
             .error(230, testError),
         ])
         let x2 = scheduler.createHotObservable([
-            .next(220, 2),
+            .next(220, 2)
         ])
         let res = scheduler.start { x1.amb(x2) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .error(230, testError),
+            ])
         XCTAssertEqual(x1.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(x2.subscriptions, [Subscription(200, 210)])
     }
@@ -106,7 +112,7 @@ final class AmbTests: RxCoreTestCase {
             .next(240, 3),
         ])
         let x2 = scheduler.createHotObservable([
-            .next(220, 2),
+            .next(220, 2)
         ])
         let res = scheduler.start(disposed: 230) { x1.amb(x2) }
         XCTAssertEqual(res.events, [.next(210, 1)])
@@ -117,13 +123,15 @@ final class AmbTests: RxCoreTestCase {
     func testAmb_SynchronousLeftWins() {
         let scheduler = TestScheduler(initialClock: 0)
         let x2 = scheduler.createHotObservable([
-            .next(210, 2),
+            .next(210, 2)
         ])
         let res = scheduler.start { Observable.just(1).amb(x2) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .completed(200),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .completed(200),
+            ])
         // The right side is still subscribed, and disposed at once.
         XCTAssertEqual(x2.subscriptions, [Subscription(200, 200)])
     }
@@ -131,7 +139,7 @@ final class AmbTests: RxCoreTestCase {
     func testAmb_StaticSequence() {
         let scheduler = TestScheduler(initialClock: 0)
         let x1 = scheduler.createHotObservable([
-            .next(230, 1),
+            .next(230, 1)
         ])
         let x2 = scheduler.createHotObservable([
             .next(220, 2),
@@ -139,14 +147,16 @@ final class AmbTests: RxCoreTestCase {
             .completed(250),
         ])
         let x3 = scheduler.createHotObservable([
-            .next(225, 3),
+            .next(225, 3)
         ])
         let res = scheduler.start { Observable.amb([x1, x2, x3].map { $0.asObservable() }) }
-        XCTAssertEqual(res.events, [
-            .next(220, 2),
-            .next(240, 4),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 2),
+                .next(240, 4),
+                .completed(250),
+            ])
         XCTAssertEqual(x1.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(x2.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(x3.subscriptions, [Subscription(200, 220)])

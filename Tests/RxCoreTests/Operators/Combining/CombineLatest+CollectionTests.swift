@@ -50,13 +50,15 @@ final class CombineLatestCollectionTests: RxCoreTestCase {
         let e1 = scheduler.createHotObservable([.next(150, 1), .next(220, 2), .next(240, 5), .completed(410)])
         let e2 = scheduler.createHotObservable([.next(150, 1), .next(230, 3), .next(260, 6), .completed(400)])
         let res = scheduler.start { Observable.combineLatest([e0, e1, e2]) }
-        XCTAssertEqual(res.events, [
-            .next(230, [1, 2, 3]),
-            .next(240, [1, 5, 3]),
-            .next(250, [4, 5, 3]),
-            .next(260, [4, 5, 6]),
-            .completed(420),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, [1, 2, 3]),
+                .next(240, [1, 5, 3]),
+                .next(250, [4, 5, 3]),
+                .next(260, [4, 5, 6]),
+                .completed(420),
+            ])
         XCTAssertEqual(e0.subscriptions, [Subscription(200, 420)])
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 410)])
         XCTAssertEqual(e2.subscriptions, [Subscription(200, 400)])
@@ -102,11 +104,13 @@ final class CombineLatestCollectionTests: RxCoreTestCase {
         let e1 = scheduler.createHotObservable([.next(150, 1), .next(220, 2), .next(240, 5), .completed(410)])
         let e2 = scheduler.createHotObservable([.next(150, 1), .next(230, 3), .next(260, 6), .completed(400)])
         let res = scheduler.start { Observable.combineLatest([e0, e1, e2]) }
-        XCTAssertEqual(res.events, [
-            .next(230, [1, 2, 3]),
-            .next(240, [1, 5, 3]),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, [1, 2, 3]),
+                .next(240, [1, 5, 3]),
+                .error(250, testError),
+            ])
         XCTAssertEqual(e0.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(e2.subscriptions, [Subscription(200, 250)])

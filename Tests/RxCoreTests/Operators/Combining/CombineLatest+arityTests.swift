@@ -35,12 +35,14 @@ final class CombineLatestArityTests: RxCoreTestCase {
         let e1 = scheduler.createHotObservable([.next(150, 1), .next(220, 20), .completed(410)])
         let e2 = scheduler.createHotObservable([.next(150, 1), .next(230, 300), .next(250, 500), .completed(420)])
         let res = scheduler.start { Observable.combineLatest(e0, e1, e2) { $0 + $1 + $2 } }
-        XCTAssertEqual(res.events, [
-            .next(230, 321),
-            .next(240, 324),
-            .next(250, 524),
-            .completed(420),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, 321),
+                .next(240, 324),
+                .next(250, 524),
+                .completed(420),
+            ])
         XCTAssertEqual(e0.subscriptions, [Subscription(200, 400)])
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 410)])
         XCTAssertEqual(e2.subscriptions, [Subscription(200, 420)])
@@ -150,11 +152,13 @@ final class CombineLatestArityTests: RxCoreTestCase {
     private func assertTimeline(_ res: TestableObserver<Int>, _ sources: [TestableObservable<Int>], file: StaticString = #filePath, line: UInt = #line) {
         let count = sources.count
         let sum = count * (count + 1) / 2
-        XCTAssertEqual(res.events, [
-            .next(210 + 10 * (count - 1), sum),
-            .next(300, sum + 9),
-            .completed(400 + 10 * (count - 1)),
-        ], file: file, line: line)
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210 + 10 * (count - 1), sum),
+                .next(300, sum + 9),
+                .completed(400 + 10 * (count - 1)),
+            ], file: file, line: line)
         for (index, source) in sources.enumerated() {
             XCTAssertEqual(source.subscriptions, [Subscription(200, 400 + 10 * index)], file: file, line: line)
         }

@@ -97,13 +97,15 @@ final class CombineLatestTests: RxCoreTestCase {
             .next(150, 1), .next(220, 20), .next(240, 40), .completed(500),
         ])
         let res = scheduler.start { Observable.combineLatest(e0, e1) { $0 + $1 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 21),
-            .next(230, 23),
-            .next(240, 43),
-            .next(250, 45),
-            .completed(500),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 21),
+                .next(230, 23),
+                .next(240, 43),
+                .next(250, 45),
+                .completed(500),
+            ])
         XCTAssertEqual(e0.subscriptions, [Subscription(200, 400)])
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 500)])
     }
@@ -128,12 +130,14 @@ final class CombineLatestTests: RxCoreTestCase {
         let res = scheduler.start {
             Observable.combineLatest(e0, e1).map { "\($0.0)\($0.1)" }
         }
-        XCTAssertEqual(res.events, [
-            .next(220, "1a"),
-            .next(230, "3a"),
-            .next(240, "3b"),
-            .completed(310),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, "1a"),
+                .next(230, "3a"),
+                .next(240, "3b"),
+                .completed(310),
+            ])
         XCTAssertEqual(e0.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 310)])
     }

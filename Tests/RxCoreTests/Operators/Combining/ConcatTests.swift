@@ -16,12 +16,14 @@ final class ConcatTests: RxCoreTestCase {
             .completed(20),
         ])
         let res = scheduler.start { Observable.concat(xs1.asObservable(), xs2.asObservable()) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .next(240, 3),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .next(240, 3),
+                .completed(250),
+            ])
         // The second source is subscribed only when the first completed.
         XCTAssertEqual(xs1.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(xs2.subscriptions, [Subscription(230, 250)])
@@ -30,10 +32,10 @@ final class ConcatTests: RxCoreTestCase {
     func testConcat_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs1 = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let xs2 = scheduler.createColdObservable([
-            .completed(10, Int.self),
+            .completed(10, Int.self)
         ])
         let res = scheduler.start { Observable.concat([xs1.asObservable(), xs2.asObservable()]) }
         XCTAssertEqual(res.events, [])
@@ -44,10 +46,10 @@ final class ConcatTests: RxCoreTestCase {
     func testConcat_EmptySources() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs1 = scheduler.createColdObservable([
-            .completed(10, Int.self),
+            .completed(10, Int.self)
         ])
         let xs2 = scheduler.createColdObservable([
-            .completed(20, Int.self),
+            .completed(20, Int.self)
         ])
         let res = scheduler.start { Observable.concat(xs1.asObservable(), xs2.asObservable()) }
         XCTAssertEqual(res.events, [.completed(230)])
@@ -72,10 +74,12 @@ final class ConcatTests: RxCoreTestCase {
             .completed(20),
         ])
         let res = scheduler.start { Observable.concat(xs1.asObservable(), xs2.asObservable()) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs1.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(xs2.subscriptions, [])
     }
@@ -91,11 +95,13 @@ final class ConcatTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let res = scheduler.start { xs1.concat(xs2) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 3),
-            .error(240, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 3),
+                .error(240, testError),
+            ])
         XCTAssertEqual(xs1.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(xs2.subscriptions, [Subscription(220, 240)])
     }
@@ -112,10 +118,12 @@ final class ConcatTests: RxCoreTestCase {
             .completed(40),
         ])
         let res = scheduler.start(disposed: 240) { xs1.concat(xs2) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 3),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 3),
+            ])
         XCTAssertEqual(xs1.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(xs2.subscriptions, [Subscription(220, 240)])
     }
@@ -132,11 +140,13 @@ final class ConcatTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs1.concat(xs2) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(240, 3),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(240, 3),
+                .completed(250),
+            ])
         XCTAssertEqual(xs1.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(xs2.subscriptions, [Subscription(230, 250)])
     }
@@ -154,12 +164,14 @@ final class ConcatTests: RxCoreTestCase {
             }
         }
         let res = scheduler.start { Observable.concat(sources) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(200, 2),
-            .next(200, 3),
-            .completed(200),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(200, 2),
+                .next(200, 3),
+                .completed(200),
+            ])
         XCTAssertEqual(made, 3)
     }
 
@@ -278,12 +290,14 @@ final class ConcatTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.concat() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(240, 12),
-            .next(260, 21),
-            .completed(270),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(240, 12),
+                .next(260, 21),
+                .completed(270),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(250, 270)])
@@ -292,7 +306,7 @@ final class ConcatTests: RxCoreTestCase {
     func testConcatOuter_EmptyAndNever() {
         let scheduler = TestScheduler(initialClock: 0)
         let empty = scheduler.createHotObservable([
-            .completed(300, Observable<Int>.self),
+            .completed(300, Observable<Int>.self)
         ])
         let never = scheduler.createHotObservable([Recorded<Event<Observable<Int>>>]())
         let emptyResult = scheduler.createObserver(Int.self)
@@ -326,10 +340,12 @@ final class ConcatTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.concat() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 230)])
         XCTAssertEqual(ys2.subscriptions, [])

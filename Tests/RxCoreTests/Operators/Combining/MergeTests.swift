@@ -17,7 +17,7 @@ final class MergeTests: RxCoreTestCase {
     func testMerge_Empty() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .completed(300, Observable<Int>.self),
+            .completed(300, Observable<Int>.self)
         ])
         let res = scheduler.start { xs.merge() }
         XCTAssertEqual(res.events, [.completed(300)])
@@ -42,13 +42,15 @@ final class MergeTests: RxCoreTestCase {
             .completed(240),
         ])
         let res = scheduler.start { xs.merge() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(235, 21),
-            .next(250, 12),
-            .next(265, 22),
-            .completed(310),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(235, 21),
+                .next(250, 12),
+                .next(265, 22),
+                .completed(310),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 260)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(230, 310)])
@@ -65,10 +67,12 @@ final class MergeTests: RxCoreTestCase {
             .completed(400),
         ])
         let res = scheduler.start { xs.merge() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .completed(400),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -90,11 +94,13 @@ final class MergeTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.merge() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(235, 21),
-            .error(245, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(235, 21),
+                .error(245, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 245)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 245)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(230, 245)])
@@ -111,10 +117,12 @@ final class MergeTests: RxCoreTestCase {
             .error(250, testError),
         ])
         let res = scheduler.start { xs.merge() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(250, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 250)])
     }
@@ -131,10 +139,12 @@ final class MergeTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 240) { xs.merge() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(230, 11),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(230, 11),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 240), Subscription(220, 240)])
     }
@@ -185,14 +195,16 @@ final class MergeTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.merge(maxConcurrent: 2) }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(230, 21),
-            .next(265, 31),
-            .next(275, 41),
-            .next(280, 22),
-            .completed(290),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(230, 21),
+                .next(265, 31),
+                .next(275, 41),
+                .next(280, 22),
+                .completed(290),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 260)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(220, 290)])
@@ -203,7 +215,7 @@ final class MergeTests: RxCoreTestCase {
     func testMergeMaxConcurrent_Empty() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .completed(300, Observable<Int>.self),
+            .completed(300, Observable<Int>.self)
         ])
         let res = scheduler.start { xs.merge(maxConcurrent: 2) }
         XCTAssertEqual(res.events, [.completed(300)])
@@ -225,7 +237,7 @@ final class MergeTests: RxCoreTestCase {
             .error(30, testError),
         ])
         let ys2 = scheduler.createColdObservable([
-            .next(10, 21),
+            .next(10, 21)
         ])
         let xs = scheduler.createHotObservable([
             .next(210, ys1),
@@ -233,10 +245,12 @@ final class MergeTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.merge(maxConcurrent: 1) }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(240, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(240, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 240)])
         XCTAssertEqual(ys2.subscriptions, [])
@@ -245,17 +259,19 @@ final class MergeTests: RxCoreTestCase {
     func testMergeMaxConcurrent_OuterError() {
         let scheduler = TestScheduler(initialClock: 0)
         let ys1 = scheduler.createColdObservable([
-            .next(10, 11),
+            .next(10, 11)
         ])
         let xs = scheduler.createHotObservable([
             .next(210, ys1),
             .error(230, testError),
         ])
         let res = scheduler.start { xs.merge(maxConcurrent: 1) }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 230)])
     }
@@ -276,9 +292,11 @@ final class MergeTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 235) { xs.merge(maxConcurrent: 1) }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11)
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 235)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 230)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(230, 235)])
@@ -300,13 +318,15 @@ final class MergeTests: RxCoreTestCase {
             .completed(260),
         ])
         let res = scheduler.start { Observable.merge(a.asObservable(), b.asObservable()) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .next(230, 3),
-            .next(240, 4),
-            .completed(260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .next(230, 3),
+                .next(240, 4),
+                .completed(260),
+            ])
         XCTAssertEqual(a.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(b.subscriptions, [Subscription(200, 260)])
     }
@@ -328,23 +348,27 @@ final class MergeTests: RxCoreTestCase {
     func testMergeStatic_SynchronousSources() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.merge(Observable.just(1), Observable.just(2), Observable.empty()) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(200, 2),
-            .completed(200),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(200, 2),
+                .completed(200),
+            ])
     }
 
     func testMergeStatic_CollectionForm() {
         let scheduler = TestScheduler(initialClock: 0)
         let sources = (1...3).lazy.map { Observable.just($0) }
         let res = scheduler.start { Observable.merge(sources) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(200, 2),
-            .next(200, 3),
-            .completed(200),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(200, 2),
+                .next(200, 3),
+                .completed(200),
+            ])
     }
 
     func testMergeStatic_ErrorEndsEverything() {
@@ -359,11 +383,13 @@ final class MergeTests: RxCoreTestCase {
             .error(225, testError),
         ])
         let res = scheduler.start { Observable.merge([a.asObservable(), b.asObservable()]) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .error(225, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .error(225, testError),
+            ])
         XCTAssertEqual(a.subscriptions, [Subscription(200, 225)])
         XCTAssertEqual(b.subscriptions, [Subscription(200, 225)])
     }
@@ -391,13 +417,15 @@ final class MergeTests: RxCoreTestCase {
         let overlaps = ManagedCounter()
         let received = ManagedCounter()
         let completed = ManagedCounter()
-        let subscription = Observable.merge(a.asObservable(), b.asObservable()).subscribe(onNext: { _ in
-            if inside.increment() != 1 { overlaps.increment() }
-            received.increment()
-            inside.decrement()
-        }, onCompleted: {
-            completed.increment()
-        })
+        let subscription = Observable.merge(a.asObservable(), b.asObservable()).subscribe(
+            onNext: { _ in
+                if inside.increment() != 1 { overlaps.increment() }
+                received.increment()
+                inside.decrement()
+            },
+            onCompleted: {
+                completed.increment()
+            })
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
             let subject = thread == 0 ? a : b
             for value in 0..<10_000 {

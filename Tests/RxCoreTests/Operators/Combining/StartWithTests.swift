@@ -6,7 +6,7 @@ final class StartWithTests: RxCoreTestCase {
     func testStartWith_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.startWith(0) }
         XCTAssertEqual(res.events, [.next(200, 0)])
@@ -20,10 +20,12 @@ final class StartWithTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.startWith(0) }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -35,11 +37,13 @@ final class StartWithTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.startWith(1) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(220, 2),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(220, 2),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -51,13 +55,15 @@ final class StartWithTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.startWith(1, 2, 3) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(200, 2),
-            .next(200, 3),
-            .next(220, 4),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(200, 2),
+                .next(200, 3),
+                .next(220, 4),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -69,13 +75,15 @@ final class StartWithTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.startWith(3).startWith(1, 2) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(200, 2),
-            .next(200, 3),
-            .next(220, 4),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(200, 2),
+                .next(200, 3),
+                .next(220, 4),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -86,10 +94,12 @@ final class StartWithTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.startWith() }
-        XCTAssertEqual(res.events, [
-            .next(220, 4),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 4),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -102,11 +112,13 @@ final class StartWithTests: RxCoreTestCase {
             .next(260, 3),
         ])
         let res = scheduler.start { xs.startWith(1) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(220, 2),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(220, 2),
+                .error(250, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -118,10 +130,12 @@ final class StartWithTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 250) { xs.startWith(1) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(220, 2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(220, 2),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -132,12 +146,14 @@ final class StartWithTests: RxCoreTestCase {
             .completed(20),
         ])
         let res = scheduler.start { xs.startWith(1, 2) }
-        XCTAssertEqual(res.events, [
-            .next(200, 1),
-            .next(200, 2),
-            .next(210, 5),
-            .completed(220),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 1),
+                .next(200, 2),
+                .next(210, 5),
+                .completed(220),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 

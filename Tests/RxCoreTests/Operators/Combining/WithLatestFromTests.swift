@@ -20,13 +20,15 @@ final class WithLatestFromTests: RxCoreTestCase {
             .completed(260),
         ])
         let res = scheduler.start { xs.withLatestFrom(ys) { "\($0)\($1)" } }
-        XCTAssertEqual(res.events, [
-            .next(230, "2a"),
-            .next(250, "3b"),
-            // The latest element outlives the second source's completion.
-            .next(270, "4b"),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, "2a"),
+                .next(250, "3b"),
+                // The latest element outlives the second source's completion.
+                .next(270, "4b"),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 260)])
     }
@@ -44,11 +46,13 @@ final class WithLatestFromTests: RxCoreTestCase {
             .next(240, "b"),
         ])
         let res = scheduler.start { xs.withLatestFrom(ys) }
-        XCTAssertEqual(res.events, [
-            .next(230, "a"),
-            .next(250, "b"),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, "a"),
+                .next(250, "b"),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 300)])
     }
@@ -81,7 +85,7 @@ final class WithLatestFromTests: RxCoreTestCase {
             .completed(230),
         ])
         let ys = scheduler.createHotObservable([
-            .completed(215, String.self),
+            .completed(215, String.self)
         ])
         let res = scheduler.start { xs.withLatestFrom(ys) }
         XCTAssertEqual(res.events, [.completed(230)])
@@ -96,13 +100,15 @@ final class WithLatestFromTests: RxCoreTestCase {
             .error(240, testError),
         ])
         let ys = scheduler.createHotObservable([
-            .next(220, "a"),
+            .next(220, "a")
         ])
         let res = scheduler.start { xs.withLatestFrom(ys) }
-        XCTAssertEqual(res.events, [
-            .next(230, "a"),
-            .error(240, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, "a"),
+                .error(240, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 240)])
     }
@@ -119,10 +125,12 @@ final class WithLatestFromTests: RxCoreTestCase {
             .error(240, testError),
         ])
         let res = scheduler.start { xs.withLatestFrom(ys) }
-        XCTAssertEqual(res.events, [
-            .next(230, "a"),
-            .error(240, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, "a"),
+                .error(240, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 240)])
     }
@@ -135,7 +143,7 @@ final class WithLatestFromTests: RxCoreTestCase {
             .completed(300),
         ])
         let ys = scheduler.createHotObservable([
-            .next(220, "a"),
+            .next(220, "a")
         ])
         let res = scheduler.start(disposed: 240) { xs.withLatestFrom(ys) }
         XCTAssertEqual(res.events, [.next(230, "a")])
@@ -151,7 +159,7 @@ final class WithLatestFromTests: RxCoreTestCase {
             .completed(300),
         ])
         let ys = scheduler.createHotObservable([
-            .next(220, "a"),
+            .next(220, "a")
         ])
         let res = scheduler.start {
             xs.withLatestFrom(ys) { first, second -> String in
@@ -159,10 +167,12 @@ final class WithLatestFromTests: RxCoreTestCase {
                 return "\(first)\(second)"
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(230, "1a"),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, "1a"),
+                .error(250, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 250)])
     }
@@ -170,10 +180,12 @@ final class WithLatestFromTests: RxCoreTestCase {
     func testWithLatestFrom_SecondIsSubscribedFirst() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.just(1).withLatestFrom(Observable.just("a")) }
-        XCTAssertEqual(res.events, [
-            .next(200, "a"),
-            .completed(200),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, "a"),
+                .completed(200),
+            ])
     }
 
     func testWithLatestFrom_DisposeFromInsideOnNext() {

@@ -131,11 +131,13 @@ final class ZipArityTests: RxCoreTestCase {
     private func assertTimeline(_ res: TestableObserver<Int>, _ sources: [TestableObservable<Int>], file: StaticString = #filePath, line: UInt = #line) {
         let count = sources.count
         let sum = count * (count + 1) / 2
-        XCTAssertEqual(res.events, [
-            .next(210 + 10 * (count - 1), sum),
-            .next(300 + 10 * (count - 1), 10 * sum),
-            .completed(400 + 10 * (count - 1)),
-        ], file: file, line: line)
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210 + 10 * (count - 1), sum),
+                .next(300 + 10 * (count - 1), 10 * sum),
+                .completed(400 + 10 * (count - 1)),
+            ], file: file, line: line)
         for (index, source) in sources.enumerated() {
             XCTAssertEqual(source.subscriptions, [Subscription(200, 400 + 10 * index)], file: file, line: line)
         }

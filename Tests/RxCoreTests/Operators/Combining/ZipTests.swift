@@ -96,12 +96,14 @@ final class ZipTests: RxCoreTestCase {
             .next(150, 1), .next(240, 10), .next(250, 20), .next(270, 30), .completed(300),
         ])
         let res = scheduler.start { Observable.zip(e0, e1) { $0 + $1 } }
-        XCTAssertEqual(res.events, [
-            .next(240, 11),
-            .next(250, 22),
-            .next(270, 33),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(240, 11),
+                .next(250, 22),
+                .next(270, 33),
+                .completed(300),
+            ])
         XCTAssertEqual(e0.subscriptions, [Subscription(200, 260)])
         XCTAssertEqual(e1.subscriptions, [Subscription(200, 300)])
     }

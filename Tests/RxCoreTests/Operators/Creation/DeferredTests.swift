@@ -12,7 +12,7 @@ final class DeferredTests: RxCoreTestCase {
     func testDeferred_Empty() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createColdObservable([
-            .completed(50, Int.self),
+            .completed(50, Int.self)
         ])
         let res = scheduler.start { Observable<Int>.deferred { xs.asObservable() } }
         XCTAssertEqual(res.events, [.completed(250)])
@@ -33,10 +33,12 @@ final class DeferredTests: RxCoreTestCase {
                 return xs.asObservable()
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(300, 200),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 200),
+                .completed(400),
+            ])
         XCTAssertEqual(invoked, 1)
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
     }
@@ -48,10 +50,12 @@ final class DeferredTests: RxCoreTestCase {
             .error(200, testError),
         ])
         let res = scheduler.start { Observable<Int>.deferred { xs.asObservable() } }
-        XCTAssertEqual(res.events, [
-            .next(300, 1),
-            .error(400, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 1),
+                .error(400, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
     }
 
@@ -63,9 +67,11 @@ final class DeferredTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 350) { Observable<Int>.deferred { xs.asObservable() } }
-        XCTAssertEqual(res.events, [
-            .next(300, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 1)
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 350)])
     }
 

@@ -6,13 +6,15 @@ final class FromTests: RxCoreTestCase {
     func testOf_Values() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.of(3, 1, 2, 4, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 3),
-            .next(202, 1),
-            .next(203, 2),
-            .next(204, 4),
-            .completed(205),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 3),
+                .next(202, 1),
+                .next(203, 2),
+                .next(204, 4),
+                .completed(205),
+            ])
     }
 
     func testOf_Empty() {
@@ -24,10 +26,12 @@ final class FromTests: RxCoreTestCase {
     func testOf_Dispose() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start(disposed: 203) { Observable.of(3, 1, 2, 4, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 3),
-            .next(202, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 3),
+                .next(202, 1),
+            ])
     }
 
     func testOf_DefaultSchedulerIsSynchronous() {
@@ -41,12 +45,14 @@ final class FromTests: RxCoreTestCase {
         nonisolated(unsafe) var completed = false
         _ = CurrentThreadScheduler.instance.schedule(()) { _ in
             var subscription: Disposable?
-            subscription = Observable.of(1, 2, 3).subscribe(onNext: { value in
-                received.append(value)
-                subscription?.dispose()
-            }, onCompleted: {
-                completed = true
-            })
+            subscription = Observable.of(1, 2, 3).subscribe(
+                onNext: { value in
+                    received.append(value)
+                    subscription?.dispose()
+                },
+                onCompleted: {
+                    completed = true
+                })
             return Disposables.create()
         }
         XCTAssertEqual(received, [1])
@@ -56,13 +62,15 @@ final class FromTests: RxCoreTestCase {
     func testFromArray_Values() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.from([3, 1, 2, 4], scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 3),
-            .next(202, 1),
-            .next(203, 2),
-            .next(204, 4),
-            .completed(205),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 3),
+                .next(202, 1),
+                .next(203, 2),
+                .next(204, 4),
+                .completed(205),
+            ])
     }
 
     func testFromArray_Empty() {
@@ -86,12 +94,14 @@ final class FromTests: RxCoreTestCase {
     func testFromSequence_Values() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.from(stride(from: 10, to: 40, by: 10), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 10),
-            .next(202, 20),
-            .next(203, 30),
-            .completed(204),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 10),
+                .next(202, 20),
+                .next(203, 30),
+                .completed(204),
+            ])
     }
 
     func testFromSequence_Empty() {
@@ -122,11 +132,13 @@ final class FromTests: RxCoreTestCase {
         }
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start(disposed: 204) { Observable.from(numbers, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 1),
-            .next(202, 2),
-            .next(203, 3),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 1),
+                .next(202, 2),
+                .next(203, 3),
+            ])
         XCTAssertEqual(pulled, 3)
     }
 
@@ -159,10 +171,12 @@ final class FromTests: RxCoreTestCase {
     func testFromOptionalScheduled_Some() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.from(optional: 1, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 1),
-            .completed(202),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 1),
+                .completed(202),
+            ])
     }
 
     func testFromOptionalScheduled_None() {

@@ -8,13 +8,15 @@ final class GenerateTests: RxCoreTestCase {
         let res = scheduler.start {
             Observable.generate(initialState: 0, condition: { $0 <= 3 }, scheduler: scheduler) { $0 + 1 }
         }
-        XCTAssertEqual(res.events, [
-            .next(201, 0),
-            .next(202, 1),
-            .next(203, 2),
-            .next(204, 3),
-            .completed(205),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 0),
+                .next(202, 1),
+                .next(203, 2),
+                .next(204, 3),
+                .completed(205),
+            ])
     }
 
     func testGenerate_EmptyWhenConditionFailsAtOnce() {
@@ -38,10 +40,12 @@ final class GenerateTests: RxCoreTestCase {
         let res = scheduler.start {
             Observable.generate(initialState: 0, condition: { _ in true }, scheduler: scheduler) { _ in throw testError }
         }
-        XCTAssertEqual(res.events, [
-            .next(201, 0),
-            .error(202, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 0),
+                .error(202, testError),
+            ])
     }
 
     func testGenerate_Dispose() {
@@ -49,10 +53,12 @@ final class GenerateTests: RxCoreTestCase {
         let res = scheduler.start(disposed: 203) {
             Observable.generate(initialState: 0, condition: { _ in true }, scheduler: scheduler) { $0 + 1 }
         }
-        XCTAssertEqual(res.events, [
-            .next(201, 0),
-            .next(202, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 0),
+                .next(202, 1),
+            ])
     }
 
     func testGenerate_DefaultSchedulerIsSynchronous() {

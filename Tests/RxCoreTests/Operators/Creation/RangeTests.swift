@@ -12,43 +12,51 @@ final class RangeTests: RxCoreTestCase {
     func testRange_One() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.range(start: 0, count: 1, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 0),
-            .completed(202),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 0),
+                .completed(202),
+            ])
     }
 
     func testRange_Five() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.range(start: -3, count: 5, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, -3),
-            .next(202, -2),
-            .next(203, -1),
-            .next(204, 0),
-            .next(205, 1),
-            .completed(206),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, -3),
+                .next(202, -2),
+                .next(203, -1),
+                .next(204, 0),
+                .next(205, 1),
+                .completed(206),
+            ])
     }
 
     func testRange_Boundaries() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable.range(start: Int.max, count: 1, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, Int.max),
-            .completed(202),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, Int.max),
+                .completed(202),
+            ])
     }
 
     func testRange_UnsignedUpToMax() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable<UInt8>.range(start: 253, count: 3, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 253),
-            .next(202, 254),
-            .next(203, 255),
-            .completed(204),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 253),
+                .next(202, 254),
+                .next(203, 255),
+                .completed(204),
+            ])
     }
 
     func testRange_UnsignedEmpty() {
@@ -60,11 +68,13 @@ final class RangeTests: RxCoreTestCase {
     func testRange_Dispose() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start(disposed: 204) { Observable.range(start: -10, count: Int.max, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, -10),
-            .next(202, -9),
-            .next(203, -8),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, -10),
+                .next(202, -9),
+                .next(203, -8),
+            ])
     }
 
     func testRange_DefaultSchedulerIsSynchronous() {
@@ -77,12 +87,14 @@ final class RangeTests: RxCoreTestCase {
         var count = 0
         var last = -1
         var completed = false
-        _ = Observable.range(start: 0, count: 100_000).subscribe(onNext: { value in
-            count += 1
-            last = value
-        }, onCompleted: {
-            completed = true
-        })
+        _ = Observable.range(start: 0, count: 100_000).subscribe(
+            onNext: { value in
+                count += 1
+                last = value
+            },
+            onCompleted: {
+                completed = true
+            })
         XCTAssertEqual(count, 100_000)
         XCTAssertEqual(last, 99_999)
         XCTAssertTrue(completed)
@@ -91,11 +103,13 @@ final class RangeTests: RxCoreTestCase {
     func testRange_HundredThousandWithRecursiveSchedulingDoesNotOverflowTheStack() {
         var count = 0
         var completed = false
-        _ = Observable.range(start: 0, count: 100_000, scheduler: RecursiveTrampolineScheduler()).subscribe(onNext: { _ in
-            count += 1
-        }, onCompleted: {
-            completed = true
-        })
+        _ = Observable.range(start: 0, count: 100_000, scheduler: RecursiveTrampolineScheduler()).subscribe(
+            onNext: { _ in
+                count += 1
+            },
+            onCompleted: {
+                completed = true
+            })
         XCTAssertEqual(count, 100_000)
         XCTAssertTrue(completed)
     }

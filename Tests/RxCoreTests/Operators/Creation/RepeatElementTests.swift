@@ -6,14 +6,16 @@ final class RepeatElementTests: RxCoreTestCase {
     func testRepeatElement_Values() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start(disposed: 207) { Observable.repeatElement(42, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 42),
-            .next(202, 42),
-            .next(203, 42),
-            .next(204, 42),
-            .next(205, 42),
-            .next(206, 42),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 42),
+                .next(202, 42),
+                .next(203, 42),
+                .next(204, 42),
+                .next(205, 42),
+                .next(206, 42),
+            ])
     }
 
     func testRepeatElement_DisposeBeforeFirst() {

@@ -64,15 +64,18 @@ final class SynchronousSourceDriverTests: RxCoreTestCase {
     private func nestedSubscription(_ scheduler: ImmediateSchedulerType) -> [String] {
         var log: [String] = []
         let bag = DisposeBag()
-        Observable.of(1, 2, scheduler: scheduler).subscribe(onNext: { outer in
-            log.append("o\(outer)")
-            Observable.of(10, 20, scheduler: scheduler).subscribe(
-                onNext: { log.append("i\(outer).\($0)") },
-                onCompleted: { log.append("i\(outer)|") }
-            ).disposed(by: bag)
-        }, onCompleted: {
-            log.append("o|")
-        }).disposed(by: bag)
+        Observable.of(1, 2, scheduler: scheduler).subscribe(
+            onNext: { outer in
+                log.append("o\(outer)")
+                Observable.of(10, 20, scheduler: scheduler).subscribe(
+                    onNext: { log.append("i\(outer).\($0)") },
+                    onCompleted: { log.append("i\(outer)|") }
+                ).disposed(by: bag)
+            },
+            onCompleted: {
+                log.append("o|")
+            }
+        ).disposed(by: bag)
         return log
     }
 

@@ -6,24 +6,28 @@ final class TimerTests: RxCoreTestCase {
     func testInterval_Basic() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable<Int>.interval(.seconds(100), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(300, 0),
-            .next(400, 1),
-            .next(500, 2),
-            .next(600, 3),
-            .next(700, 4),
-            .next(800, 5),
-            .next(900, 6),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 0),
+                .next(400, 1),
+                .next(500, 2),
+                .next(600, 3),
+                .next(700, 4),
+                .next(800, 5),
+                .next(900, 6),
+            ])
     }
 
     func testInterval_Dispose() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start(disposed: 450) { Observable<Int64>.interval(.seconds(100), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(300, 0),
-            .next(400, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 0),
+                .next(400, 1),
+            ])
     }
 
     func testInterval_DisposeBeforeFirst() {
@@ -35,11 +39,13 @@ final class TimerTests: RxCoreTestCase {
     func testInterval_Milliseconds() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start(disposed: 210) { Observable<Int>.interval(.milliseconds(3000), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(203, 0),
-            .next(206, 1),
-            .next(209, 2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(203, 0),
+                .next(206, 1),
+                .next(209, 2),
+            ])
     }
 
     func testInterval_WrapsAroundAtMax() {
@@ -64,30 +70,36 @@ final class TimerTests: RxCoreTestCase {
             })
         }
         scheduler.start()
-        XCTAssertEqual(received, [
-            Recorded(time: 210, value: 0),
-            Recorded(time: 220, value: 1),
-            Recorded(time: 230, value: 2),
-        ])
+        XCTAssertEqual(
+            received,
+            [
+                Recorded(time: 210, value: 0),
+                Recorded(time: 220, value: 1),
+                Recorded(time: 230, value: 2),
+            ])
         subscription = nil
     }
 
     func testTimer_OneOff() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable<Int>.timer(.seconds(300), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(500, 0),
-            .completed(500),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(500, 0),
+                .completed(500),
+            ])
     }
 
     func testTimer_OneOffZero() {
         let scheduler = TestScheduler(initialClock: 0)
         let res = scheduler.start { Observable<Int>.timer(.seconds(0), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(201, 0),
-            .completed(201),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 0),
+                .completed(201),
+            ])
     }
 
     func testTimer_OneOffDispose() {
@@ -107,12 +119,14 @@ final class TimerTests: RxCoreTestCase {
         let res = scheduler.start(disposed: 460) {
             Observable<Int>.timer(.seconds(100), period: .seconds(50), scheduler: scheduler)
         }
-        XCTAssertEqual(res.events, [
-            .next(300, 0),
-            .next(350, 1),
-            .next(400, 2),
-            .next(450, 3),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 0),
+                .next(350, 1),
+                .next(400, 2),
+                .next(450, 3),
+            ])
     }
 
     func testTimer_PeriodicDueTimeZero() {
@@ -120,10 +134,12 @@ final class TimerTests: RxCoreTestCase {
         let res = scheduler.start(disposed: 230) {
             Observable<Int>.timer(.seconds(0), period: .seconds(10), scheduler: scheduler)
         }
-        XCTAssertEqual(res.events, [
-            .next(201, 0),
-            .next(211, 1),
-            .next(221, 2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(201, 0),
+                .next(211, 1),
+                .next(221, 2),
+            ])
     }
 }

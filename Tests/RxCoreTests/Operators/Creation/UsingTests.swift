@@ -39,10 +39,11 @@ final class UsingTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         var resource: TestResource!
         let res = scheduler.start {
-            Observable<Int>.using({ () -> TestResource in
-                resource = TestResource(scheduler: scheduler)
-                return resource
-            }, observableFactory: { _ in Observable<Int>.never() })
+            Observable<Int>.using(
+                { () -> TestResource in
+                    resource = TestResource(scheduler: scheduler)
+                    return resource
+                }, observableFactory: { _ in Observable<Int>.never() })
         }
         XCTAssertEqual(res.events, [])
         XCTAssertEqual(resource.ticks, [200, 1000])
@@ -56,25 +57,29 @@ final class UsingTests: RxCoreTestCase {
         var resource: TestResource!
         var received: TestResource?
         let res = scheduler.start {
-            Observable<Int>.using({ () -> TestResource in
-                resourceInvoked += 1
-                resource = TestResource(scheduler: scheduler)
-                return resource
-            }, observableFactory: { created in
-                factoryInvoked += 1
-                received = created
-                xs = scheduler.createColdObservable([
-                    .next(100, scheduler.clock),
-                    .completed(200),
-                ])
-                return xs.asObservable()
-            })
+            Observable<Int>.using(
+                { () -> TestResource in
+                    resourceInvoked += 1
+                    resource = TestResource(scheduler: scheduler)
+                    return resource
+                },
+                observableFactory: { created in
+                    factoryInvoked += 1
+                    received = created
+                    xs = scheduler.createColdObservable([
+                        .next(100, scheduler.clock),
+                        .completed(200),
+                    ])
+                    return xs.asObservable()
+                })
         }
         XCTAssertTrue(received === resource)
-        XCTAssertEqual(res.events, [
-            .next(300, 200),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 200),
+                .completed(400),
+            ])
         XCTAssertEqual(resourceInvoked, 1)
         XCTAssertEqual(factoryInvoked, 1)
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
@@ -86,21 +91,25 @@ final class UsingTests: RxCoreTestCase {
         var xs: TestableObservable<Int>!
         var resource: TestResource!
         let res = scheduler.start {
-            Observable<Int>.using({ () -> TestResource in
-                resource = TestResource(scheduler: scheduler)
-                return resource
-            }, observableFactory: { _ in
-                xs = scheduler.createColdObservable([
-                    .next(100, scheduler.clock),
-                    .error(200, testError),
-                ])
-                return xs.asObservable()
-            })
+            Observable<Int>.using(
+                { () -> TestResource in
+                    resource = TestResource(scheduler: scheduler)
+                    return resource
+                },
+                observableFactory: { _ in
+                    xs = scheduler.createColdObservable([
+                        .next(100, scheduler.clock),
+                        .error(200, testError),
+                    ])
+                    return xs.asObservable()
+                })
         }
-        XCTAssertEqual(res.events, [
-            .next(300, 200),
-            .error(400, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 200),
+                .error(400, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
         XCTAssertEqual(resource.ticks, [200, 400])
     }
@@ -110,20 +119,24 @@ final class UsingTests: RxCoreTestCase {
         var xs: TestableObservable<Int>!
         var resource: TestResource!
         let res = scheduler.start {
-            Observable<Int>.using({ () -> TestResource in
-                resource = TestResource(scheduler: scheduler)
-                return resource
-            }, observableFactory: { _ in
-                xs = scheduler.createColdObservable([
-                    .next(100, scheduler.clock),
-                    .next(1000, 1),
-                ])
-                return xs.asObservable()
-            })
+            Observable<Int>.using(
+                { () -> TestResource in
+                    resource = TestResource(scheduler: scheduler)
+                    return resource
+                },
+                observableFactory: { _ in
+                    xs = scheduler.createColdObservable([
+                        .next(100, scheduler.clock),
+                        .next(1000, 1),
+                    ])
+                    return xs.asObservable()
+                })
         }
-        XCTAssertEqual(res.events, [
-            .next(300, 200),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 200)
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
         XCTAssertEqual(resource.ticks, [200, 1000])
     }
@@ -132,12 +145,14 @@ final class UsingTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         var factoryInvoked = 0
         let res = scheduler.start {
-            Observable<Int>.using({ () throws -> TestResource in
-                throw testError
-            }, observableFactory: { _ in
-                factoryInvoked += 1
-                return Observable<Int>.never()
-            })
+            Observable<Int>.using(
+                { () throws -> TestResource in
+                    throw testError
+                },
+                observableFactory: { _ in
+                    factoryInvoked += 1
+                    return Observable<Int>.never()
+                })
         }
         XCTAssertEqual(res.events, [.error(200, testError)])
         XCTAssertEqual(factoryInvoked, 0)
@@ -147,12 +162,14 @@ final class UsingTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         var resource: TestResource!
         let res = scheduler.start {
-            Observable<Int>.using({ () -> TestResource in
-                resource = TestResource(scheduler: scheduler)
-                return resource
-            }, observableFactory: { _ in
-                throw testError
-            })
+            Observable<Int>.using(
+                { () -> TestResource in
+                    resource = TestResource(scheduler: scheduler)
+                    return resource
+                },
+                observableFactory: { _ in
+                    throw testError
+                })
         }
         XCTAssertEqual(res.events, [.error(200, testError)])
         XCTAssertEqual(resource.ticks, [200, 200])
@@ -160,13 +177,16 @@ final class UsingTests: RxCoreTestCase {
 
     func testUsing_InnerDisposedBeforeResource() {
         var log: [String] = []
-        let subscription = Observable<Int>.using({
-            LoggingResource { log.append("resource") }
-        }, observableFactory: { _ in
-            Observable<Int>.create { _ in
-                Disposables.create { log.append("inner") }
+        let subscription = Observable<Int>.using(
+            {
+                LoggingResource { log.append("resource") }
+            },
+            observableFactory: { _ in
+                Observable<Int>.create { _ in
+                    Disposables.create { log.append("inner") }
+                }
             }
-        }).subscribe()
+        ).subscribe()
         subscription.dispose()
         XCTAssertEqual(log, ["inner", "resource"])
     }

@@ -35,11 +35,13 @@ final class CatchTests: RxCoreTestCase {
         ])
         let ys = scheduler.createColdObservable([.next(10, 9), .completed(20)])
         let res = scheduler.start { xs.asObservable().catch { _ in ys.asObservable() } }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [])
     }
@@ -63,11 +65,13 @@ final class CatchTests: RxCoreTestCase {
                 return ys.asObservable()
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(240, 2),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(240, 2),
+                .completed(250),
+            ])
         XCTAssertEqual(caught, [testError])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(230, 250)])
@@ -84,11 +88,13 @@ final class CatchTests: RxCoreTestCase {
             .error(20, testError2),
         ])
         let res = scheduler.start { xs.asObservable().catch { _ in ys.asObservable() } }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(240, 2),
-            .error(250, testError2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(240, 2),
+                .error(250, testError2),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(230, 250)])
     }
@@ -102,10 +108,12 @@ final class CatchTests: RxCoreTestCase {
         let res = scheduler.start {
             xs.asObservable().catch { _ -> Observable<Int> in throw testError2 }
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .error(230, testError2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .error(230, testError2),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -165,11 +173,13 @@ final class CatchTests: RxCoreTestCase {
             .error(230, testError),
         ])
         let res = scheduler.start { xs.catchAndReturn(0) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 0),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 0),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -180,10 +190,12 @@ final class CatchTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.catchAndReturn(0) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -208,12 +220,14 @@ final class CatchTests: RxCoreTestCase {
             .completed(20),
         ])
         let res = scheduler.start { Observable.catch([a, b, c, d].map { $0.asObservable() }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 2),
-            .next(250, 3),
-            .completed(260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 2),
+                .next(250, 3),
+                .completed(260),
+            ])
         XCTAssertEqual(a.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(b.subscriptions, [Subscription(220, 240)])
         XCTAssertEqual(c.subscriptions, [Subscription(240, 260)])
@@ -227,13 +241,15 @@ final class CatchTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let b = scheduler.createColdObservable([
-            .error(20, testError2, Int.self),
+            .error(20, testError2, Int.self)
         ])
         let res = scheduler.start { Observable.catch([a, b].map { $0.asObservable() }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .error(240, testError2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .error(240, testError2),
+            ])
         XCTAssertEqual(a.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(b.subscriptions, [Subscription(220, 240)])
     }
@@ -265,10 +281,12 @@ final class CatchTests: RxCoreTestCase {
             .next(30, 3),
         ])
         let res = scheduler.start(disposed: 240) { Observable.catch([a, b].map { $0.asObservable() }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 2),
+            ])
         XCTAssertEqual(a.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(b.subscriptions, [Subscription(220, 240)])
     }

@@ -18,10 +18,12 @@ final class RetryTests: RxCoreTestCase {
             .completed(100),
         ])
         let res = scheduler.start { xs.retry() }
-        XCTAssertEqual(res.events, [
-            .next(250, 1),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 1),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -33,24 +35,28 @@ final class RetryTests: RxCoreTestCase {
             .error(150, testError),
         ])
         let res = scheduler.start(disposed: 900) { xs.retry() }
-        XCTAssertEqual(res.events, [
-            .next(250, 1),
-            .next(300, 2),
-            .next(400, 1),
-            .next(450, 2),
-            .next(550, 1),
-            .next(600, 2),
-            .next(700, 1),
-            .next(750, 2),
-            .next(850, 1),
-        ])
-        XCTAssertEqual(xs.subscriptions, [
-            Subscription(200, 350),
-            Subscription(350, 500),
-            Subscription(500, 650),
-            Subscription(650, 800),
-            Subscription(800, 900),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 1),
+                .next(300, 2),
+                .next(400, 1),
+                .next(450, 2),
+                .next(550, 1),
+                .next(600, 2),
+                .next(700, 1),
+                .next(750, 2),
+                .next(850, 1),
+            ])
+        XCTAssertEqual(
+            xs.subscriptions,
+            [
+                Subscription(200, 350),
+                Subscription(350, 500),
+                Subscription(500, 650),
+                Subscription(650, 800),
+                Subscription(800, 900),
+            ])
     }
 
     func testRetry_HotSourceError() {
@@ -62,11 +68,13 @@ final class RetryTests: RxCoreTestCase {
             .completed(240),
         ])
         let res = scheduler.start { xs.retry() }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 2),
-            .completed(240),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 2),
+                .completed(240),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(220, 240)])
     }
 
@@ -78,20 +86,24 @@ final class RetryTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let res = scheduler.start { xs.retry(3) }
-        XCTAssertEqual(res.events, [
-            .next(205, 1),
-            .next(210, 2),
-            .next(225, 1),
-            .next(230, 2),
-            .next(245, 1),
-            .next(250, 2),
-            .error(260, testError),
-        ])
-        XCTAssertEqual(xs.subscriptions, [
-            Subscription(200, 220),
-            Subscription(220, 240),
-            Subscription(240, 260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(205, 1),
+                .next(210, 2),
+                .next(225, 1),
+                .next(230, 2),
+                .next(245, 1),
+                .next(250, 2),
+                .error(260, testError),
+            ])
+        XCTAssertEqual(
+            xs.subscriptions,
+            [
+                Subscription(200, 220),
+                Subscription(220, 240),
+                Subscription(240, 260),
+            ])
     }
 
     func testRetryCount_CompletesOnSecondAttempt() {
@@ -103,11 +115,13 @@ final class RetryTests: RxCoreTestCase {
             .completed(240),
         ])
         let res = scheduler.start { xs.retry(3) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 2),
-            .completed(240),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 2),
+                .completed(240),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(220, 240)])
     }
 
@@ -129,10 +143,12 @@ final class RetryTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let res = scheduler.start { xs.retry(1) }
-        XCTAssertEqual(res.events, [
-            .next(205, 1),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(205, 1),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
@@ -143,10 +159,12 @@ final class RetryTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let res = scheduler.start(disposed: 231) { xs.retry(3) }
-        XCTAssertEqual(res.events, [
-            .next(205, 1),
-            .next(225, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(205, 1),
+                .next(225, 1),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(220, 231)])
     }
 

@@ -21,10 +21,12 @@ final class RetryWhenTests: RxCoreTestCase {
         ])
         let trigger = scheduler.createHotObservable([Recorded<Event<Int>>]())
         let res = scheduler.start { xs.retry(when: { (_: Observable<Swift.Error>) in trigger }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .completed(220),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .completed(220),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
         // The trigger is subscribed before the source.
         XCTAssertEqual(trigger.subscriptions, [Subscription(200, 220)])
@@ -37,7 +39,7 @@ final class RetryWhenTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let delay = scheduler.createColdObservable([
-            .next(30, 0),
+            .next(30, 0)
         ])
         var seen: [TestError] = []
         let res = scheduler.start(disposed: 390) {
@@ -48,25 +50,31 @@ final class RetryWhenTests: RxCoreTestCase {
                 }
             })
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(260, 1),
-            .next(310, 1),
-            .next(360, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(260, 1),
+                .next(310, 1),
+                .next(360, 1),
+            ])
         XCTAssertEqual(seen, [testError, testError, testError, testError])
-        XCTAssertEqual(xs.subscriptions, [
-            Subscription(200, 220),
-            Subscription(250, 270),
-            Subscription(300, 320),
-            Subscription(350, 370),
-        ])
-        XCTAssertEqual(delay.subscriptions, [
-            Subscription(220, 390),
-            Subscription(270, 390),
-            Subscription(320, 390),
-            Subscription(370, 390),
-        ])
+        XCTAssertEqual(
+            xs.subscriptions,
+            [
+                Subscription(200, 220),
+                Subscription(250, 270),
+                Subscription(300, 320),
+                Subscription(350, 370),
+            ])
+        XCTAssertEqual(
+            delay.subscriptions,
+            [
+                Subscription(220, 390),
+                Subscription(270, 390),
+                Subscription(320, 390),
+                Subscription(370, 390),
+            ])
     }
 
     func testRetryWhen_TriggerErrorEndsResult() {
@@ -84,17 +92,21 @@ final class RetryWhenTests: RxCoreTestCase {
                 }
             })
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 1),
-            .next(250, 1),
-            .error(260, testError2),
-        ])
-        XCTAssertEqual(xs.subscriptions, [
-            Subscription(200, 220),
-            Subscription(220, 240),
-            Subscription(240, 260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 1),
+                .next(250, 1),
+                .error(260, testError2),
+            ])
+        XCTAssertEqual(
+            xs.subscriptions,
+            [
+                Subscription(200, 220),
+                Subscription(220, 240),
+                Subscription(240, 260),
+            ])
     }
 
     func testRetryWhen_TriggerCompletionCompletesResult() {
@@ -108,11 +120,13 @@ final class RetryWhenTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.retry(when: { (_: Observable<Swift.Error>) in trigger }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(260, 1),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(260, 1),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(250, 270)])
         XCTAssertEqual(trigger.subscriptions, [Subscription(200, 300)])
     }
@@ -128,11 +142,13 @@ final class RetryWhenTests: RxCoreTestCase {
             .error(300, testError2),
         ])
         let res = scheduler.start { xs.retry(when: { (_: Observable<Swift.Error>) in trigger }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(260, 1),
-            .error(300, testError2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(260, 1),
+                .error(300, testError2),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(250, 270)])
         XCTAssertEqual(trigger.subscriptions, [Subscription(200, 300)])
     }
@@ -148,10 +164,12 @@ final class RetryWhenTests: RxCoreTestCase {
             .next(270, 0),
         ])
         let res = scheduler.start(disposed: 300) { xs.retry(when: { (_: Observable<Swift.Error>) in trigger }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(280, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(280, 1),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250), Subscription(270, 300)])
     }
 
@@ -162,13 +180,15 @@ final class RetryWhenTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let trigger = scheduler.createHotObservable([
-            .completed(215, Int.self),
+            .completed(215, Int.self)
         ])
         let res = scheduler.start { xs.retry(when: { (_: Observable<Swift.Error>) in trigger }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .completed(220),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .completed(220),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
         // The trigger's own subscription ends when it completes.
         XCTAssertEqual(trigger.subscriptions, [Subscription(200, 215)])
@@ -204,7 +224,7 @@ final class RetryWhenTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let trigger = scheduler.createHotObservable([
-            .next(250, 0),
+            .next(250, 0)
         ])
         let res = scheduler.start(disposed: 240) { xs.retry(when: { (_: Observable<Swift.Error>) in trigger }) }
         XCTAssertEqual(res.events, [.next(210, 1)])
@@ -226,7 +246,8 @@ final class RetryWhenTests: RxCoreTestCase {
         }
         var received: [Int] = []
         var completed = false
-        let subscription = source
+        let subscription =
+            source
             .retry(when: { (errors: Observable<Swift.Error>) in errors.map { _ in 0 } })
             .subscribe(onNext: { received.append($0) }, onCompleted: { completed = true })
         XCTAssertEqual(received, [1_000])
@@ -241,10 +262,12 @@ final class RetryWhenTests: RxCoreTestCase {
             .error(20, RxError.unknown),
         ])
         let res = scheduler.start(disposed: 245) { xs.retry(when: { errors in errors.map { _ in 0 } }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 1),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220), Subscription(220, 240), Subscription(240, 245)])
     }
 
@@ -253,7 +276,8 @@ final class RetryWhenTests: RxCoreTestCase {
         let trigger = PublishSubject<Int>()
         var received: [Int] = []
         var subscription: Disposable?
-        subscription = source
+        subscription =
+            source
             .retry(when: { (_: Observable<Swift.Error>) in trigger })
             .subscribe(onNext: { value in
                 received.append(value)

@@ -6,7 +6,7 @@ final class DebounceTests: RxCoreTestCase {
     func testDebounce_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.debounce(.seconds(10), scheduler: scheduler) }
         XCTAssertEqual(res.events, [])
@@ -49,15 +49,17 @@ final class DebounceTests: RxCoreTestCase {
             .completed(550),
         ])
         let res = scheduler.start { xs.debounce(.seconds(40), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(290, 2),
-            .next(340, 3),
-            .next(390, 4),
-            .next(440, 5),
-            .next(490, 6),
-            .next(540, 7),
-            .completed(550),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(290, 2),
+                .next(340, 3),
+                .next(390, 4),
+                .next(440, 5),
+                .next(490, 6),
+                .next(540, 7),
+                .completed(550),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -75,15 +77,17 @@ final class DebounceTests: RxCoreTestCase {
             .error(550, testError),
         ])
         let res = scheduler.start { xs.debounce(.seconds(40), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(290, 2),
-            .next(340, 3),
-            .next(390, 4),
-            .next(440, 5),
-            .next(490, 6),
-            .next(540, 7),
-            .error(550, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(290, 2),
+                .next(340, 3),
+                .next(390, 4),
+                .next(440, 5),
+                .next(490, 6),
+                .next(540, 7),
+                .error(550, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -101,10 +105,12 @@ final class DebounceTests: RxCoreTestCase {
             .completed(550),
         ])
         let res = scheduler.start { xs.debounce(.seconds(60), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(550, 7),
-            .completed(550),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(550, 7),
+                .completed(550),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -135,11 +141,13 @@ final class DebounceTests: RxCoreTestCase {
             .completed(400),
         ])
         let res = scheduler.start { xs.debounce(.seconds(20), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(250, 3),
-            .next(326, 6),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 3),
+                .next(326, 6),
+                .completed(400),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
     }
 
@@ -153,10 +161,12 @@ final class DebounceTests: RxCoreTestCase {
             .completed(400),
         ])
         let res = scheduler.start(disposed: 300) { xs.debounce(.seconds(20), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(230, 1),
-            .next(270, 2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, 1),
+                .next(270, 2),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -168,11 +178,13 @@ final class DebounceTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.debounce(.seconds(0), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(211, 1),
-            .next(221, 2),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(211, 1),
+                .next(221, 2),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 

@@ -42,14 +42,16 @@ final class DistinctUntilChangedTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         let res = scheduler.start { xs.distinctUntilChanged() }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(215, 3),
-            .next(225, 2),
-            .next(235, 1),
-            .next(240, 2),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(215, 3),
+                .next(225, 2),
+                .next(235, 1),
+                .next(240, 2),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -71,14 +73,16 @@ final class DistinctUntilChangedTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         let res = scheduler.start { xs.distinctUntilChanged { $0 % 2 } }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(215, 3),
-            .next(225, 2),
-            .next(235, 1),
-            .next(240, 2),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(215, 3),
+                .next(225, 2),
+                .next(235, 1),
+                .next(240, 2),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -140,11 +144,13 @@ final class DistinctUntilChangedTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.distinctUntilChanged(at: \.number) }
-        XCTAssertEqual(res.events, [
-            .next(210, Item(name: "a", number: 1)),
-            .next(230, Item(name: "c", number: 2)),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, Item(name: "a", number: 1)),
+                .next(230, Item(name: "c", number: 2)),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 

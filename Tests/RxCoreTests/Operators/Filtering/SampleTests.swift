@@ -52,11 +52,13 @@ final class SampleTests: RxCoreTestCase {
             .completed(500),
         ])
         let res = scheduler.start { xs.sample(ys) }
-        XCTAssertEqual(res.events, [
-            .next(250, 3),
-            .next(320, 6),
-            .completed(500),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 3),
+                .next(320, 6),
+                .completed(500),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 350)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 500)])
     }
@@ -82,11 +84,13 @@ final class SampleTests: RxCoreTestCase {
             .completed(600),
         ])
         let res = scheduler.start { xs.sample(ys) }
-        XCTAssertEqual(res.events, [
-            .next(250, 3),
-            .next(320, 6),
-            .completed(500),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 3),
+                .next(320, 6),
+                .completed(500),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 330)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 500)])
     }
@@ -105,10 +109,12 @@ final class SampleTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.sample(ys) }
-        XCTAssertEqual(res.events, [
-            .next(230, 2),
-            .next(300, 3),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, 2),
+                .next(300, 3),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 600)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 300)])
     }
@@ -131,11 +137,13 @@ final class SampleTests: RxCoreTestCase {
             .completed(400),
         ])
         let res = scheduler.start { xs.sample(ys) }
-        XCTAssertEqual(res.events, [
-            .next(250, 3),
-            .next(300, 4),
-            .error(320, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 3),
+                .next(300, 4),
+                .error(320, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 320)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 320)])
     }
@@ -159,10 +167,12 @@ final class SampleTests: RxCoreTestCase {
             .error(320, testError),
         ])
         let res = scheduler.start { xs.sample(ys) }
-        XCTAssertEqual(res.events, [
-            .next(250, 3),
-            .error(320, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 3),
+                .error(320, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 320)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 320)])
     }
@@ -183,13 +193,15 @@ final class SampleTests: RxCoreTestCase {
             .next(400, "d"),
         ])
         let res = scheduler.start { xs.sample(ys, defaultValue: 0) }
-        XCTAssertEqual(res.events, [
-            .next(210, 0),
-            .next(250, 3),
-            .next(260, 0),
-            .next(400, 0),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 0),
+                .next(250, 3),
+                .next(260, 0),
+                .next(400, 0),
+                .completed(400),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 350)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 400)])
     }
@@ -209,10 +221,12 @@ final class SampleTests: RxCoreTestCase {
             .next(350, "c"),
         ])
         let res = scheduler.start(disposed: 300) { xs.sample(ys) }
-        XCTAssertEqual(res.events, [
-            .next(230, 2),
-            .next(250, 3),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, 2),
+                .next(250, 3),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys.subscriptions, [Subscription(200, 300)])
     }

@@ -30,11 +30,13 @@ final class SkipForTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.skip(for: .seconds(0), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -48,11 +50,13 @@ final class SkipForTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.skip(for: .seconds(25), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(230, 3),
-            .next(240, 4),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, 3),
+                .next(240, 4),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -66,10 +70,12 @@ final class SkipForTests: RxCoreTestCase {
         ])
         // The hot event at 220 was scheduled before the timer due at 220, so it runs first.
         let res = scheduler.start { xs.skip(for: .seconds(20), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(221, 3),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(221, 3),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 

@@ -140,13 +140,15 @@ final class SkipUntilTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let l = source(scheduler)
         let res = scheduler.start { l.skip(until: Observable.just(0)) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .next(230, 4),
-            .next(240, 5),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .next(230, 4),
+                .next(240, 5),
+                .completed(250),
+            ])
         XCTAssertEqual(l.subscriptions, [Subscription(200, 250)])
     }
 

@@ -34,7 +34,12 @@ final class SkipWhileTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         var calls = 0
-        let res = scheduler.start { xs.skip(while: { value in calls += 1; return value < 3 }) }
+        let res = scheduler.start {
+            xs.skip(while: { value in
+                calls += 1
+                return value < 3
+            })
+        }
         XCTAssertEqual(res.events, [.next(220, 3), .next(230, 4), .next(240, 1), .completed(250)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(calls, 2)

@@ -43,11 +43,13 @@ final class TakeForTests: RxCoreTestCase {
             .completed(240),
         ])
         let res = scheduler.start { xs.take(for: .seconds(25), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .completed(225),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .completed(225),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 225)])
     }
 
@@ -59,11 +61,13 @@ final class TakeForTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.take(for: .seconds(50), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -74,10 +78,12 @@ final class TakeForTests: RxCoreTestCase {
             .error(220, testError),
         ])
         let res = scheduler.start { xs.take(for: .seconds(50), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
@@ -88,10 +94,12 @@ final class TakeForTests: RxCoreTestCase {
             .error(300, testError),
         ])
         let res = scheduler.start { xs.take(for: .seconds(50), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -103,10 +111,12 @@ final class TakeForTests: RxCoreTestCase {
             .next(240, 3),
         ])
         let res = scheduler.start(disposed: 230) { xs.take(for: .seconds(50), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -119,11 +129,13 @@ final class TakeForTests: RxCoreTestCase {
             .completed(40),
         ])
         let res = scheduler.start { xs.take(for: .seconds(25), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(220, 2),
-            .completed(225),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(220, 2),
+                .completed(225),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 225)])
     }
 

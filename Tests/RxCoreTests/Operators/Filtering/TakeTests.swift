@@ -33,12 +33,14 @@ final class TakeTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = values(scheduler)
         let res = scheduler.start { xs.take(10) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .next(230, 4),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .next(230, 4),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -46,12 +48,14 @@ final class TakeTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = values(scheduler)
         let res = scheduler.start { xs.take(3) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .next(230, 4),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .next(230, 4),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -59,11 +63,13 @@ final class TakeTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = values(scheduler)
         let res = scheduler.start { xs.take(2) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .completed(220),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .completed(220),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 

@@ -43,13 +43,15 @@ final class TakeUntilTests: RxCoreTestCase {
         let l = source(scheduler)
         let r = scheduler.createHotObservable([.next(150, 1), .completed(225)])
         let res = scheduler.start { l.take(until: r) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .next(230, 4),
-            .next(240, 5),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .next(230, 4),
+                .next(240, 5),
+                .completed(250),
+            ])
         XCTAssertEqual(l.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(r.subscriptions, [Subscription(200, 225)])
     }
@@ -59,13 +61,15 @@ final class TakeUntilTests: RxCoreTestCase {
         let l = source(scheduler)
         let r = scheduler.createHotObservable([.next(150, 1)])
         let res = scheduler.start { l.take(until: r) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .next(230, 4),
-            .next(240, 5),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .next(230, 4),
+                .next(240, 5),
+                .completed(250),
+            ])
         XCTAssertEqual(l.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(r.subscriptions, [Subscription(200, 250)])
     }
@@ -248,14 +252,21 @@ final class TakeUntilTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         var calls = 0
-        let res = scheduler.start { xs.take(until: { _ in calls += 1; return false }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .next(230, 4),
-            .next(240, 5),
-            .completed(250),
-        ])
+        let res = scheduler.start {
+            xs.take(until: { _ in
+                calls += 1
+                return false
+            })
+        }
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .next(230, 4),
+                .next(240, 5),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(calls, 4)
     }

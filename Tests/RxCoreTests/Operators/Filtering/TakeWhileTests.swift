@@ -50,13 +50,15 @@ final class TakeWhileTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         let res = scheduler.start { xs.take(while: { _ in true }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .next(230, 4),
-            .next(240, 5),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .next(230, 4),
+                .next(240, 5),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -72,7 +74,12 @@ final class TakeWhileTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         var calls = 0
-        _ = scheduler.start { xs.take(while: { value in calls += 1; return value < 3 }) }
+        _ = scheduler.start {
+            xs.take(while: { value in
+                calls += 1
+                return value < 3
+            })
+        }
         XCTAssertEqual(calls, 2)
     }
 

@@ -39,12 +39,14 @@ final class ThrottleTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         let res = scheduler.start { xs.throttle(.seconds(200), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(410, 6),
-            .next(610, 7),
-            .completed(610),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(410, 6),
+                .next(610, 7),
+                .completed(610),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 500)])
     }
 
@@ -52,12 +54,14 @@ final class ThrottleTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler, end: .completed(900))
         let res = scheduler.start { xs.throttle(.seconds(200), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(410, 6),
-            .next(610, 7),
-            .completed(900),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(410, 6),
+                .next(610, 7),
+                .completed(900),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 900)])
     }
 
@@ -65,11 +69,13 @@ final class ThrottleTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler, end: nil)
         let res = scheduler.start { xs.throttle(.seconds(200), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(410, 6),
-            .next(610, 7),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(410, 6),
+                .next(610, 7),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
     }
 
@@ -86,10 +92,12 @@ final class ThrottleTests: RxCoreTestCase {
             .completed(500),
         ])
         let res = scheduler.start { xs.throttle(.seconds(200), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .error(410, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .error(410, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 410)])
     }
 
@@ -101,10 +109,12 @@ final class ThrottleTests: RxCoreTestCase {
             .error(230, testError),
         ])
         let res = scheduler.start { xs.throttle(.seconds(50), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -127,13 +137,15 @@ final class ThrottleTests: RxCoreTestCase {
             .completed(400),
         ])
         let res = scheduler.start { xs.throttle(.seconds(30), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(240, 3),
-            .next(270, 4),
-            .next(300, 5),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(240, 3),
+                .next(270, 4),
+                .next(300, 5),
+                .completed(400),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
     }
 
@@ -146,12 +158,14 @@ final class ThrottleTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.throttle(.seconds(0), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(210, 2),
-            .next(220, 3),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(210, 2),
+                .next(220, 3),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -193,11 +207,13 @@ final class ThrottleTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         let res = scheduler.start { xs.throttle(.seconds(200), latest: false, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(410, 6),
-            .completed(500),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(410, 6),
+                .completed(500),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 500)])
     }
 
@@ -205,10 +221,12 @@ final class ThrottleTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler, end: nil)
         let res = scheduler.start { xs.throttle(.seconds(200), latest: false, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(410, 6),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(410, 6),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
     }
 
@@ -225,10 +243,12 @@ final class ThrottleTests: RxCoreTestCase {
             .completed(500),
         ])
         let res = scheduler.start { xs.throttle(.seconds(200), latest: false, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .error(410, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .error(410, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 410)])
     }
 
@@ -236,10 +256,12 @@ final class ThrottleTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         let res = scheduler.start(disposed: 420) { xs.throttle(.seconds(200), latest: false, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(410, 6),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(410, 6),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 420)])
     }
 
@@ -252,11 +274,13 @@ final class ThrottleTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.throttle(.seconds(30), latest: false, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(240, 3),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(240, 3),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 }

@@ -52,9 +52,11 @@ final class ConnectableObservableTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = hotSource(scheduler)
         let res = runConnections(scheduler) { xs.multicast(ReplaySubject<Int>.create(bufferSize: 2)) }
-        XCTAssertEqual(res.events, [
-            .next(405, 4), .next(405, 5), .next(430, 7), .next(450, 8), .next(520, 9), .next(580, 11), .next(610, 12),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(405, 4), .next(405, 5), .next(430, 7), .next(450, 8), .next(520, 9), .next(580, 11), .next(610, 12),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(300, 400), Subscription(420, 530), Subscription(575, 620)])
     }
 
@@ -93,13 +95,14 @@ final class ConnectableObservableTests: RxCoreTestCase {
         var connections: [Disposable] = []
         scheduler.scheduleAt(100) { ys = xs.multicast(makeSubject: { ReplaySubject<Int>.create(bufferSize: 1) }) }
         scheduler.scheduleAt(300) {
-            subscriptions.append(ys.subscribe { event in
-                res.on(event)
-                if event.isCompleted {
-                    subscriptions.append(ys.subscribe(res))
-                    connections.append(ys.connect())
-                }
-            })
+            subscriptions.append(
+                ys.subscribe { event in
+                    res.on(event)
+                    if event.isCompleted {
+                        subscriptions.append(ys.subscribe(res))
+                        connections.append(ys.connect())
+                    }
+                })
         }
         scheduler.scheduleAt(305) { connections.append(ys.connect()) }
         scheduler.scheduleAt(500) {

@@ -16,9 +16,11 @@ final class MulticastTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = hotSource(scheduler)
         let res = scheduler.start { xs.multicast({ PublishSubject<Int>() }, selector: { $0 }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 3), .next(240, 4), .next(270, 5), .next(330, 6), .next(340, 7), .completed(390),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 3), .next(240, 4), .next(270, 5), .next(330, 6), .next(340, 7), .completed(390),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 390)])
     }
 
@@ -42,9 +44,11 @@ final class MulticastTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = hotSource(scheduler, terminal: .error(390, testError))
         let res = scheduler.start { xs.multicast({ PublishSubject<Int>() }, selector: { $0 }) }
-        XCTAssertEqual(res.events, [
-            .next(210, 3), .next(240, 4), .next(270, 5), .next(330, 6), .next(340, 7), .error(390, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 3), .next(240, 4), .next(270, 5), .next(330, 6), .next(340, 7), .error(390, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 390)])
     }
 
@@ -80,18 +84,22 @@ final class MulticastTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = hotSource(scheduler)
         let res = scheduler.start {
-            xs.multicast({ PublishSubject<Int>() }, selector: { ys in
-                Observable.create { observer in
-                    let tens = ys.map { $0 * 10 }.subscribe(onNext: { observer.onNext($0) })
-                    let ones = ys.subscribe(observer)
-                    return Disposables.create(tens, ones)
-                }
-            })
+            xs.multicast(
+                { PublishSubject<Int>() },
+                selector: { ys in
+                    Observable.create { observer in
+                        let tens = ys.map { $0 * 10 }.subscribe(onNext: { observer.onNext($0) })
+                        let ones = ys.subscribe(observer)
+                        return Disposables.create(tens, ones)
+                    }
+                })
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 30), .next(210, 3), .next(240, 40), .next(240, 4), .next(270, 50), .next(270, 5),
-            .next(330, 60), .next(330, 6), .next(340, 70), .next(340, 7), .completed(390),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 30), .next(210, 3), .next(240, 40), .next(240, 4), .next(270, 50), .next(270, 5),
+                .next(330, 60), .next(330, 6), .next(340, 70), .next(340, 7), .completed(390),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 390)])
     }
 
@@ -198,9 +206,11 @@ final class MulticastTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = coldSource(scheduler, terminal: .completed(90))
         let res = runReplay(scheduler) { xs.replayAll() }
-        XCTAssertEqual(res.events, [
-            .next(445, 1), .next(445, 2), .next(445, 3), .next(445, 4), .next(450, 5), .next(460, 6), .completed(490),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(445, 1), .next(445, 2), .next(445, 3), .next(445, 4), .next(450, 5), .next(460, 6), .completed(490),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(400, 490), Subscription(650, 700)])
     }
 }

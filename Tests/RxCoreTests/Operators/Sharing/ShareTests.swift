@@ -152,12 +152,13 @@ final class ShareTests: RxCoreTestCase {
         let res = scheduler.createObserver(Int.self)
         var subscriptions: [Disposable] = []
         scheduler.scheduleAt(200) {
-            subscriptions.append(shared.subscribe { event in
-                res.on(event)
-                if event.error != nil {
-                    subscriptions.append(shared.subscribe(res))
-                }
-            })
+            subscriptions.append(
+                shared.subscribe { event in
+                    res.on(event)
+                    if event.error != nil {
+                        subscriptions.append(shared.subscribe(res))
+                    }
+                })
         }
         scheduler.scheduleAt(1000) {
             subscriptions.forEach { $0.dispose() }

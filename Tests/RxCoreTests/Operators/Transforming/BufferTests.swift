@@ -23,10 +23,12 @@ final class BufferTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(150, 0)])
         let res = scheduler.start { xs.buffer(timeSpan: .seconds(300), count: 3, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(500, []),
-            .next(800, []),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(500, []),
+                .next(800, []),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
     }
 
@@ -37,10 +39,12 @@ final class BufferTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.buffer(timeSpan: .seconds(300), count: 3, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(250, []),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, []),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -48,16 +52,18 @@ final class BufferTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = basicSource(scheduler)
         let res = scheduler.start { xs.buffer(timeSpan: .seconds(70), count: 3, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(240, [1, 2, 3]),
-            .next(310, [4]),
-            .next(370, [5, 6, 7]),
-            .next(440, [8]),
-            .next(510, [9]),
-            .next(580, []),
-            .next(600, []),
-            .completed(600),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(240, [1, 2, 3]),
+                .next(310, [4]),
+                .next(370, [5, 6, 7]),
+                .next(440, [8]),
+                .next(510, [9]),
+                .next(580, []),
+                .next(600, []),
+                .completed(600),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 600)])
     }
 
@@ -65,15 +71,17 @@ final class BufferTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = basicSource(scheduler, end: .error(600, testError))
         let res = scheduler.start { xs.buffer(timeSpan: .seconds(70), count: 3, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(240, [1, 2, 3]),
-            .next(310, [4]),
-            .next(370, [5, 6, 7]),
-            .next(440, [8]),
-            .next(510, [9]),
-            .next(580, []),
-            .error(600, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(240, [1, 2, 3]),
+                .next(310, [4]),
+                .next(370, [5, 6, 7]),
+                .next(440, [8]),
+                .next(510, [9]),
+                .next(580, []),
+                .error(600, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 600)])
     }
 
@@ -97,10 +105,12 @@ final class BufferTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.buffer(timeSpan: .seconds(100), count: 5, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(230, [1, 2]),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(230, [1, 2]),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -108,11 +118,13 @@ final class BufferTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = basicSource(scheduler)
         let res = scheduler.start(disposed: 370) { xs.buffer(timeSpan: .seconds(70), count: 3, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(240, [1, 2, 3]),
-            .next(310, [4]),
-            .next(370, [5, 6, 7]),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(240, [1, 2, 3]),
+                .next(310, [4]),
+                .next(370, [5, 6, 7]),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 370)])
     }
 
@@ -125,10 +137,12 @@ final class BufferTests: RxCoreTestCase {
         ])
         // The buffer filled at 220 opens a window whose timer is due at 270, not 250.
         let res = scheduler.start(disposed: 300) { xs.buffer(timeSpan: .seconds(50), count: 2, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(220, [1, 2]),
-            .next(270, [3]),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, [1, 2]),
+                .next(270, [3]),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 

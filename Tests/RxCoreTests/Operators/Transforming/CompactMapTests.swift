@@ -10,7 +10,7 @@ final class CompactMapTests: RxCoreTestCase {
     func testCompactMap_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 2),
+            .next(150, 2)
         ])
         let res = scheduler.start { xs.compactMap(self.evenHalf) }
         XCTAssertEqual(res.events, [])
@@ -39,11 +39,13 @@ final class CompactMapTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.compactMap(self.evenHalf) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(230, 3),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(230, 3),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -68,10 +70,12 @@ final class CompactMapTests: RxCoreTestCase {
             .next(230, 6),
         ])
         let res = scheduler.start { xs.compactMap(self.evenHalf) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
@@ -84,10 +88,12 @@ final class CompactMapTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 250) { xs.compactMap(self.evenHalf) }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -105,10 +111,12 @@ final class CompactMapTests: RxCoreTestCase {
                 return self.evenHalf(value)
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 

@@ -6,7 +6,7 @@ final class ConcatMapTests: RxCoreTestCase {
     func testConcatMap_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.concatMap { Observable.just($0) } }
         XCTAssertEqual(res.events, [])
@@ -48,12 +48,14 @@ final class ConcatMapTests: RxCoreTestCase {
                 return value == 1 ? ys1 : ys2
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(240, 12),
-            .next(260, 21),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(240, 12),
+                .next(260, 21),
+                .completed(300),
+            ])
         // The selector runs when the element arrives, even if its inner waits.
         XCTAssertEqual(selectedAt, [210, 220])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
@@ -73,11 +75,13 @@ final class ConcatMapTests: RxCoreTestCase {
             .completed(40),
         ])
         let res = scheduler.start { xs.concatMap { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 5),
-            .next(260, 5),
-            .completed(290),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 5),
+                .next(260, 5),
+                .completed(290),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 250), Subscription(250, 290)])
     }
@@ -94,10 +98,12 @@ final class ConcatMapTests: RxCoreTestCase {
             .completed(40),
         ])
         let res = scheduler.start { xs.concatMap { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 5),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 5),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -114,10 +120,12 @@ final class ConcatMapTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let res = scheduler.start { xs.concatMap { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 5),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 5),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -134,9 +142,11 @@ final class ConcatMapTests: RxCoreTestCase {
             .completed(40),
         ])
         let res = scheduler.start(disposed: 255) { xs.concatMap { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 5),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 5)
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 255)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 250), Subscription(250, 255)])
     }
@@ -158,10 +168,12 @@ final class ConcatMapTests: RxCoreTestCase {
                 return ys
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(215, 5),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(215, 5),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 220)])
     }
@@ -171,7 +183,8 @@ final class ConcatMapTests: RxCoreTestCase {
         let gate = PublishSubject<Int>()
         var received: [Int] = []
         var completed = false
-        let subscription = outer
+        let subscription =
+            outer
             .concatMap { value -> Observable<Int> in value == 0 ? gate.asObservable() : Observable.just(value) }
             .subscribe(onNext: { received.append($0) }, onCompleted: { completed = true })
         outer.onNext(0)

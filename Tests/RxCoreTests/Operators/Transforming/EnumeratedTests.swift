@@ -15,8 +15,8 @@ private struct Indexed: Equatable, CustomStringConvertible {
     var description: String { "(\(index), \(element))" }
 }
 
-private extension ObservableType where Element == String {
-    func indexed() -> Observable<Indexed> {
+extension ObservableType where Element == String {
+    fileprivate func indexed() -> Observable<Indexed> {
         enumerated().map { Indexed($0.index, $0.element) }
     }
 }
@@ -25,7 +25,7 @@ final class EnumeratedTests: RxCoreTestCase {
     func testEnumerated_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, "a"),
+            .next(150, "a")
         ])
         let res = scheduler.start { xs.indexed() }
         XCTAssertEqual(res.events, [])
@@ -53,12 +53,14 @@ final class EnumeratedTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.indexed() }
-        XCTAssertEqual(res.events, [
-            .next(210, Indexed(0, "b")),
-            .next(220, Indexed(1, "c")),
-            .next(230, Indexed(2, "d")),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, Indexed(0, "b")),
+                .next(220, Indexed(1, "c")),
+                .next(230, Indexed(2, "d")),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -70,10 +72,12 @@ final class EnumeratedTests: RxCoreTestCase {
             .next(230, "d"),
         ])
         let res = scheduler.start { xs.indexed() }
-        XCTAssertEqual(res.events, [
-            .next(210, Indexed(0, "b")),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, Indexed(0, "b")),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
@@ -86,10 +90,12 @@ final class EnumeratedTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 250) { xs.indexed() }
-        XCTAssertEqual(res.events, [
-            .next(210, Indexed(0, "b")),
-            .next(220, Indexed(1, "c")),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, Indexed(0, "b")),
+                .next(220, Indexed(1, "c")),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 

@@ -6,7 +6,7 @@ final class FlatMapFirstTests: RxCoreTestCase {
     func testFlatMapFirst_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.flatMapFirst { Observable.just($0) } }
         XCTAssertEqual(res.events, [])
@@ -49,12 +49,14 @@ final class FlatMapFirstTests: RxCoreTestCase {
                 return value == 1 ? ys1 : ys3
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(250, 12),
-            .next(285, 31),
-            .completed(310),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(250, 12),
+                .next(285, 31),
+                .completed(310),
+            ])
         XCTAssertEqual(selected, [1, 3])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 260)])
@@ -73,10 +75,12 @@ final class FlatMapFirstTests: RxCoreTestCase {
             .completed(50),
         ])
         let res = scheduler.start { xs.flatMapFirst { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(240, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(240, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 240)])
     }
@@ -93,10 +97,12 @@ final class FlatMapFirstTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let res = scheduler.start { xs.flatMapFirst { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -113,9 +119,11 @@ final class FlatMapFirstTests: RxCoreTestCase {
             .completed(50),
         ])
         let res = scheduler.start(disposed: 230) { xs.flatMapFirst { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11)
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -133,10 +141,12 @@ final class FlatMapFirstTests: RxCoreTestCase {
                 return Observable.just(value)
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 

@@ -6,7 +6,7 @@ final class FlatMapLatestTests: RxCoreTestCase {
     func testFlatMapLatest_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.flatMapLatest { Observable.just($0) } }
         XCTAssertEqual(res.events, [])
@@ -44,13 +44,15 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(30),
         ])
         let res = scheduler.start { xs.flatMapLatest { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(240, 12),
-            .next(260, 21),
-            .next(270, 22),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(240, 12),
+                .next(260, 21),
+                .next(270, 22),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(250, 280)])
@@ -74,11 +76,13 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .next(280, 22),
         ])
         let res = scheduler.start { xs.flatMapLatest { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(265, 21),
-            .next(280, 22),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(265, 21),
+                .next(280, 22),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(250, 1000)])
@@ -101,12 +105,14 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(30),
         ])
         let res = scheduler.start { xs.flatMapLatest { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(260, 21),
-            .next(270, 22),
-            .completed(280),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(260, 21),
+                .next(270, 22),
+                .completed(280),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 265)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(250, 280)])
@@ -123,10 +129,12 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(20),
         ])
         let res = scheduler.start { xs.flatMapLatest { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -143,10 +151,12 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(60),
         ])
         let res = scheduler.start { xs.flatMapLatest { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -167,11 +177,13 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .error(20, testError),
         ])
         let res = scheduler.start { xs.flatMapLatest { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(260, 21),
-            .error(270, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(260, 21),
+                .error(270, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 270)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(250, 270)])
@@ -190,11 +202,13 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(60),
         ])
         let res = scheduler.start(disposed: 265) { xs.flatMapLatest { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(230, 12),
-            .next(260, 11),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(230, 12),
+                .next(260, 11),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 265)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 250), Subscription(250, 265)])
     }
@@ -216,10 +230,12 @@ final class FlatMapLatestTests: RxCoreTestCase {
                 return ys
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(250, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 250)])
     }
@@ -260,13 +276,15 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.switchLatest() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(240, 12),
-            .next(260, 21),
-            .next(270, 22),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(240, 12),
+                .next(260, 21),
+                .next(270, 22),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(250, 280)])
@@ -283,7 +301,7 @@ final class FlatMapLatestTests: RxCoreTestCase {
     func testSwitchLatest_Empty() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .completed(300, Observable<Int>.self),
+            .completed(300, Observable<Int>.self)
         ])
         let res = scheduler.start { xs.switchLatest() }
         XCTAssertEqual(res.events, [.completed(300)])
@@ -301,10 +319,12 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(220),
         ])
         let res = scheduler.start { xs.switchLatest() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .completed(260),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .completed(260),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 260)])
     }
@@ -320,10 +340,12 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .error(230, testError),
         ])
         let res = scheduler.start { xs.switchLatest() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -339,10 +361,12 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.switchLatest() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }
@@ -359,9 +383,11 @@ final class FlatMapLatestTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 230) { xs.switchLatest() }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11)
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230)])
     }

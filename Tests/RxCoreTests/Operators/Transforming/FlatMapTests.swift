@@ -7,7 +7,7 @@ final class FlatMapTests: RxCoreTestCase {
     func testFlatMap_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.flatMap { Observable.just($0) } }
         XCTAssertEqual(res.events, [])
@@ -44,13 +44,15 @@ final class FlatMapTests: RxCoreTestCase {
             .completed(45),
         ])
         let res = scheduler.start { xs.flatMap { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(245, 21),
-            .next(260, 12),
-            .next(275, 22),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(245, 21),
+                .next(260, 12),
+                .next(275, 22),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 270)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(240, 285)])
@@ -72,11 +74,13 @@ final class FlatMapTests: RxCoreTestCase {
             .completed(45),
         ])
         let res = scheduler.start { xs.flatMap { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(245, 21),
-            .completed(310),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(245, 21),
+                .completed(310),
+            ])
         // The outer subscription ends as soon as the outer completes.
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 310)])
@@ -95,11 +99,13 @@ final class FlatMapTests: RxCoreTestCase {
             .completed(20),
         ])
         let res = scheduler.start { xs.flatMap { _ in ys } }
-        XCTAssertEqual(res.events, [
-            .next(215, 7),
-            .next(225, 7),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(215, 7),
+                .next(225, 7),
+                .completed(300),
+            ])
         XCTAssertEqual(ys.subscriptions, [Subscription(210, 230), Subscription(220, 240)])
     }
 
@@ -111,13 +117,15 @@ final class FlatMapTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.flatMap { Observable.concat(Observable.just($0), Observable.just($0 * 10)) } }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(210, 10),
-            .next(220, 2),
-            .next(220, 20),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(210, 10),
+                .next(220, 2),
+                .next(220, 20),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -139,11 +147,13 @@ final class FlatMapTests: RxCoreTestCase {
             .completed(45),
         ])
         let res = scheduler.start { xs.flatMap { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(245, 21),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(245, 21),
+                .error(250, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(240, 250)])
@@ -167,11 +177,13 @@ final class FlatMapTests: RxCoreTestCase {
             .error(15, testError),
         ])
         let res = scheduler.start { xs.flatMap { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(245, 21),
-            .error(255, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(245, 21),
+                .error(255, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 255)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 255)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(240, 255)])
@@ -195,10 +207,12 @@ final class FlatMapTests: RxCoreTestCase {
             .completed(45),
         ])
         let res = scheduler.start(disposed: 250) { xs.flatMap { $0 == 1 ? ys1 : ys2 } }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .next(245, 21),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .next(245, 21),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 250)])
         XCTAssertEqual(ys2.subscriptions, [Subscription(240, 250)])
@@ -222,10 +236,12 @@ final class FlatMapTests: RxCoreTestCase {
                 return ys1
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(220, 11),
-            .error(240, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(220, 11),
+                .error(240, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 240)])
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 240)])
     }

@@ -92,7 +92,12 @@ final class GroupByTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         var keyCalls = 0
-        let res = scheduler.start { xs.groupBy { value -> Int in keyCalls += 1; return value % 3 }.map { $0.key } }
+        let res = scheduler.start {
+            xs.groupBy { value -> Int in
+                keyCalls += 1
+                return value % 3
+            }.map { $0.key }
+        }
         XCTAssertEqual(res.events, [.next(210, 1), .next(220, 2), .next(240, 0), .completed(300)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(keyCalls, 6)

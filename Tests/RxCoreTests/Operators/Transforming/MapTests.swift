@@ -6,7 +6,7 @@ final class MapTests: RxCoreTestCase {
     func testMap_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.map { $0 * 2 } }
         XCTAssertEqual(res.events, [])
@@ -35,13 +35,15 @@ final class MapTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.map { $0 * 2 } }
-        XCTAssertEqual(res.events, [
-            .next(210, 0),
-            .next(220, 2),
-            .next(230, 4),
-            .next(240, 8),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 0),
+                .next(220, 2),
+                .next(230, 4),
+                .next(240, 8),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -54,10 +56,12 @@ final class MapTests: RxCoreTestCase {
             .next(230, 2),
         ])
         let res = scheduler.start { xs.map { $0 * 2 } }
-        XCTAssertEqual(res.events, [
-            .next(210, 0),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 0),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
@@ -71,10 +75,12 @@ final class MapTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 250) { xs.map { $0 * 2 } }
-        XCTAssertEqual(res.events, [
-            .next(210, 0),
-            .next(220, 2),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 0),
+                .next(220, 2),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -93,10 +99,12 @@ final class MapTests: RxCoreTestCase {
                 return value * 2
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 0),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 0),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 

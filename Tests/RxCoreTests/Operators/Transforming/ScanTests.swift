@@ -6,7 +6,7 @@ final class ScanTests: RxCoreTestCase {
     func testScan_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.scan(42, accumulator: +) }
         XCTAssertEqual(res.events, [])
@@ -35,13 +35,15 @@ final class ScanTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.scan(42, accumulator: +) }
-        XCTAssertEqual(res.events, [
-            .next(210, 44),
-            .next(220, 47),
-            .next(230, 51),
-            .next(240, 56),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 44),
+                .next(220, 47),
+                .next(230, 51),
+                .next(240, 56),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -54,10 +56,12 @@ final class ScanTests: RxCoreTestCase {
             .next(260, 3),
         ])
         let res = scheduler.start { xs.scan(42, accumulator: +) }
-        XCTAssertEqual(res.events, [
-            .next(210, 44),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 44),
+                .error(250, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -71,10 +75,12 @@ final class ScanTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start(disposed: 225) { xs.scan(42, accumulator: +) }
-        XCTAssertEqual(res.events, [
-            .next(210, 44),
-            .next(220, 47),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 44),
+                .next(220, 47),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 225)])
     }
 
@@ -93,11 +99,13 @@ final class ScanTests: RxCoreTestCase {
                 return accumulated + element
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 44),
-            .next(220, 47),
-            .error(230, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 44),
+                .next(220, 47),
+                .error(230, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -111,12 +119,14 @@ final class ScanTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.scan(into: [Int]()) { $0.append($1) }.map { $0.count * 100 + ($0.last ?? 0) } }
-        XCTAssertEqual(res.events, [
-            .next(210, 102),
-            .next(220, 203),
-            .next(230, 304),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 102),
+                .next(220, 203),
+                .next(230, 304),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -134,10 +144,12 @@ final class ScanTests: RxCoreTestCase {
                 accumulated += element
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 

@@ -50,16 +50,20 @@ final class WindowTests: RxCoreTestCase {
         let res = scheduler.start {
             xs.window(timeSpan: .seconds(300), count: 3, scheduler: scheduler).map { collector.collect($0) }
         }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .next(500, 1),
-            .next(800, 2),
-        ])
-        XCTAssertEqual(collector.windows.map(\.events), [
-            [.completed(500)],
-            [.completed(800)],
-            [],
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .next(500, 1),
+                .next(800, 2),
+            ])
+        XCTAssertEqual(
+            collector.windows.map(\.events),
+            [
+                [.completed(500)],
+                [.completed(800)],
+                [],
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 1000)])
     }
 
@@ -73,10 +77,12 @@ final class WindowTests: RxCoreTestCase {
         let res = scheduler.start {
             xs.window(timeSpan: .seconds(300), count: 3, scheduler: scheduler).map { collector.collect($0) }
         }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .completed(250),
+            ])
         XCTAssertEqual(collector.windows.map(\.events), [[.completed(250)]])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
@@ -88,25 +94,29 @@ final class WindowTests: RxCoreTestCase {
         let res = scheduler.start {
             xs.window(timeSpan: .seconds(70), count: 3, scheduler: scheduler).map { collector.collect($0) }
         }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .next(240, 1),
-            .next(310, 2),
-            .next(370, 3),
-            .next(440, 4),
-            .next(510, 5),
-            .next(580, 6),
-            .completed(600),
-        ])
-        XCTAssertEqual(collector.windows.map(\.events), [
-            [.next(205, 1), .next(210, 2), .next(240, 3), .completed(240)],
-            [.next(280, 4), .completed(310)],
-            [.next(320, 5), .next(350, 6), .next(370, 7), .completed(370)],
-            [.next(420, 8), .completed(440)],
-            [.next(470, 9), .completed(510)],
-            [.completed(580)],
-            [.completed(600)],
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .next(240, 1),
+                .next(310, 2),
+                .next(370, 3),
+                .next(440, 4),
+                .next(510, 5),
+                .next(580, 6),
+                .completed(600),
+            ])
+        XCTAssertEqual(
+            collector.windows.map(\.events),
+            [
+                [.next(205, 1), .next(210, 2), .next(240, 3), .completed(240)],
+                [.next(280, 4), .completed(310)],
+                [.next(320, 5), .next(350, 6), .next(370, 7), .completed(370)],
+                [.next(420, 8), .completed(440)],
+                [.next(470, 9), .completed(510)],
+                [.completed(580)],
+                [.completed(600)],
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 600)])
     }
 
@@ -117,16 +127,18 @@ final class WindowTests: RxCoreTestCase {
         let res = scheduler.start {
             xs.window(timeSpan: .seconds(70), count: 3, scheduler: scheduler).map { collector.collect($0) }
         }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .next(240, 1),
-            .next(310, 2),
-            .next(370, 3),
-            .next(440, 4),
-            .next(510, 5),
-            .next(580, 6),
-            .error(600, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .next(240, 1),
+                .next(310, 2),
+                .next(370, 3),
+                .next(440, 4),
+                .next(510, 5),
+                .next(580, 6),
+                .error(600, testError),
+            ])
         XCTAssertEqual(collector.windows.last?.events, [.error(600, testError)])
         XCTAssertEqual(collector.windows[4].events, [.next(470, 9), .completed(510)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 600)])
@@ -140,20 +152,24 @@ final class WindowTests: RxCoreTestCase {
         let res = scheduler.start(disposed: 370) {
             xs.window(timeSpan: .seconds(70), count: 3, scheduler: scheduler).map { collector.collect($0) }
         }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .next(240, 1),
-            .next(310, 2),
-            .next(370, 3),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .next(240, 1),
+                .next(310, 2),
+                .next(370, 3),
+            ])
         // Window 3 was subscribed before the outer dispose: it still receives
         // its elements, and the source lives until it completes.
-        XCTAssertEqual(collector.windows.map(\.events), [
-            [.next(205, 1), .next(210, 2), .next(240, 3), .completed(240)],
-            [.next(280, 4), .completed(310)],
-            [.next(320, 5), .next(350, 6), .next(370, 7), .completed(370)],
-            [.next(420, 8), .completed(440)],
-        ])
+        XCTAssertEqual(
+            collector.windows.map(\.events),
+            [
+                [.next(205, 1), .next(210, 2), .next(240, 3), .completed(240)],
+                [.next(280, 4), .completed(310)],
+                [.next(320, 5), .next(350, 6), .next(370, 7), .completed(370)],
+                [.next(420, 8), .completed(440)],
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 440)])
     }
 
@@ -165,16 +181,20 @@ final class WindowTests: RxCoreTestCase {
         let res = scheduler.start(disposed: 330) {
             xs.window(timeSpan: .seconds(70), count: 3, scheduler: scheduler).map { collector.collect($0) }
         }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .next(240, 1),
-            .next(310, 2),
-        ])
-        XCTAssertEqual(collector.windows.map(\.events), [
-            [.next(205, 1), .next(210, 2), .next(240, 3), .completed(240)],
-            [.next(280, 4), .completed(310)],
-            [.next(320, 5)],
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .next(240, 1),
+                .next(310, 2),
+            ])
+        XCTAssertEqual(
+            collector.windows.map(\.events),
+            [
+                [.next(205, 1), .next(210, 2), .next(240, 3), .completed(240)],
+                [.next(280, 4), .completed(310)],
+                [.next(320, 5)],
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 330)])
     }
 
@@ -193,10 +213,12 @@ final class WindowTests: RxCoreTestCase {
                 return 0
             }
         }
-        XCTAssertEqual(res.events, [
-            .next(200, 0),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(200, 0),
+                .completed(300),
+            ])
         XCTAssertEqual(late.events, [.next(230, 2), .completed(300)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         lateSubscription?.dispose()
@@ -231,13 +253,14 @@ final class WindowTests: RxCoreTestCase {
         let subscription = subject.window(timeSpan: .seconds(100), count: 2, scheduler: scheduler).subscribe(onNext: { window in
             let index = contents.count
             contents.append([])
-            _ = bag.insert(window.subscribe(onNext: { value in
-                contents[index].append(value)
-                if value == 2 {
-                    // Sent while window 0 is being completed: it belongs to window 1.
-                    subject.onNext(3)
-                }
-            }))
+            _ = bag.insert(
+                window.subscribe(onNext: { value in
+                    contents[index].append(value)
+                    if value == 2 {
+                        // Sent while window 0 is being completed: it belongs to window 1.
+                        subject.onNext(3)
+                    }
+                }))
         })
         scheduler.scheduleAt(10) {
             subject.onNext(1)

@@ -1,19 +1,19 @@
+import RxCore
+import RxTest
+import XCTest
+
 #if canImport(Glibc)
-// @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
-@preconcurrency import Glibc
+import Glibc
 #elseif canImport(Musl)
 import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RxCore
-import RxTest
-import XCTest
 
 /// Runs `body` with standard output redirected to a pipe and returns the
 /// printed lines. Only for small outputs (they must fit in the pipe buffer).
 private func captureStandardOutput(_ body: () -> Void) -> [String] {
-    fflush(stdout)
+    fflush(nil) // every stream, standard output among them
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else {
         XCTFail("pipe() failed")
@@ -23,7 +23,7 @@ private func captureStandardOutput(_ body: () -> Void) -> [String] {
     dup2(fds[1], STDOUT_FILENO)
     close(fds[1])
     body()
-    fflush(stdout)
+    fflush(nil) // every stream, standard output among them
     dup2(saved, STDOUT_FILENO)
     close(saved)
     var bytes: [UInt8] = []
@@ -45,7 +45,8 @@ private func withoutTimestamp(_ line: String, file: StaticString = #filePath, li
     }
     let stamp = line[..<separator.lowerBound]
     let parts = stamp.split(separator: ".", omittingEmptySubsequences: false)
-    let wellFormed = parts.count == 2
+    let wellFormed =
+        parts.count == 2
         && !parts[0].isEmpty && parts[0].allSatisfy(\.isNumber)
         && parts[1].count == 3 && parts[1].allSatisfy(\.isNumber)
     XCTAssertTrue(wellFormed, "bad timestamp \(stamp)", file: file, line: lineNumber)
@@ -71,13 +72,15 @@ final class DebugTests: RxCoreTestCase {
         }
         XCTAssertEqual(res?.events ?? [], [.next(210, 2), .next(220, 3), .completed(250)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
-        XCTAssertEqual(lines.map { withoutTimestamp($0) }, [
-            "x -> subscribed",
-            "x -> Event next(2)",
-            "x -> Event next(3)",
-            "x -> Event completed",
-            "x -> isDisposed",
-        ])
+        XCTAssertEqual(
+            lines.map { withoutTimestamp($0) },
+            [
+                "x -> subscribed",
+                "x -> Event next(2)",
+                "x -> Event next(3)",
+                "x -> Event completed",
+                "x -> isDisposed",
+            ])
     }
 
     func testDebug_Error() {
@@ -89,13 +92,15 @@ final class DebugTests: RxCoreTestCase {
         }
         XCTAssertEqual(res?.events ?? [], [.next(210, 2), .next(220, 3), .error(250, testError)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
-        XCTAssertEqual(lines.map { withoutTimestamp($0) }, [
-            "x -> subscribed",
-            "x -> Event next(2)",
-            "x -> Event next(3)",
-            "x -> Event error(dummy)",
-            "x -> isDisposed",
-        ])
+        XCTAssertEqual(
+            lines.map { withoutTimestamp($0) },
+            [
+                "x -> subscribed",
+                "x -> Event next(2)",
+                "x -> Event next(3)",
+                "x -> Event error(dummy)",
+                "x -> isDisposed",
+            ])
     }
 
     func testDebug_Never() {
@@ -119,11 +124,13 @@ final class DebugTests: RxCoreTestCase {
         }
         XCTAssertEqual(res?.events ?? [], [.next(210, 2)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 215)])
-        XCTAssertEqual(lines.map { withoutTimestamp($0) }, [
-            "x -> subscribed",
-            "x -> Event next(2)",
-            "x -> isDisposed",
-        ])
+        XCTAssertEqual(
+            lines.map { withoutTimestamp($0) },
+            [
+                "x -> subscribed",
+                "x -> Event next(2)",
+                "x -> isDisposed",
+            ])
     }
 
     func testDebug_DefaultIdentifier() {
@@ -133,12 +140,14 @@ final class DebugTests: RxCoreTestCase {
             _ = Observable.just(1).debug().subscribe()
         }
         let identifier = "DebugTests.swift:\(line) (testDebug_DefaultIdentifier())"
-        XCTAssertEqual(lines.map { withoutTimestamp($0) }, [
-            "\(identifier) -> subscribed",
-            "\(identifier) -> Event next(1)",
-            "\(identifier) -> Event completed",
-            "\(identifier) -> isDisposed",
-        ])
+        XCTAssertEqual(
+            lines.map { withoutTimestamp($0) },
+            [
+                "\(identifier) -> subscribed",
+                "\(identifier) -> Event next(1)",
+                "\(identifier) -> Event completed",
+                "\(identifier) -> isDisposed",
+            ])
     }
 
     func testDebug_TrimOutput() {
@@ -149,16 +158,18 @@ final class DebugTests: RxCoreTestCase {
         }
         // "next(aaa...bbb)" is 66 characters: the first and last 20 are kept.
         let trimmed = "next(" + String(repeating: "a", count: 15) + "..." + String(repeating: "b", count: 19) + ")"
-        XCTAssertEqual(lines.map { withoutTimestamp($0) }, [
-            "t -> subscribed",
-            "t -> Event \(trimmed)",
-            "t -> Event completed",
-            "t -> isDisposed",
-            "f -> subscribed",
-            "f -> Event next(\(long))",
-            "f -> Event completed",
-            "f -> isDisposed",
-        ])
+        XCTAssertEqual(
+            lines.map { withoutTimestamp($0) },
+            [
+                "t -> subscribed",
+                "t -> Event \(trimmed)",
+                "t -> Event completed",
+                "t -> isDisposed",
+                "f -> subscribed",
+                "f -> Event next(\(long))",
+                "f -> Event completed",
+                "f -> isDisposed",
+            ])
     }
 
     func testDebug_DisposeFromInsideOnNext() {
@@ -176,10 +187,12 @@ final class DebugTests: RxCoreTestCase {
         }
         XCTAssertEqual(received, [1])
         XCTAssertFalse(subject.hasObservers)
-        XCTAssertEqual(lines.map { withoutTimestamp($0) }, [
-            "x -> subscribed",
-            "x -> Event next(1)",
-            "x -> isDisposed",
-        ])
+        XCTAssertEqual(
+            lines.map { withoutTimestamp($0) },
+            [
+                "x -> subscribed",
+                "x -> Event next(1)",
+                "x -> isDisposed",
+            ])
     }
 }

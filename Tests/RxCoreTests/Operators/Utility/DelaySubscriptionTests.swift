@@ -27,11 +27,13 @@ final class DelaySubscriptionTests: RxCoreTestCase {
             .completed(70),
         ])
         let res = scheduler.start { xs.delaySubscription(.seconds(30), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(280, 42),
-            .next(290, 43),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(280, 42),
+                .next(290, 43),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(230, 300)])
     }
 
@@ -43,11 +45,13 @@ final class DelaySubscriptionTests: RxCoreTestCase {
             .error(70, testError),
         ])
         let res = scheduler.start { xs.delaySubscription(.seconds(30), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(280, 42),
-            .next(290, 43),
-            .error(300, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(280, 42),
+                .next(290, 43),
+                .error(300, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(230, 300)])
     }
 
@@ -59,10 +63,12 @@ final class DelaySubscriptionTests: RxCoreTestCase {
             .completed(70),
         ])
         let res = scheduler.start(disposed: 291) { xs.delaySubscription(.seconds(30), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(280, 42),
-            .next(290, 43),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(280, 42),
+                .next(290, 43),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(230, 291)])
     }
 
@@ -85,10 +91,12 @@ final class DelaySubscriptionTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.delaySubscription(.seconds(30), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(240, 2),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(240, 2),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(230, 250)])
     }
 

@@ -36,12 +36,14 @@ final class DelayTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = simpleSource(scheduler)
         let res = scheduler.start { xs.delay(.seconds(100), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(350, 2),
-            .next(450, 3),
-            .next(550, 4),
-            .completed(650),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(350, 2),
+                .next(450, 3),
+                .next(550, 4),
+                .completed(650),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -49,12 +51,14 @@ final class DelayTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = simpleSource(scheduler)
         let res = scheduler.start { xs.delay(.seconds(50), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(300, 2),
-            .next(400, 3),
-            .next(500, 4),
-            .completed(600),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 2),
+                .next(400, 3),
+                .next(500, 4),
+                .completed(600),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -62,12 +66,14 @@ final class DelayTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = simpleSource(scheduler)
         let res = scheduler.start { xs.delay(.seconds(150), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(400, 2),
-            .next(500, 3),
-            .next(600, 4),
-            .completed(700),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(400, 2),
+                .next(500, 3),
+                .next(600, 4),
+                .completed(700),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -75,12 +81,14 @@ final class DelayTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = simpleSource(scheduler, end: .error(550, testError))
         let res = scheduler.start { xs.delay(.seconds(50), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(300, 2),
-            .next(400, 3),
-            .next(500, 4),
-            .error(550, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 2),
+                .next(400, 3),
+                .next(500, 4),
+                .error(550, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -88,11 +96,13 @@ final class DelayTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = simpleSource(scheduler, end: .error(550, testError))
         let res = scheduler.start { xs.delay(.seconds(150), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(400, 2),
-            .next(500, 3),
-            .error(550, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(400, 2),
+                .next(500, 3),
+                .error(550, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 550)])
     }
 
@@ -113,12 +123,14 @@ final class DelayTests: RxCoreTestCase {
             .completed(260),
         ])
         let res = scheduler.start { xs.delay(.seconds(100), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(350, 1),
-            .next(351, 2),
-            .next(352, 3),
-            .completed(360),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(350, 1),
+                .next(351, 2),
+                .next(352, 3),
+                .completed(360),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 260)])
     }
 
@@ -130,11 +142,13 @@ final class DelayTests: RxCoreTestCase {
             .completed(230),
         ])
         let res = scheduler.start { xs.delay(.seconds(0), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(211, 1),
-            .next(221, 2),
-            .completed(231),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(211, 1),
+                .next(221, 2),
+                .completed(231),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -146,11 +160,13 @@ final class DelayTests: RxCoreTestCase {
             .completed(30),
         ])
         let res = scheduler.start { xs.delay(.seconds(5), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(215, 1),
-            .next(225, 2),
-            .completed(235),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(215, 1),
+                .next(225, 2),
+                .completed(235),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 

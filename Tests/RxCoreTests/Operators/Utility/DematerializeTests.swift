@@ -6,7 +6,7 @@ final class DematerializeTests: RxCoreTestCase {
     func testDematerialize_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, Event.next(1)),
+            .next(150, Event.next(1))
         ])
         let res = scheduler.start { xs.dematerialize() }
         XCTAssertEqual(res.events, [])
@@ -22,11 +22,13 @@ final class DematerializeTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.dematerialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, 42),
-            .next(220, 43),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 42),
+                .next(220, 43),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -39,10 +41,12 @@ final class DematerializeTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.dematerialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, 42),
-            .completed(230),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 42),
+                .completed(230),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 230)])
     }
 
@@ -55,10 +59,12 @@ final class DematerializeTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.dematerialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, 42),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 42),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
@@ -69,17 +75,19 @@ final class DematerializeTests: RxCoreTestCase {
             .error(220, testError, Event<Int>.self),
         ])
         let res = scheduler.start { xs.dematerialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, 42),
-            .error(220, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 42),
+                .error(220, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
     func testDematerialize_SourceEmpty() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .completed(250, Event<Int>.self),
+            .completed(250, Event<Int>.self)
         ])
         let res = scheduler.start { xs.dematerialize() }
         XCTAssertEqual(res.events, [.completed(250)])

@@ -137,7 +137,8 @@ final class DoTests: RxCoreTestCase {
     func testDo_EventHookOrder() {
         let subject = PublishSubject<Int>()
         var log: [String] = []
-        let subscription = subject
+        let subscription =
+            subject
             .do(
                 onNext: { log.append("onNext \($0)") },
                 afterNext: { log.append("afterNext \($0)") },
@@ -151,10 +152,12 @@ final class DoTests: RxCoreTestCase {
             )
         subject.onNext(1)
         subject.onCompleted()
-        XCTAssertEqual(log, [
-            "onNext 1", "observer 1", "afterNext 1",
-            "onCompleted", "observer completed", "afterCompleted", "onDispose",
-        ])
+        XCTAssertEqual(
+            log,
+            [
+                "onNext 1", "observer 1", "afterNext 1",
+                "onCompleted", "observer completed", "afterCompleted", "onDispose",
+            ])
         subscription.dispose()
         XCTAssertEqual(log.filter { $0 == "onDispose" }.count, 1)
     }
@@ -162,7 +165,8 @@ final class DoTests: RxCoreTestCase {
     func testDo_ErrorHookOrder() {
         let subject = PublishSubject<Int>()
         var log: [String] = []
-        _ = subject
+        _ =
+            subject
             .do(
                 onError: { _ in log.append("onError") },
                 afterError: { _ in log.append("afterError") },
@@ -257,7 +261,8 @@ final class DoTests: RxCoreTestCase {
         var afterNext: [Int] = []
         var disposes = 0
         var subscription: Disposable?
-        subscription = subject
+        subscription =
+            subject
             .do(afterNext: { afterNext.append($0) }, onDispose: { disposes += 1 })
             .subscribe(onNext: { value in
                 received.append(value)

@@ -6,7 +6,7 @@ final class MaterializeTests: RxCoreTestCase {
     func testMaterialize_Never() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 1),
+            .next(150, 1)
         ])
         let res = scheduler.start { xs.materialize() }
         XCTAssertEqual(res.events, [])
@@ -20,10 +20,12 @@ final class MaterializeTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.materialize() }
-        XCTAssertEqual(res.events, [
-            .next(250, Event<Int>.completed),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, Event<Int>.completed),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -36,12 +38,14 @@ final class MaterializeTests: RxCoreTestCase {
             .completed(250),
         ])
         let res = scheduler.start { xs.materialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, Event.next(2)),
-            .next(220, Event.next(3)),
-            .next(250, Event<Int>.completed),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, Event.next(2)),
+                .next(220, Event.next(3)),
+                .next(250, Event<Int>.completed),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -54,11 +58,13 @@ final class MaterializeTests: RxCoreTestCase {
             .next(260, 3),
         ])
         let res = scheduler.start { xs.materialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, Event.next(2)),
-            .next(250, Event<Int>.error(testError)),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, Event.next(2)),
+                .next(250, Event<Int>.error(testError)),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -70,9 +76,11 @@ final class MaterializeTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start(disposed: 250) { xs.materialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, Event.next(2)),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, Event.next(2))
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 
@@ -84,11 +92,13 @@ final class MaterializeTests: RxCoreTestCase {
             .error(250, testError),
         ])
         let res = scheduler.start { xs.materialize().dematerialize() }
-        XCTAssertEqual(res.events, [
-            .next(210, 2),
-            .next(220, 3),
-            .error(250, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 2),
+                .next(220, 3),
+                .error(250, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
     }
 }

@@ -34,11 +34,13 @@ final class ObserveOnTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.observe(on: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(211, 2),
-            .next(221, 3),
-            .completed(301),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(211, 2),
+                .next(221, 3),
+                .completed(301),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
     }
 
@@ -49,10 +51,12 @@ final class ObserveOnTests: RxCoreTestCase {
             .error(220, testError),
         ])
         let res = scheduler.start { xs.observe(on: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(211, 2),
-            .error(221, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(211, 2),
+                .error(221, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])
     }
 
@@ -65,12 +69,14 @@ final class ObserveOnTests: RxCoreTestCase {
             .completed(210),
         ])
         let res = scheduler.start { xs.observe(on: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(211, 1),
-            .next(212, 2),
-            .next(213, 3),
-            .completed(214),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(211, 1),
+                .next(212, 2),
+                .next(213, 3),
+                .completed(214),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210)])
     }
 
@@ -123,9 +129,11 @@ final class ObserveOnTests: RxCoreTestCase {
 
     func testObserveOn_SerialQueueDeliversOnTheQueueInOrder() {
         let key = DispatchSpecificKey<String>()
-        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "rxcore.test.observeOn", serialQueueConfiguration: { queue in
-            queue.setSpecific(key: key, value: "observeOn")
-        })
+        let scheduler = SerialDispatchQueueScheduler(
+            internalSerialQueueName: "rxcore.test.observeOn",
+            serialQueueConfiguration: { queue in
+                queue.setSpecific(key: key, value: "observeOn")
+            })
         let subject = PublishSubject<Int>()
         let done = DispatchSemaphore(value: 0)
         var received: [Int] = []

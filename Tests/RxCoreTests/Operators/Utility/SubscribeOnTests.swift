@@ -34,10 +34,12 @@ final class SubscribeOnTests: RxCoreTestCase {
             .completed(300),
         ])
         let res = scheduler.start { xs.subscribe(on: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 3),
-            .completed(300),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 3),
+                .completed(300),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(201, 301)])
     }
 
@@ -102,9 +104,11 @@ final class SubscribeOnTests: RxCoreTestCase {
 
     func testSubscribeOn_SerialQueueSubscribesAndDisposesOnTheQueue() {
         let key = DispatchSpecificKey<String>()
-        let scheduler = SerialDispatchQueueScheduler(internalSerialQueueName: "rxcore.test.subscribeOn", serialQueueConfiguration: { queue in
-            queue.setSpecific(key: key, value: "subscribeOn")
-        })
+        let scheduler = SerialDispatchQueueScheduler(
+            internalSerialQueueName: "rxcore.test.subscribeOn",
+            serialQueueConfiguration: { queue in
+                queue.setSpecific(key: key, value: "subscribeOn")
+            })
         let subscribed = DispatchSemaphore(value: 0)
         let disposed = DispatchSemaphore(value: 0)
         var subscribedOnQueue = false

@@ -45,14 +45,16 @@ final class TimeoutTests: RxCoreTestCase {
             .completed(400),
         ])
         let res = scheduler.start { xs.timeout(.seconds(200), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(230, 2),
-            .next(260, 3),
-            .next(300, 4),
-            .next(350, 5),
-            .completed(400),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(230, 2),
+                .next(260, 3),
+                .next(300, 4),
+                .next(350, 5),
+                .completed(400),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 400)])
     }
 
@@ -77,11 +79,13 @@ final class TimeoutTests: RxCoreTestCase {
             .completed(500),
         ])
         let res = scheduler.start { xs.timeout(.seconds(100), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(250, 1),
-            .next(340, 2),
-            .error(440, RxError.timeout),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(250, 1),
+                .next(340, 2),
+                .error(440, RxError.timeout),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 440)])
     }
 
@@ -93,10 +97,12 @@ final class TimeoutTests: RxCoreTestCase {
         ])
         // The hot event was scheduled before the timer, so it runs first at 300.
         let res = scheduler.start { xs.timeout(.seconds(100), scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(300, 1),
-            .completed(350),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(300, 1),
+                .completed(350),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 350)])
     }
 
@@ -127,12 +133,14 @@ final class TimeoutTests: RxCoreTestCase {
             .completed(320),
         ])
         let res = scheduler.start { xs.timeout(.seconds(100), other: ys, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(350, -1),
-            .next(500, -2),
-            .next(610, -3),
-            .completed(620),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(350, -1),
+                .next(500, -2),
+                .next(610, -3),
+                .completed(620),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 300)])
         XCTAssertEqual(ys.subscriptions, [Subscription(300, 620)])
     }
@@ -154,14 +162,16 @@ final class TimeoutTests: RxCoreTestCase {
             .completed(320),
         ])
         let res = scheduler.start { xs.timeout(.seconds(100), other: ys, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(240, 3),
-            .next(310, 4),
-            .next(460, -1),
-            .next(610, -2),
-            .next(720, -3),
-            .completed(730),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(240, 3),
+                .next(310, 4),
+                .next(460, -1),
+                .next(610, -2),
+                .next(720, -3),
+                .completed(730),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 410)])
         XCTAssertEqual(ys.subscriptions, [Subscription(410, 730)])
     }
@@ -173,13 +183,15 @@ final class TimeoutTests: RxCoreTestCase {
             .completed(250),
         ])
         let ys = scheduler.createColdObservable([
-            .next(100, -1),
+            .next(100, -1)
         ])
         let res = scheduler.start { xs.timeout(.seconds(100), other: ys, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .completed(250),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .completed(250),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
         XCTAssertEqual(ys.subscriptions, [])
     }
@@ -187,18 +199,20 @@ final class TimeoutTests: RxCoreTestCase {
     func testTimeoutOther_OtherErrors() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(210, 1),
+            .next(210, 1)
         ])
         let ys = scheduler.createColdObservable([
             .next(10, -1),
             .error(20, testError),
         ])
         let res = scheduler.start { xs.timeout(.seconds(50), other: ys, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(270, -1),
-            .error(280, testError),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(270, -1),
+                .error(280, testError),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 260)])
         XCTAssertEqual(ys.subscriptions, [Subscription(260, 280)])
     }
@@ -206,17 +220,19 @@ final class TimeoutTests: RxCoreTestCase {
     func testTimeoutOther_DisposeAfterSwitch() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(210, 1),
+            .next(210, 1)
         ])
         let ys = scheduler.createColdObservable([
             .next(10, -1),
             .next(100, -2),
         ])
         let res = scheduler.start(disposed: 300) { xs.timeout(.seconds(50), other: ys, scheduler: scheduler) }
-        XCTAssertEqual(res.events, [
-            .next(210, 1),
-            .next(270, -1),
-        ])
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(210, 1),
+                .next(270, -1),
+            ])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 260)])
         XCTAssertEqual(ys.subscriptions, [Subscription(260, 300)])
     }
@@ -224,7 +240,7 @@ final class TimeoutTests: RxCoreTestCase {
     func testTimeoutOther_NeverOther() {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([
-            .next(150, 0),
+            .next(150, 0)
         ])
         let res = scheduler.start { xs.timeout(.seconds(100), other: Observable<Int>.never(), scheduler: scheduler) }
         XCTAssertEqual(res.events, [])

@@ -84,11 +84,14 @@ final class InfallibleBindTests: RxCoreTestCase {
             return count
         })
         XCTAssertEqual(count, 3)
-        let scaled = Infallible.just(4).bind(to: { (source: Infallible<Int>) in { (factor: Int) -> Int in
-            var result = 0
-            _ = source.subscribe(onNext: { result = $0 * factor })
-            return result
-        } }, curriedArgument: 10)
+        let scaled = Infallible.just(4).bind(
+            to: { (source: Infallible<Int>) in
+                { (factor: Int) -> Int in
+                    var result = 0
+                    _ = source.subscribe(onNext: { result = $0 * factor })
+                    return result
+                }
+            }, curriedArgument: 10)
         XCTAssertEqual(scaled, 40)
     }
 }

@@ -18,10 +18,12 @@ final class InfallibleUtilityTests: RxCoreTestCase {
             .subscribe(onNext: { log.append("next \($0)") }, onCompleted: { log.append("completed") })
         // `from` emits from the CurrentThreadScheduler trampoline, after the
         // subscription call has returned: onSubscribed comes first.
-        XCTAssertEqual(log, [
-            "onSubscribe", "onSubscribed", "onNext 1", "next 1", "afterNext 1", "onNext 2", "next 2", "afterNext 2",
-            "onCompleted", "completed", "afterCompleted", "onDispose",
-        ])
+        XCTAssertEqual(
+            log,
+            [
+                "onSubscribe", "onSubscribed", "onNext 1", "next 1", "afterNext 1", "onNext 2", "next 2", "afterNext 2",
+                "onCompleted", "completed", "afterCompleted", "onDispose",
+            ])
     }
 
     func testDo_Dispose() {

@@ -9,13 +9,15 @@ final class PrimitiveSequenceUsingTests: RxCoreTestCase {
         var resource: BooleanDisposable?
         var disposedAt: Int?
         let res = scheduler.start {
-            Single<Int>.using({ () -> BooleanDisposable in
-                let created = BooleanDisposable()
-                resource = created
-                return created
-            }, primitiveSequenceFactory: { (_: BooleanDisposable) in
-                xs.asSingle().do(onDispose: { disposedAt = scheduler.clock })
-            })
+            Single<Int>.using(
+                { () -> BooleanDisposable in
+                    let created = BooleanDisposable()
+                    resource = created
+                    return created
+                },
+                primitiveSequenceFactory: { (_: BooleanDisposable) in
+                    xs.asSingle().do(onDispose: { disposedAt = scheduler.clock })
+                })
         }
         XCTAssertEqual(res.events, [.next(210, 1), .completed(210)])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 210)])
@@ -27,13 +29,15 @@ final class PrimitiveSequenceUsingTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         var resource: BooleanDisposable?
         let res = scheduler.start {
-            Single<Int>.using({ () -> BooleanDisposable in
-                let created = BooleanDisposable()
-                resource = created
-                return created
-            }, primitiveSequenceFactory: { (_: BooleanDisposable) -> Single<Int> in
-                throw testError
-            })
+            Single<Int>.using(
+                { () -> BooleanDisposable in
+                    let created = BooleanDisposable()
+                    resource = created
+                    return created
+                },
+                primitiveSequenceFactory: { (_: BooleanDisposable) -> Single<Int> in
+                    throw testError
+                })
         }
         XCTAssertEqual(res.events, [.error(200, testError)])
         XCTAssertEqual(resource?.isDisposed, true)
@@ -44,11 +48,12 @@ final class PrimitiveSequenceUsingTests: RxCoreTestCase {
         let xs: TestableObservable<Never> = scheduler.createColdObservable([.completed(50)])
         var resource: BooleanDisposable?
         let res = scheduler.start(disposed: 220) {
-            Completable.using({ () -> BooleanDisposable in
-                let created = BooleanDisposable()
-                resource = created
-                return created
-            }, primitiveSequenceFactory: { (_: BooleanDisposable) in xs.asCompletable() })
+            Completable.using(
+                { () -> BooleanDisposable in
+                    let created = BooleanDisposable()
+                    resource = created
+                    return created
+                }, primitiveSequenceFactory: { (_: BooleanDisposable) in xs.asCompletable() })
         }
         XCTAssertEqual(res.events, [])
         XCTAssertEqual(xs.subscriptions, [Subscription(200, 220)])

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-instructions
 
 setup:
 	@scripts/setup.sh
@@ -65,6 +65,14 @@ benchmarks-net: setup
 # A few seconds of every bridge case, once, so they never rot (CI runs it).
 benchmarks-net-quick: setup
 	python3 Benchmarks/Scripts/netbench.py --quick
+
+# Instruction counts (callgrind) of the core cases, 100,000 timers and the echo
+# per round trip: repeatable where times are not. Pass another checkout's
+# release directory to compare: make benchmarks-instructions BIN=../old/Benchmarks/.build/release
+benchmarks-instructions: setup
+	command -v valgrind >/dev/null || { echo "benchmarks-instructions needs valgrind (apt-get install valgrind)"; exit 1; }
+	cd Benchmarks && swift build -c release
+	Benchmarks/Scripts/callgrind.sh $(BIN)
 
 # DocC for the three libraries, offline, with every warning an error (CI runs
 # it). The archives land in .build/plugins/Swift-DocC/outputs/.

@@ -10,33 +10,6 @@ import Musl
 import Darwin
 #endif
 
-/// Runs `body` with standard output redirected to a pipe and returns the
-/// printed lines. Only for small outputs (they must fit in the pipe buffer).
-private func captureStandardOutput(_ body: () -> Void) -> [String] {
-    fflush(nil) // every stream, standard output among them
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else {
-        XCTFail("pipe() failed")
-        return []
-    }
-    let saved = dup(STDOUT_FILENO)
-    dup2(fds[1], STDOUT_FILENO)
-    close(fds[1])
-    body()
-    fflush(nil) // every stream, standard output among them
-    dup2(saved, STDOUT_FILENO)
-    close(saved)
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = read(fds[0], &buffer, buffer.count)
-        if count <= 0 { break }
-        bytes += buffer[0..<count]
-    }
-    close(fds[0])
-    return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
-}
-
 /// Splits `<seconds>.<milliseconds>: <rest>` and checks the timestamp's shape.
 private func withoutTimestamp(_ line: String, file: StaticString = #filePath, line lineNumber: UInt = #line) -> String {
     guard let separator = line.range(of: ": ") else {
@@ -67,7 +40,7 @@ final class DebugTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         var res: TestableObserver<Int>?
-        let lines = captureStandardOutput {
+        let lines = captureOutput(of: STDOUT_FILENO) {
             res = scheduler.start { xs.debug("x") }
         }
         XCTAssertEqual(res?.events ?? [], [.next(210, 2), .next(220, 3), .completed(250)])
@@ -87,7 +60,7 @@ final class DebugTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler, end: .error(250, testError))
         var res: TestableObserver<Int>?
-        let lines = captureStandardOutput {
+        let lines = captureOutput(of: STDOUT_FILENO) {
             res = scheduler.start { xs.debug("x") }
         }
         XCTAssertEqual(res?.events ?? [], [.next(210, 2), .next(220, 3), .error(250, testError)])
@@ -107,7 +80,7 @@ final class DebugTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = scheduler.createHotObservable([.next(150, 1)])
         var res: TestableObserver<Int>?
-        let lines = captureStandardOutput {
+        let lines = captureOutput(of: STDOUT_FILENO) {
             res = scheduler.start { xs.debug("x") }
         }
         XCTAssertEqual(res?.events ?? [], [])
@@ -119,7 +92,7 @@ final class DebugTests: RxCoreTestCase {
         let scheduler = TestScheduler(initialClock: 0)
         let xs = source(scheduler)
         var res: TestableObserver<Int>?
-        let lines = captureStandardOutput {
+        let lines = captureOutput(of: STDOUT_FILENO) {
             res = scheduler.start(disposed: 215) { xs.debug("x") }
         }
         XCTAssertEqual(res?.events ?? [], [.next(210, 2)])
@@ -135,7 +108,7 @@ final class DebugTests: RxCoreTestCase {
 
     func testDebug_DefaultIdentifier() {
         var line: UInt = 0
-        let lines = captureStandardOutput {
+        let lines = captureOutput(of: STDOUT_FILENO) {
             line = #line + 1
             _ = Observable.just(1).debug().subscribe()
         }
@@ -152,7 +125,7 @@ final class DebugTests: RxCoreTestCase {
 
     func testDebug_TrimOutput() {
         let long = String(repeating: "a", count: 30) + String(repeating: "b", count: 30)
-        let lines = captureStandardOutput {
+        let lines = captureOutput(of: STDOUT_FILENO) {
             _ = Observable.just(long).debug("t", trimOutput: true).subscribe()
             _ = Observable.just(long).debug("f").subscribe()
         }
@@ -175,7 +148,7 @@ final class DebugTests: RxCoreTestCase {
     func testDebug_DisposeFromInsideOnNext() {
         let subject = PublishSubject<Int>()
         var received: [Int] = []
-        let lines = captureStandardOutput {
+        let lines = captureOutput(of: STDOUT_FILENO) {
             var subscription: Disposable?
             subscription = subject.debug("x").subscribe(onNext: { value in
                 received.append(value)

@@ -1,46 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An immutable run of bytes, the one byte type of RxUV's public API.
 ///
 /// A read emits each chunk as a `ByteBuffer` holding exactly the bytes read,
 /// in one allocation; writing that buffer back (an echo) hands the same
-/// memory to `uv_write` without another copy. It is a `RandomAccessCollection`
-/// of `UInt8`, so `Array(buffer)`, `buffer.count` and `for byte in buffer`
+/// memory to `uv_write` without another copy. A slice (`slice(at:count:)`,
+/// `slice(_:)`, or what a `ByteBuffer.Reader` reads) shares the memory of
+/// the buffer it came from, so framing a stream copies nothing that lies
+/// inside one read.
+///
+/// It is a `RandomAccessCollection` of `UInt8` whose indices start at 0 (a
+/// slice too), so `Array(buffer)`, `buffer.count` and `for byte in buffer`
 /// work as usual. A buffer is immutable, so it may be shared across threads.
 public struct ByteBuffer: @unchecked Sendable {
+    // @unchecked Sendable: the bytes a buffer can see never change once it
+    // exists. (A read's storage is rewritten only when it is uniquely
+    // referenced, that is, when no buffer can see it.)
     final class Storage: ManagedBuffer<Int, UInt8> {}
 
-    let storage: Storage
+    private(set) var storage: Storage
+    /// Where this buffer's bytes start in `storage`.
+    private var offset: Int
+    /// How many bytes this buffer has.
+    private var length: Int
+
+    /// A buffer over `length` bytes of `storage` from `offset` on.
+    private init(storage: Storage, offset: Int, length: Int) {
+        self.storage = storage
+        self.offset = offset
+        self.length = length
+    }
+
+    /// A buffer over all the bytes written into `storage`.
+    private init(storage: Storage) {
+        self.init(storage: storage, offset: 0, length: storage.header)
+    }
 
     /// Copies `count` bytes from `source`.
     init(copying source: UnsafeRawPointer, count: Int) {
-        storage = Storage.create(minimumCapacity: count) { _ in count } as! Storage
+        let storage = Storage.create(minimumCapacity: count) { _ in count } as! Storage
         storage.withUnsafeMutablePointerToElements { elements in
             elements.update(from: source.assumingMemoryBound(to: UInt8.self), count: count)
         }
+        self.init(storage: storage)
+    }
+
+    /// Copies the bytes of `bytes`.
+    init(copying bytes: UnsafeRawBufferPointer) {
+        self.init(copying: bytes.baseAddress ?? ByteBuffer.emptyAddress, count: bytes.count)
     }
 
     /// A buffer holding `bytes`.
     public init<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        let array = Array(bytes)
-        self = array.withUnsafeBytes { raw in
-            ByteBuffer(copying: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, count: raw.count)
+        let copied = bytes.withContiguousStorageIfAvailable { ByteBuffer(copying: UnsafeRawBufferPointer($0)) }
+        if let copied {
+            self = copied
+        } else {
+            self = Array(bytes).withUnsafeBytes { ByteBuffer(copying: $0) }
         }
     }
 
-    /// A buffer holding the UTF-8 bytes of `string`.
+    /// A buffer holding the UTF-8 bytes of `string` (one copy).
     public init(string: String) {
-        self.init(Array(string.utf8))
+        var string = string
+        self = string.withUTF8 { ByteBuffer(copying: UnsafeRawBufferPointer($0)) }
     }
 
     /// An empty buffer.
     public init() {
-        self.init([])
+        self.init(copying: ByteBuffer.emptyAddress, count: 0)
+    }
+
+    /// One buffer holding the bytes of `buffers` in order (one copy; a single
+    /// buffer is returned as it is).
+    public init(concatenating buffers: [ByteBuffer]) {
+        if buffers.count == 1 {
+            self = buffers[0]
+            return
+        }
+        let total = buffers.reduce(0) { $0 + $1.count }
+        let storage = Storage.create(minimumCapacity: total) { _ in total } as! Storage
+        storage.withUnsafeMutablePointerToElements { elements in
+            var at = elements
+            for buffer in buffers {
+                buffer.withUnsafeBytes { bytes in
+                    if let base = bytes.baseAddress {
+                        at.update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+                    }
+                    at += bytes.count
+                }
+            }
+        }
+        self.init(storage: storage)
+    }
+
+    /// The bytes of `lhs` followed by those of `rhs`, in a new buffer.
+    public static func + (lhs: ByteBuffer, rhs: ByteBuffer) -> ByteBuffer {
+        ByteBuffer(concatenating: [lhs, rhs])
+    }
+
+    /// `count` bytes from `index` on, sharing this buffer's memory (no copy).
+    /// The slice's indices start at 0.
+    ///
+    /// - Precondition: `index >= 0`, `count >= 0`, `index + count <= self.count`.
+    public func slice(at index: Int, count: Int) -> ByteBuffer {
+        precondition(index >= 0 && count >= 0 && index <= length - count, "ByteBuffer.slice(at:count:): out of range")
+        return ByteBuffer(storage: storage, offset: offset + index, length: count)
+    }
+
+    /// The bytes in `range`, sharing this buffer's memory (no copy). The
+    /// slice's indices start at 0.
+    public func slice(_ range: Range<Int>) -> ByteBuffer {
+        slice(at: range.lowerBound, count: range.count)
+    }
+
+    /// `true` when `self` and `other` share their memory (one is a slice of
+    /// the other, or both of one buffer).
+    public func sharesStorage(with other: ByteBuffer) -> Bool {
+        storage === other.storage
     }
 
     /// Calls `body` with the bytes; the pointer is valid only inside `body`.
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointerToElements { elements in
-            try body(UnsafeRawBufferPointer(start: elements, count: storage.header))
-        }
+        try body(UnsafeRawBufferPointer(start: baseAddress, count: length))
     }
 
     /// The bytes decoded as UTF-8, with invalid sequences replaced.
@@ -48,13 +134,20 @@ public struct ByteBuffer: @unchecked Sendable {
         withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The index of the first byte equal to `byte`, if any.
+    public func firstIndex(of byte: UInt8) -> Int? {
+        guard length > 0 else { return nil }
+        guard let found = memchr(baseAddress, Int32(byte), length) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(baseAddress)
+    }
+
     /// A buffer holding a copy of the `count` bytes at `source`, written into
     /// `spare`'s memory when nothing else holds that storage any more and it
     /// is large enough, else into a new allocation. Afterwards `spare` holds
     /// the new buffer's storage when it is at most `keepLimit` bytes, so the
-    /// next read can reuse it once every copy of this buffer is gone (an echo
-    /// that wrote it at once). Mutating is safe: a uniquely referenced
-    /// storage is visible to no one else.
+    /// next read can reuse it once every copy of this buffer (and every
+    /// slice of it) is gone (an echo that wrote it at once). Mutating is
+    /// safe: a uniquely referenced storage is visible to no one else.
     static func copying(_ source: UnsafeRawPointer, count: Int, reusing spare: inout Storage?, keepLimit: Int) -> ByteBuffer {
         let buffer: ByteBuffer
         if isKnownUniquelyReferenced(&spare), let storage = spare, storage.capacity >= count {
@@ -70,14 +163,39 @@ public struct ByteBuffer: @unchecked Sendable {
         return buffer
     }
 
-    private init(storage: Storage) {
-        self.storage = storage
+    /// Appends the bytes of `more`, for a decoder's partial frame: in place
+    /// when this buffer is the only one that sees its storage and there is
+    /// room after its bytes, else into a new storage with room to grow
+    /// (twice the size), so a frame that arrives in many small reads costs a
+    /// bounded number of copies per byte. Other buffers never see a change:
+    /// a shared storage is never written.
+    mutating func append(_ more: ByteBuffer) {
+        guard more.length > 0 else { return }
+        let end = offset + length
+        if isKnownUniquelyReferenced(&storage), storage.capacity - end >= more.length {
+            storage.withUnsafeMutablePointerToElements { elements in
+                (elements + end).update(from: more.baseAddress, count: more.length)
+            }
+            storage.header = end + more.length
+            length += more.length
+            return
+        }
+        let needed = length + more.length
+        let grown = Storage.create(minimumCapacity: Swift.max(needed, 2 * length, 256)) { _ in needed } as! Storage
+        grown.withUnsafeMutablePointerToElements { elements in
+            elements.update(from: baseAddress, count: length)
+            (elements + length).update(from: more.baseAddress, count: more.length)
+        }
+        self = ByteBuffer(storage: grown)
     }
 
     /// The start of the bytes, stable for as long as `storage` is alive.
     var baseAddress: UnsafeMutablePointer<UInt8> {
-        storage.withUnsafeMutablePointerToElements { $0 }
+        storage.withUnsafeMutablePointerToElements { $0 + offset }
     }
+
+    /// A valid address for zero bytes.
+    private static var emptyAddress: UnsafeRawPointer { UnsafeRawPointer(bitPattern: 1)! }
 }
 
 extension ByteBuffer: RandomAccessCollection {
@@ -85,12 +203,15 @@ extension ByteBuffer: RandomAccessCollection {
     public var startIndex: Int { 0 }
 
     /// The number of bytes.
-    public var endIndex: Int { storage.header }
+    public var endIndex: Int { length }
+
+    /// The number of bytes.
+    public var count: Int { length }
 
     /// The byte at `position`.
     public subscript(position: Int) -> UInt8 {
-        precondition(position >= 0 && position < endIndex, "ByteBuffer index out of range")
-        return storage.withUnsafeMutablePointerToElements { $0[position] }
+        precondition(position >= 0 && position < length, "ByteBuffer index out of range")
+        return baseAddress[position]
     }
 }
 
@@ -98,9 +219,7 @@ extension ByteBuffer: Equatable, Hashable {
     /// Buffers are equal when they hold the same bytes.
     public static func == (lhs: ByteBuffer, rhs: ByteBuffer) -> Bool {
         lhs.count == rhs.count
-            && lhs.withUnsafeBytes { left in
-                rhs.withUnsafeBytes { right in left.elementsEqual(right) }
-            }
+            && (lhs.count == 0 || memcmp(lhs.baseAddress, rhs.baseAddress, lhs.count) == 0)
     }
 
     /// Hashes the bytes.

@@ -1,0 +1,77 @@
+import RxCore
+import RxUV
+import XCTest
+
+final class ByteBufferTests: BridgeTestCase {
+    func testByteBuffer_SliceSharesStorageAndStartsAtZero() {
+        let buffer = ByteBuffer(string: "hello, world")
+        let slice = buffer.slice(at: 7, count: 5)
+        XCTAssertEqual(slice.string, "world")
+        XCTAssertEqual(slice.startIndex, 0)
+        XCTAssertEqual(slice[0], UInt8(ascii: "w"))
+        XCTAssertTrue(slice.sharesStorage(with: buffer))
+        XCTAssertEqual(buffer.slice(0..<5).string, "hello")
+        XCTAssertEqual(slice.slice(at: 1, count: 3).string, "orl")
+        XCTAssertEqual(buffer.slice(at: 12, count: 0).count, 0)
+        XCTAssertFalse(ByteBuffer(string: "world").sharesStorage(with: buffer))
+    }
+
+    func testByteBuffer_EqualityAndHashOfSlicesAreByContent() {
+        let a = ByteBuffer(string: "xxabcxx").slice(at: 2, count: 3)
+        let b = ByteBuffer(string: "abc")
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(Set([a, b]).count, 1)
+        XCTAssertNotEqual(a, ByteBuffer(string: "abd"))
+        XCTAssertEqual(Array(a), Array("abc".utf8))
+    }
+
+    func testByteBuffer_ConcatenationAndInitialisers() {
+        let joined = ByteBuffer(string: "ab") + ByteBuffer(string: "").slice(at: 0, count: 0) + ByteBuffer([0x63, 0x64])
+        XCTAssertEqual(joined.string, "abcd")
+        XCTAssertEqual(ByteBuffer(concatenating: []).count, 0)
+        let single = ByteBuffer(string: "one")
+        XCTAssertTrue(ByteBuffer(concatenating: [single]).sharesStorage(with: single))
+        XCTAssertEqual(ByteBuffer(string: "héllo").count, 6)
+        XCTAssertEqual(ByteBuffer("xyz".utf8).string, "xyz")
+        XCTAssertEqual(ByteBuffer(stride(from: UInt8(1), through: 3, by: 1)), [1, 2, 3])
+        XCTAssertEqual(ByteBuffer().count, 0)
+    }
+
+    func testByteBuffer_FirstIndexOfByte() {
+        let buffer = ByteBuffer(string: "--a\nb\n").slice(at: 2, count: 4)
+        XCTAssertEqual(buffer.firstIndex(of: 0x0A), 1)
+        XCTAssertNil(buffer.firstIndex(of: UInt8(ascii: "-")))
+        XCTAssertNil(ByteBuffer().firstIndex(of: 0))
+    }
+
+    func testReader_IntegersInBothByteOrders() {
+        var reader = ByteBuffer.Reader(ByteBuffer([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09]))
+        XCTAssertEqual(reader.peekInteger(as: UInt16.self), 0x0102)
+        XCTAssertEqual(reader.readInteger(endianness: .little, as: UInt16.self), 0x0201)
+        XCTAssertEqual(reader.readInteger(as: UInt32.self), 0x0304_0506)
+        XCTAssertEqual(reader.peekInteger(at: 1, as: UInt8.self), 0x08)
+        XCTAssertNil(reader.readInteger(as: UInt64.self), "three bytes left")
+        XCTAssertEqual(reader.readerIndex, 6, "a failed read does not move")
+        XCTAssertEqual(reader.readInteger(as: Int8.self), 7)
+        XCTAssertEqual(reader.readableBytes, 2)
+        XCTAssertNil(reader.peekInteger(at: -1, as: UInt8.self))
+    }
+
+    func testReader_BytesStringsAndSearchAreSlices() {
+        let buffer = ByteBuffer(string: "GET /x\r\nrest")
+        var reader = ByteBuffer.Reader(buffer)
+        XCTAssertEqual(reader.firstIndex(of: 0x0A), 7)
+        XCTAssertEqual(reader.firstIndex(of: 0x0A, from: 8), nil)
+        XCTAssertEqual(reader.readString(3), "GET")
+        reader.moveReaderIndex(forwardBy: 1)
+        let path = reader.readBytes(2)!
+        XCTAssertEqual(path.string, "/x")
+        XCTAssertTrue(path.sharesStorage(with: buffer))
+        XCTAssertEqual(reader.firstIndex(of: 0x0A), 1)
+        XCTAssertNil(reader.readBytes(100))
+        XCTAssertEqual(reader.peekBytes(2)?.string, "\r\n")
+        reader.moveReaderIndex(forwardBy: 2)
+        XCTAssertEqual(reader.remaining.string, "rest")
+        XCTAssertTrue(reader.remaining.sharesStorage(with: buffer))
+    }
+}

@@ -43,7 +43,11 @@ let package = Package(
             dependencies: ["RxCore", "RxTest", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: traceResources
         ),
-        .testTarget(name: "RxUVTests", dependencies: ["RxUV", "RxCore"], swiftSettings: traceResources),
+        .testTarget(
+            name: "RxUVTests",
+            dependencies: ["RxUV", "RxCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: traceResources
+        ),
 
         // Examples: command-line programs on the public API only (see Examples/README.md).
         .target(

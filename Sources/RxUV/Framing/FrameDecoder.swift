@@ -1,0 +1,160 @@
+@_spi(Bridge) import RxCore
+
+/// Cuts a byte stream into frames: the step a framing operator repeats on
+/// the bytes it has.
+///
+/// `decode(_:)` looks at the reader's bytes: if a whole frame is there, it
+/// reads it (moving the reader past it) and returns it; if more bytes are
+/// needed, it returns `nil` and may leave the reader anywhere (the operator
+/// keeps every byte not yet read and calls again when more arrive); if the
+/// bytes can never make a valid frame, or a frame would be longer than the
+/// decoder allows, it throws, and the stream ends with that error. A decoder
+/// that returns `nil` must also throw once the bytes it waits on pass its
+/// limit, so nothing is buffered past it. A frame it returns must have been
+/// read: returning one without moving the reader is a programmer error
+/// (a precondition), since the operator would never get further.
+///
+/// A decoder is a value: each subscription of `decodeFrames(_:)` decodes with
+/// its own copy, and may keep state in it between calls.
+public protocol FrameDecoder {
+    /// What the decoder produces from the bytes.
+    associatedtype Frame
+
+    /// Reads one frame from the front of `reader`, or returns `nil` when
+    /// more bytes are needed. Throws on input that can never be valid.
+    mutating func decode(_ reader: inout ByteBuffer.Reader) throws -> Frame?
+
+    /// At the end of the stream, with bytes still unread: reads one more
+    /// frame from them, or returns `nil` if they make none (the operator then
+    /// fails with `FramingError.truncatedFrame`, unless the decoder read and
+    /// dropped them all). By default the same as `decode(_:)`.
+    mutating func decodeLast(_ reader: inout ByteBuffer.Reader) throws -> Frame?
+}
+
+extension FrameDecoder {
+    /// `decode(_:)`: at the end of the stream, unread bytes that make no
+    /// frame are an error.
+    public mutating func decodeLast(_ reader: inout ByteBuffer.Reader) throws -> Frame? {
+        try decode(&reader)
+    }
+}
+
+extension ObservableType where Element == ByteBuffer {
+    /// The frames `decoder` cuts from these bytes, in order, however the
+    /// bytes were split into buffers.
+    ///
+    /// A frame that lies inside one buffer is a slice of it (no copy); only
+    /// the bytes of a frame that is not whole yet are kept, and copied once
+    /// the next buffer arrives (into room that grows by doubling, so a long
+    /// frame in many small reads is copied a bounded number of times per
+    /// byte). Completes when the source completes and the bytes left make
+    /// whole frames; fails with `FramingError.truncatedFrame` when they do
+    /// not, with the decoder's error on bad input, and with the source's
+    /// error. Disposing disposes the source. Events arrive on the source's
+    /// thread.
+    ///
+    ///     bytes:   -[a\nb]-[c\n]-|
+    ///     lines:   -a------bc----|
+    public func decodeFrames<Decoder: FrameDecoder>(_ decoder: Decoder) -> Observable<Decoder.Frame> {
+        DecodeFrames(source: asObservable(), decoder: decoder)
+    }
+}
+
+private final class DecodeFrames<Decoder: FrameDecoder>: Producer<Decoder.Frame> {
+    private let source: Observable<ByteBuffer>
+    private let decoder: Decoder
+
+    init(source: Observable<ByteBuffer>, decoder: Decoder) {
+        self.source = source
+        self.decoder = decoder
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Decoder.Frame {
+        let sink = DecodeFramesSink(decoder: decoder, observer: observer, cancel: cancel)
+        return (sink: sink, subscription: source.subscribe(sink))
+    }
+}
+
+private final class DecodeFramesSink<Decoder: FrameDecoder, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable
+where Observer.Element == Decoder.Frame {
+    typealias Element = ByteBuffer
+
+    private var decoder: Decoder
+    /// The bytes of a frame that is not whole yet.
+    private var pending: ByteBuffer?
+
+    init(decoder: Decoder, observer: Observer, cancel: Cancelable) {
+        self.decoder = decoder
+        super.init(observer: observer, cancel: cancel)
+    }
+
+    func on(_ event: Event<ByteBuffer>) {
+        switch event {
+        case .next(let bytes):
+            onNext(bytes)
+        case .error(let error):
+            forwardError(error)
+        case .completed:
+            onCompleted()
+        }
+    }
+
+    func onNext(_ bytes: ByteBuffer) {
+        let input: ByteBuffer
+        if var partial = pending {
+            // Dropped first, so `partial` holds the only reference and can
+            // grow in place.
+            pending = nil
+            partial.append(bytes)
+            input = partial
+        } else {
+            input = bytes
+        }
+        var reader = ByteBuffer.Reader(input)
+        do {
+            while !isDisposed, let frame = try decodeOne(&reader, last: false) {
+                forwardNext(frame)
+            }
+        } catch {
+            forwardError(error)
+            return
+        }
+        if !isDisposed, reader.readableBytes > 0 {
+            pending = reader.remaining
+        }
+    }
+
+    /// One `decode` (or, at the end, `decodeLast`) step, checked to read at
+    /// least one byte when it returns a frame: otherwise the operator would
+    /// loop forever, a bug in the decoder.
+    private func decodeOne(_ reader: inout ByteBuffer.Reader, last: Bool) throws -> Decoder.Frame? {
+        let before = reader.readerIndex
+        let frame = last ? try decoder.decodeLast(&reader) : try decoder.decode(&reader)
+        precondition(frame == nil || reader.readerIndex > before, "FrameDecoder: \(Decoder.self) returned a frame without reading a byte")
+        return frame
+    }
+
+    func onCompleted() {
+        if let partial = pending {
+            pending = nil
+            var reader = ByteBuffer.Reader(partial)
+            do {
+                while !isDisposed, reader.readableBytes > 0 {
+                    guard let frame = try decodeOne(&reader, last: true) else {
+                        // A decoder may read bytes it then drops (the rest of
+                        // a skipped line): only bytes left unread are an error.
+                        if reader.readableBytes == 0 { break }
+                        throw FramingError.truncatedFrame(bytesLeft: reader.readableBytes)
+                    }
+                    forwardNext(frame)
+                }
+            } catch {
+                forwardError(error)
+                return
+            }
+        }
+        forwardCompleted()
+        dispose()
+    }
+}

@@ -126,11 +126,10 @@ func session(_ connection: TCPConnection, id: ClientID, room: Room) -> Observabl
         return connection.rx.data
     }
     .take(until: farewellWritten) // stop reading (and close) once the goodbye is out
-    .scan(into: LineFramer(maxLength: Room.maxLineLength)) { framer, bytes in framer.push(bytes) }
-    .flatMap { Observable.from($0.frames) }
-    .do(onNext: { frame in
-        switch frame {
-        case .line(let text): room.input.onNext(.line(id, text))
+    .lineEvents(maxLength: Room.maxLineLength) // an over-long line is reported and skipped, not buffered
+    .do(onNext: { event in
+        switch event {
+        case .line(let line): room.input.onNext(.line(id, String(chatLine: line)))
         case .tooLong: room.input.onNext(.lineTooLong(id))
         }
     })

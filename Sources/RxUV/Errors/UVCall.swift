@@ -11,12 +11,12 @@
 func uvCall(_ operation: StaticString, address: @autoclosure () -> String? = nil, _ call: () -> Int32) throws(UVError) -> Int32 {
     #if TRACE_RESOURCES || DEBUG
     if let forced = UVFaultInjection.forcedStatus(for: operation) {
-        throw UVError(code: forced, operation: "\(operation)", address: address())
+        throw UVError(status: forced, operation: "\(operation)", address: address())
     }
     #endif
     let status = call()
     if status < 0 {
-        throw UVError(code: status, operation: "\(operation)", address: address())
+        throw UVError(status: status, operation: "\(operation)", address: address())
     }
     return status
 }

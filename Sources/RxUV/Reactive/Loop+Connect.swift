@@ -88,7 +88,7 @@ private final class ConnectAttempt: Cancelable {
                 lookup = nil
                 guard !isDisposed else { return }
                 guard status >= 0, !addresses.isEmpty else {
-                    finish(.failure(UVError(code: status < 0 ? status : UVError.Code.unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)")))
+                    finish(.failure(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)")))
                     return
                 }
                 remaining = addresses
@@ -128,7 +128,7 @@ private final class ConnectAttempt: Cancelable {
         }
         guard status >= 0 else {
             socket.close()
-            lastError = UVError(code: status, operation: "uv_tcp_connect", address: address.description)
+            lastError = UVError(status: status, operation: "uv_tcp_connect", address: address.description)
             tryNext()
             return
         }

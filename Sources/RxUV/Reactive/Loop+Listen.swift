@@ -48,7 +48,7 @@ extension Reactive where Base == Loop {
                 let lookup = try AddressLookup(loop: loop, host: host, port: port) { status, addresses in
                     guard !subscription.isDisposed else { return }
                     guard status >= 0, let address = addresses.first else {
-                        fail(UVError(code: status < 0 ? status : UVError.Code.unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)"))
+                        fail(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)"))
                         return
                     }
                     do throws(UVError) {
@@ -81,11 +81,11 @@ extension Reactive where Base == Loop {
         }
         server.onConnection = { [unowned server] status in
             guard status >= 0 else {
-                let error = UVError(code: status, operation: "uv_listen", address: address.description)
+                let error = UVError(status: status, operation: "uv_listen", address: address.description)
                 // Running out of descriptors or memory is transient: libuv
                 // keeps watching the listener (after its EMFILE trick has
                 // turned the pending peer away), so a daemon goes on serving.
-                if UVError.Code.transientAcceptFailures.contains(status) {
+                if UVError.Code.transientAcceptFailures.contains(error.code) {
                     Hooks.defaultErrorHandler(error)
                     return
                 }

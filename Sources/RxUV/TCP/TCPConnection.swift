@@ -130,15 +130,17 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
     /// Half-closes the connection when subscribed: after the queued writes,
     /// sends FIN (`uv_shutdown`); reading continues. Completes when done.
     public func shutdown() -> Completable {
-        libuvCompletable("uv_shutdown") { finish in
+        libuvCompletable { finish in
             guard self.handle.isOpen else {
-                finish(UVError.Code.notConnected)
+                finish(self.error(.notConnected, "uv_shutdown"))
                 return
             }
             do throws(UVError) {
-                _ = try ShutdownRequest(stream: self.handle, completion: finish)
+                _ = try ShutdownRequest(stream: self.handle) { status in
+                    finish(status < 0 ? self.error(UVError.Code(rawValue: status), "uv_shutdown") : nil)
+                }
             } catch {
-                finish(error.code)
+                finish(error)
             }
         }
     }
@@ -155,7 +157,7 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
     /// of coalescing them (Nagle's algorithm). Completes on the loop thread;
     /// fails with `ENOTCONN` on a closed connection.
     public func setNoDelay(_ enabled: Bool) -> Completable {
-        libuvCompletable("uv_tcp_nodelay") { finish in
+        libuvCompletable { finish in
             self.finish(finish) { () throws(UVError) in try self.handle.setNoDelay(enabled) }
         }
     }
@@ -166,26 +168,25 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
     /// `ENOTCONN` on a closed connection.
     public func setKeepAlive(_ enabled: Bool, delay: RxTimeInterval = .seconds(60)) -> Completable {
         let seconds = UInt32(clamping: max(1, delay.nanoseconds / 1_000_000_000))
-        return libuvCompletable("uv_tcp_keepalive") { finish in
+        return libuvCompletable { finish in
             self.finish(finish) { () throws(UVError) in try self.handle.setKeepAlive(enabled, delay: seconds) }
         }
     }
 
     /// A Completable that, when subscribed, runs `start` on the loop thread.
-    /// `start` reports libuv's status once: 0 completes, a negative status
-    /// errors with the `UVError` of `operation`. Disposing only stops the
-    /// notification (libuv work cannot be taken back).
-    private func libuvCompletable(_ operation: String, _ start: @escaping @Sendable (_ finish: @escaping (Int32) -> Void) -> Void) -> Completable {
+    /// `start` reports once: `nil` completes, an error fails it. Disposing
+    /// only stops the notification (libuv work cannot be taken back).
+    private func libuvCompletable(_ start: @escaping @Sendable (_ finish: @escaping (UVError?) -> Void) -> Void) -> Completable {
         Completable.create { [self] observer in
             let notify = BooleanDisposable()
             // Called once, on the loop thread: an observer may be called
             // from any thread, one event at a time.
             let observer = UncheckedSendable(observer)
             loop.onLoopThread {
-                start { status in
+                start { error in
                     guard !notify.isDisposed else { return }
-                    if status < 0 {
-                        observer.value(.error(UVError(code: status, operation: operation, address: self.remoteAddress?.description)))
+                    if let error {
+                        observer.value(.error(error))
                     } else {
                         observer.value(.completed)
                     }
@@ -195,14 +196,19 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
         }
     }
 
-    /// Reports `body`'s outcome as a libuv status to `finish`.
-    private func finish(_ finish: (Int32) -> Void, _ body: () throws(UVError) -> Void) {
+    /// Reports `body`'s outcome to `finish`: `nil`, or its error.
+    private func finish(_ finish: (UVError?) -> Void, _ body: () throws(UVError) -> Void) {
         do throws(UVError) {
             try body()
-            finish(0)
+            finish(nil)
         } catch {
-            finish(error.code)
+            finish(error)
         }
+    }
+
+    /// The error `code` of `operation` on this connection (its peer's address).
+    private func error(_ code: UVError.Code, _ operation: String) -> UVError {
+        UVError(code: code, operation: operation, address: remoteAddress?.description)
     }
 
     /// Aborts the connection with a TCP reset (`uv_tcp_close_reset`): the
@@ -225,7 +231,7 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
     /// nothing is queued before it. Loop thread only.
     func writeAtOnce(_ bytes: ByteBuffer) -> TCPWriteAttempt {
         guard handle.isOpen else {
-            return .failed(writeError(UVError.Code.notConnected))
+            return .failed(writeError(.notConnected))
         }
         guard pendingWrites == 0 else { return .mustQueue(from: 0) }
         let written = handle.tryWrite(bytes.baseAddress, count: bytes.count)
@@ -235,24 +241,25 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
         if written >= 0 {
             return .mustQueue(from: written)
         }
-        if written == UVError.Code.wouldBlock {
+        if written == Int(UVError.Code.wouldBlock.rawValue) {
             return .mustQueue(from: 0)
         }
-        return .failed(writeError(Int32(written)))
+        return .failed(writeError(UVError.Code(rawValue: Int32(written))))
     }
 
     /// Queues `bytes` from `offset` on with `uv_write`, behind the writes
-    /// already queued; `completion` gets libuv's status. Loop thread only.
-    func queueWrite(_ bytes: ByteBuffer, from offset: Int, completion: @escaping (Int32) -> Void) {
+    /// already queued; `completion` gets `nil` or the write's error (with
+    /// its operation and the peer's address). Loop thread only.
+    func queueWrite(_ bytes: ByteBuffer, from offset: Int, completion: @escaping (UVError?) -> Void) {
         guard handle.isOpen else {
-            completion(UVError.Code.notConnected)
+            completion(writeError(.notConnected))
             return
         }
         do throws(UVError) {
             _ = try WriteRequest(stream: handle, bytes: bytes, from: offset) { [self] status in
                 pendingWrites -= 1
                 writeFinished()
-                completion(status)
+                completion(status < 0 ? writeError(UVError.Code(rawValue: status)) : nil)
             }
             pendingWrites += 1
             updateQueue()
@@ -261,13 +268,13 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
                 handle.stopReading()
             }
         } catch {
-            completion(error.code)
+            completion(error)
         }
     }
 
-    /// The error of a failed write with libuv status `status`.
-    func writeError(_ status: Int32) -> UVError {
-        UVError(code: status, operation: "uv_write", address: remoteAddress?.description)
+    /// The error of a failed write.
+    func writeError(_ code: UVError.Code) -> UVError {
+        error(code, "uv_write")
     }
 
     private func writeFinished() {
@@ -358,14 +365,14 @@ public final class TCPConnection: ReactiveCompatible, Sendable {
             // In place (through LoopBound's `_modify`): a copy of the
             // reference would make the spare storage look shared, never reused.
             reader.received(ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit))
-        } else if count == Int(UVError.Code.endOfFile) {
+        } else if count == Int(UVError.Code.endOfFile.rawValue) {
             handle.stopReading()
             let reader = self.reader
             self.reader = nil
             reader?.ended(nil)
             closeGracefully()
         } else if count < 0 {
-            failReader(UVError(code: Int32(count), operation: "uv_read", address: remoteAddress?.description))
+            failReader(UVError(status: Int32(count), operation: "uv_read", address: remoteAddress?.description))
         }
     }
 }

@@ -45,7 +45,7 @@ final class TCPWrite: Producer<Never> {
         let sink = TCPWriteSink(connection: connection, bytes: bytes, observer: observer, cancel: cancel)
         if !connection.loop.onLoopThread(sink) {
             // The loop is closed, and the connection with it.
-            sink.fail(connection.writeError(UVError.Code.notConnected))
+            sink.fail(connection.writeError(.notConnected))
         }
         return (sink: sink, subscription: Disposables.create())
     }
@@ -72,7 +72,7 @@ private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer>, LoopTh
     func proceed(after attempt: TCPWriteAttempt) {
         switch attempt {
         case .written:
-            finish(0)
+            finish(nil)
         case .failed(let error):
             fail(error)
         case .mustQueue(let offset):
@@ -80,10 +80,10 @@ private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer>, LoopTh
         }
     }
 
-    /// libuv's status for the write: 0 completes, a negative status errors.
-    func finish(_ status: Int32) {
-        if status < 0 {
-            fail(connection.writeError(status))
+    /// The write's outcome: `nil` completes, an error fails.
+    func finish(_ error: UVError?) {
+        if let error {
+            fail(error)
         } else {
             forwardCompleted()
             dispose()

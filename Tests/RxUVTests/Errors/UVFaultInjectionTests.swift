@@ -17,8 +17,8 @@ final class UVFaultInjectionTests: BridgeTestCase {
     private struct Fault {
         /// The libuv function forced to fail.
         let operation: String
-        /// The status it returns instead (a negative libuv code).
-        let status: Int32
+        /// The error it returns instead.
+        let status: UVError.Code
         /// Calls of `operation` that run normally before the failing one.
         var after = 0
         /// What is exercised: it runs the loop and returns the error that
@@ -37,35 +37,35 @@ final class UVFaultInjectionTests: BridgeTestCase {
     }
 
     private let faults: [Fault] = [
-        Fault(operation: "uv_tcp_init", status: -EMFILE, scenario: .listen),
-        Fault(operation: "uv_tcp_bind", status: -EADDRINUSE, scenario: .listen),
-        Fault(operation: "uv_listen", status: -EADDRINUSE, scenario: .listen),
-        Fault(operation: "uv_getaddrinfo", status: UVError.Code.unknownHost, scenario: .listenOnName),
-        Fault(operation: "uv_accept", status: -EMFILE, scenario: .accept),
+        Fault(operation: "uv_tcp_init", status: .tooManyOpenFiles, scenario: .listen),
+        Fault(operation: "uv_tcp_bind", status: .addressInUse, scenario: .listen),
+        Fault(operation: "uv_listen", status: .addressInUse, scenario: .listen),
+        Fault(operation: "uv_getaddrinfo", status: .unknownHost, scenario: .listenOnName),
+        Fault(operation: "uv_accept", status: .tooManyOpenFiles, scenario: .accept),
         // Listener (1st), the client's socket (2nd), then the accepted socket (3rd).
-        Fault(operation: "uv_tcp_init", status: -ENOMEM, after: 2, scenario: .accept),
-        Fault(operation: "uv_tcp_init", status: -EMFILE, after: 1, scenario: .connect),
-        Fault(operation: "uv_tcp_connect", status: -ECONNREFUSED, scenario: .connect),
-        Fault(operation: "uv_tcp_connect", status: -ENETUNREACH, scenario: .connectToName),
-        Fault(operation: "uv_getaddrinfo", status: UVError.Code.unknownHost, scenario: .connectToName),
-        Fault(operation: "uv_read_start", status: -ENOTCONN, scenario: .read),
-        Fault(operation: "uv_write", status: -EPIPE, scenario: .write),
-        Fault(operation: "uv_shutdown", status: -ENOTCONN, scenario: .shutdown),
-        Fault(operation: "uv_timer_init", status: -ENOMEM, scenario: .timer),
-        Fault(operation: "uv_timer_start", status: -EINVAL, scenario: .timer),
-        Fault(operation: "uv_timer_init", status: -ENOMEM, scenario: .schedulerTimer),
-        Fault(operation: "uv_timer_start", status: -EINVAL, scenario: .schedulerTimer),
-        Fault(operation: "uv_signal_init", status: -EINVAL, scenario: .signal),
-        Fault(operation: "uv_signal_start", status: -EINVAL, scenario: .signal),
-        Fault(operation: "uv_loop_init", status: -ENOMEM, scenario: .newLoop),
-        Fault(operation: "uv_async_init", status: -EMFILE, scenario: .newLoop),
-        Fault(operation: "uv_loop_close", status: -EBUSY, scenario: .loopClose),
+        Fault(operation: "uv_tcp_init", status: .outOfMemory, after: 2, scenario: .accept),
+        Fault(operation: "uv_tcp_init", status: .tooManyOpenFiles, after: 1, scenario: .connect),
+        Fault(operation: "uv_tcp_connect", status: .connectionRefused, scenario: .connect),
+        Fault(operation: "uv_tcp_connect", status: .networkUnreachable, scenario: .connectToName),
+        Fault(operation: "uv_getaddrinfo", status: .unknownHost, scenario: .connectToName),
+        Fault(operation: "uv_read_start", status: .notConnected, scenario: .read),
+        Fault(operation: "uv_write", status: .brokenPipe, scenario: .write),
+        Fault(operation: "uv_shutdown", status: .notConnected, scenario: .shutdown),
+        Fault(operation: "uv_timer_init", status: .outOfMemory, scenario: .timer),
+        Fault(operation: "uv_timer_start", status: .invalidArgument, scenario: .timer),
+        Fault(operation: "uv_timer_init", status: .outOfMemory, scenario: .schedulerTimer),
+        Fault(operation: "uv_timer_start", status: .invalidArgument, scenario: .schedulerTimer),
+        Fault(operation: "uv_signal_init", status: .invalidArgument, scenario: .signal),
+        Fault(operation: "uv_signal_start", status: .invalidArgument, scenario: .signal),
+        Fault(operation: "uv_loop_init", status: .outOfMemory, scenario: .newLoop),
+        Fault(operation: "uv_async_init", status: .tooManyOpenFiles, scenario: .newLoop),
+        Fault(operation: "uv_loop_close", status: .busy, scenario: .loopClose),
     ]
 
     func testFaultInjection_EveryRowFailsCleanly() {
         for fault in faults {
-            let row = "\(fault.operation) → \(UVError(code: fault.status, operation: "").name) in \(fault.scenario.rawValue)"
-            UVFaultInjection.inject(fault.status, into: fault.operation, after: fault.after)
+            let row = "\(fault.operation) → \(fault.status.name) in \(fault.scenario.rawValue)"
+            UVFaultInjection.inject(fault.status.rawValue, into: fault.operation, after: fault.after)
             let error = run(fault.scenario)
             let fired = UVFaultInjection.firedCount(fault.operation)
             UVFaultInjection.removeAll()

@@ -19,6 +19,5 @@ class ForwardingSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unc
 
     final func onCompleted() {
         forwardCompleted()
-        dispose()
     }
 }

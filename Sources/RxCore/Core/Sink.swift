@@ -4,7 +4,21 @@ import Synchronization
 /// and the downstream's producer. `forwardOn` delivers to the downstream
 /// observer unless the sink has been disposed.
 ///
-/// Part of the `Bridge` SPI (see `Producer`).
+/// Part of the `Bridge` SPI (see `Producer`). The contract, the same for
+/// every subclass:
+/// - `forwardNext(_:)` (or `forwardOn(.next(_:))`) delivers an element and
+///   nothing else.
+/// - `forwardError(_:)` and `forwardCompleted()` deliver the terminal event
+///   and then dispose the sink, which disposes the whole subscription
+///   (`cancel`); after either, the sink forwards nothing more. A subclass
+///   that owns resources overrides `dispose()` to release them and calls
+///   `super.dispose()`; both terminal forwards and an outside dispose come
+///   through it.
+/// - `forwardOn(.error(_:))` and `forwardOn(.completed)` deliver without
+///   disposing; a caller that uses them disposes right after.
+/// - Every forward does nothing once the sink is disposed, so a dispose
+///   from another thread or from inside the downstream's `onNext` stops
+///   delivery at the next forward.
 ///
 /// `@unchecked Sendable`: a sink is the `Disposable` of its subscription, so
 /// it may be disposed from any thread; its dispose flag is atomic and
@@ -45,12 +59,14 @@ open class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
         observer.onNext(element)
     }
 
-    /// Delivers `.completed` downstream unless disposed; the `Event`-free
-    /// path of `forwardOn(.completed)`. The caller disposes afterwards.
+    /// Delivers `.completed` downstream unless disposed, then disposes the
+    /// subscription: the `Event`-free path of `forwardOn(.completed)`
+    /// followed by `dispose()`, as `forwardError` does for an error.
     @inline(__always)
     @_spi(Bridge) public final func forwardCompleted() {
         if disposed.load(ordering: .relaxed) { return }
         observer.onCompleted()
+        dispose()
     }
 
     /// Delivers `.error(error)` downstream and disposes the subscription.

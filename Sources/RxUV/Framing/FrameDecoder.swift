@@ -155,6 +155,5 @@ where Observer.Element == Decoder.Frame {
             }
         }
         forwardCompleted()
-        dispose()
     }
 }

@@ -87,7 +87,6 @@ private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTim
         if period == nil {
             closeTimer()
             forwardCompleted()
-            dispose()
         }
     }
 

@@ -32,7 +32,6 @@ private final class TCPReadSink<Observer: ObserverType>: Sink<Observer>, TCPRead
             forwardError(error)
         } else {
             forwardCompleted()
-            dispose()
         }
     }
 

@@ -86,7 +86,6 @@ private final class TCPWriteSink<Observer: ObserverType>: Sink<Observer>, LoopTh
             fail(error)
         } else {
             forwardCompleted()
-            dispose()
         }
     }
 

@@ -44,7 +44,6 @@ private final class FilterSink<Observer: ObserverType>: Sink<Observer>, Observer
 
     func onCompleted() {
         forwardCompleted()
-        dispose()
     }
 }
 

@@ -42,7 +42,6 @@ private final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
 
     func onCompleted() {
         forwardCompleted()
-        dispose()
     }
 }
 

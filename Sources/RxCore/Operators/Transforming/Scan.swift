@@ -64,7 +64,6 @@ private final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>
 
     func onCompleted() {
         forwardCompleted()
-        dispose()
     }
 }
 

@@ -1,5 +1,11 @@
 internal import CLibUV
 
+/// Receives an async handle's wake-ups: the loop's work queue.
+protocol UVAsyncTarget: AnyObject {
+    /// One or more `send()` calls happened since the last wake-up. Loop thread.
+    func asyncWokeUp()
+}
+
 /// A `uv_async_t`: the one libuv handle whose `uv_async_send` may be called
 /// from any thread. libuv coalesces sends: several sends before the loop
 /// notices produce one callback, so the callback must drain all queued work.
@@ -8,16 +14,17 @@ internal import CLibUV
 /// from other threads, and libuv makes it thread-safe; every other method
 /// runs on the loop thread, as for every handle.
 final class UVAsync: UVHandle, @unchecked Sendable {
-    private var callback: (() -> Void)?
+    /// Called at each wake-up; released when the handle closes.
+    private var target: UVAsyncTarget?
 
-    init(loop: Loop, isLoopInternal: Bool, callback: @escaping () -> Void) throws(UVError) {
-        self.callback = callback
+    init(loop: Loop, isLoopInternal: Bool, target: UVAsyncTarget) throws(UVError) {
+        self.target = target
         super.init(loop: loop, type: UV_ASYNC, kind: .async, isLoopInternal: isLoopInternal)
         try adopt("uv_async_init") { uv_async_init(loop.raw, pointer.assumingMemoryBound(to: uv_async_t.self), uvAsyncFired) }
     }
 
     override func releaseCallbacks() {
-        callback = nil
+        target = nil
     }
 
     /// Wakes the loop; thread-safe.
@@ -36,7 +43,7 @@ final class UVAsync: UVHandle, @unchecked Sendable {
     }
 
     fileprivate func fire() {
-        callback?()
+        target?.asyncWokeUp()
     }
 }
 

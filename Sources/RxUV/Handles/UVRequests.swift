@@ -5,22 +5,23 @@ import RxCore
 import Glibc
 #endif
 
-/// A `uv_write_t` with the buffer it writes, kept alive until libuv is done.
+/// A `uv_write_t` with the bytes it writes, kept alive until libuv is done.
 final class WriteRequest: UVRequest {
-    private let bytes: ByteBuffer
+    private let payload: StreamWritePayload
     private var completion: ((Int32) -> Void)?
 
-    /// Submits the bytes of `bytes` from `offset` on for writing on `stream`
-    /// (`uv_write`); `completion` gets libuv's status. Throws if the submit
-    /// fails (no callback follows).
-    init(stream: UVTCP, bytes: ByteBuffer, from offset: Int = 0, completion: @escaping (Int32) -> Void) throws(UVError) {
-        precondition(offset >= 0 && offset <= bytes.count, "WriteRequest: offset out of range")
-        self.bytes = bytes
+    /// Submits the bytes of `payload` from byte `offset` on for writing on
+    /// `stream` (`uv_write`, with one `uv_buf_t` per buffer); `completion`
+    /// gets libuv's status. Throws if the submit fails (no callback follows).
+    init(stream: UVStream, payload: StreamWritePayload, from offset: Int = 0, peer: @autoclosure () -> String?, completion: @escaping (Int32) -> Void) throws(UVError) {
+        self.payload = payload
         self.completion = completion
         super.init(type: UV_WRITE)
-        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress + offset).assumingMemoryBound(to: CChar.self), UInt32(bytes.count - offset))
-        try submit("uv_write", address: stream.remoteAddress?.description) {
-            uv_write(pointer.assumingMemoryBound(to: uv_write_t.self), stream.stream, &buffer, 1, uvWriteCompleted)
+        let request = pointer.assumingMemoryBound(to: uv_write_t.self)
+        try submit("uv_write", address: peer()) {
+            payload.withBuffers(from: offset) { buffers, count in
+                uv_write(request, stream.stream, buffers, UInt32(count), uvWriteCompleted)
+            }
         }
     }
 
@@ -39,10 +40,10 @@ private func uvWriteCompleted(_ request: UnsafeMutablePointer<uv_write_t>?, _ st
 final class ShutdownRequest: UVRequest {
     private var completion: ((Int32) -> Void)?
 
-    init(stream: UVTCP, completion: @escaping (Int32) -> Void) throws(UVError) {
+    init(stream: UVStream, completion: @escaping (Int32) -> Void) throws(UVError) {
         self.completion = completion
         super.init(type: UV_SHUTDOWN)
-        try submit("uv_shutdown", address: stream.remoteAddress?.description) {
+        try submit("uv_shutdown", address: stream.peerDescription) {
             uv_shutdown(pointer.assumingMemoryBound(to: uv_shutdown_t.self), stream.stream, uvShutdownCompleted)
         }
     }

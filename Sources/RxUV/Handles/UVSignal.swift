@@ -1,10 +1,16 @@
 internal import CLibUV
 
-/// A `uv_signal_t` watching one signal. `onSignal` runs on the loop thread at
-/// each delivery.
+/// Receives a signal handle's deliveries: the subscription that owns it.
+protocol UVSignalTarget: AnyObject {
+    /// `signum` was delivered. Loop thread.
+    func signalDelivered(_ signum: Int32)
+}
+
+/// A `uv_signal_t` watching one signal. `target` is called on the loop
+/// thread at each delivery; the handle holds it until it closes.
 final class UVSignal: UVHandle {
-    /// Called with the signal number at each delivery; cleared on close.
-    var onSignal: ((Int32) -> Void)?
+    /// Called at each delivery; released when the handle closes.
+    var target: UVSignalTarget?
 
     init(loop: Loop) throws(UVError) {
         super.init(loop: loop, type: UV_SIGNAL, kind: .signal)
@@ -16,7 +22,7 @@ final class UVSignal: UVHandle {
     }
 
     override func releaseCallbacks() {
-        onSignal = nil
+        target = nil
     }
 
     /// Starts watching `signum` (`uv_signal_start`).
@@ -25,7 +31,7 @@ final class UVSignal: UVHandle {
     }
 
     fileprivate func deliver(_ signum: Int32) {
-        onSignal?(signum)
+        target?.signalDelivered(signum)
     }
 }
 

@@ -1,18 +1,17 @@
 internal import CLibUV
 import RxCore
 
-/// Receives a timer's expiries without a closure (`loop.rx.timer`'s sink).
+/// Receives a timer's expiries: the subscription that owns the timer
+/// (`loop.rx.timer`'s sink, a scheduled action).
 protocol UVTimerTarget: AnyObject {
     /// The timer expired. Loop thread.
     func timerFired()
 }
 
-/// A `uv_timer_t`. At each expiry, on the loop thread, it calls `target`
-/// if set, else `onFire`; both are released when the handle closes.
+/// A `uv_timer_t`. At each expiry, on the loop thread, it calls `target`,
+/// which it holds until the handle closes.
 final class UVTimer: UVHandle {
-    /// Called with the timer at each expiry unless `target` is set.
-    var onFire: ((UVTimer) -> Void)?
-    /// Called at each expiry; holds its target until the handle closes.
+    /// Called at each expiry; released when the handle closes.
     var target: UVTimerTarget?
 
     init(loop: Loop) throws(UVError) {
@@ -39,16 +38,11 @@ final class UVTimer: UVHandle {
     }
 
     override func releaseCallbacks() {
-        onFire = nil
         target = nil
     }
 
     fileprivate func fire() {
-        if let target {
-            target.timerFired()
-        } else {
-            onFire?(self)
-        }
+        target?.timerFired()
     }
 
     /// Whole milliseconds, rounded up, at least 0; `.never` is the longest timeout.

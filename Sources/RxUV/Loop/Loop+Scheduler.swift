@@ -1,6 +1,5 @@
 internal import CLibUV
-import RxCore
-import Synchronization
+@_spi(Bridge) import RxCore
 
 /// `Loop` as an RxCore scheduler: immediate work goes through `execute`,
 /// delayed and periodic work runs on one `uv_timer_t` each, so `delay`,
@@ -18,14 +17,13 @@ extension Loop: SchedulerType {
     /// - Returns: a disposable that cancels the action if it has not run yet,
     ///   and otherwise disposes what it returned. Safe from any thread.
     public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
-        let scheduled = ScheduledOnLoop()
+        let scheduled = ScheduledAction(loop: self, dueTime: nil, period: nil, action: nil)
         // The state goes to the action on the loop thread: the scheduler
         // contract. (Not a generic box: its metadata would be looked up on
         // every call.)
         nonisolated(unsafe) let state = state
-        execute {
-            guard !scheduled.isDisposed else { return }
-            scheduled.setResult(action(state))
+        if !execute({ scheduled.run { action(state) } }) {
+            scheduled.loopClosed("Loop.schedule")
         }
         return scheduled
     }
@@ -35,124 +33,113 @@ extension Loop: SchedulerType {
     ///
     /// - Returns: a disposable that stops and closes the timer if it has not
     ///   fired, and otherwise disposes what the action returned. Safe from any
-    ///   thread. The corresponding libuv function is `uv_timer_start`.
+    ///   thread. A timer that cannot start goes to `Hooks.defaultErrorHandler`.
+    ///   The corresponding libuv function is `uv_timer_start`.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
-        let scheduled = ScheduledOnLoop()
-        // The state goes to the action on the loop thread: the scheduler
-        // contract. (Not a generic box: its metadata would be looked up on
-        // every call.)
+        // See `schedule`.
         nonisolated(unsafe) let state = state
-        startTimer(for: scheduled, after: dueTime, repeating: nil) { timer in
-            timer.close()
-            guard !scheduled.isDisposed else { return }
-            scheduled.setResult(action(state))
-        }
+        let scheduled = ScheduledAction(loop: self, dueTime: dueTime, period: nil) { action(state) }
+        scheduled.start("uv_timer_start")
         return scheduled
     }
 
     /// Runs `action` on the loop thread first after `startAfter`, then every
     /// `period`, on one repeating `uv_timer_t`.
     ///
-    /// - Returns: a disposable that stops and closes the timer. Safe from any thread.
+    /// - Returns: a disposable that stops and closes the timer. Safe from any
+    ///   thread. A timer that cannot start goes to `Hooks.defaultErrorHandler`.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
-        let scheduled = ScheduledOnLoop()
         // Each run's state feeds the next; the runs are on the loop thread.
-        let current = LoopBound(state, loop: self)
-        startTimer(for: scheduled, after: startAfter, repeating: period) { _ in
-            guard !scheduled.isDisposed else { return }
-            current.value = action(current.value)
+        nonisolated(unsafe) var current = state
+        let scheduled = ScheduledAction(loop: self, dueTime: startAfter, period: period) {
+            current = action(current)
+            return nil
         }
+        scheduled.start("uv_timer_start")
         return scheduled
     }
 }
 
-extension Loop {
-    /// On the loop thread, unless `scheduled` is disposed first: opens a
-    /// timer owned by `scheduled` that calls `onFire` with itself after
-    /// `dueTime` (then every `period`). A timer that cannot be started
-    /// disposes `scheduled` and goes to `Hooks.defaultErrorHandler`.
-    private func startTimer(for scheduled: ScheduledOnLoop, after dueTime: RxTimeInterval, repeating period: RxTimeInterval?, onFire: @escaping @Sendable (UVTimer) -> Void) {
-        onLoopThread { [unowned self] in
-            guard !scheduled.isDisposed else { return }
-            do throws(UVError) {
-                let timer = try UVTimer(loop: self)
-                timer.onFire = onFire
-                scheduled.setTimer(timer)
-                try timer.start(timeout: dueTime, repeating: period)
-            } catch {
-                scheduled.dispose()
-                Hooks.defaultErrorHandler(error)
-            }
+/// Where a scheduled action's errors go: nobody subscribes to a scheduled
+/// action, so a timer that cannot start is reported to
+/// `Hooks.defaultErrorHandler`.
+struct UnobservedErrors: ObserverType {
+    typealias Element = Never
+
+    func on(_ event: Event<Never>) {
+        if case .error(let error) = event {
+            Hooks.defaultErrorHandler(error)
         }
     }
 }
 
-/// The disposable of work scheduled on a loop: cancels it before it runs,
-/// closes its timer (on the loop thread), and disposes the action's result.
-final class ScheduledOnLoop: Cancelable {
-    // @unchecked Sendable: the timer is only stored here, under the lock, so
-    // that a dispose from any thread can take it; it is closed through
-    // `closeFromAnyThread`, which hops to the loop thread.
-    private struct State: @unchecked Sendable {
-        var isDisposed = false
-        var timer: UVTimer?
-        var result: Disposable?
-    }
-
-    private let state = Mutex(State())
-
-    init() {
-        #if TRACE_RESOURCES
-        _ = Resources.incrementTotal()
-        #endif
-    }
+/// The `cancel` of a subscription that has no upstream to dispose.
+private final class NothingToCancel: Cancelable {
+    static let shared = NothingToCancel()
 
     var isDisposed: Bool {
-        state.withLock { $0.isDisposed }
+        false
     }
 
-    /// Records the timer; closes it at once if already disposed. Loop thread.
-    func setTimer(_ timer: UVTimer) {
-        let adopted = UncheckedSendable(timer)
-        let closeNow = state.withLock { state -> Bool in
-            if state.isDisposed { return true }
-            state.timer = adopted.value
-            return false
+    func dispose() {}
+}
+
+/// The disposable of work scheduled on a loop, a handle-owning subscription
+/// like any other: it owns the timer of a delayed or periodic action
+/// (it is the timer's target), cancels the action if disposed before it
+/// runs, and disposes what the action returned.
+final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unchecked Sendable {
+    private let dueTime: RxTimeInterval?
+    private let period: RxTimeInterval?
+    /// The timed action: returns the disposable of a one-shot action, `nil`
+    /// for a periodic one.
+    private let action: (() -> Disposable?)?
+    // Loop-thread state: what the action returned.
+    private var result: Disposable?
+
+    init(loop: Loop, dueTime: RxTimeInterval?, period: RxTimeInterval?, action: (() -> Disposable?)?) {
+        self.dueTime = dueTime
+        self.period = period
+        self.action = action
+        super.init(loop: loop, observer: UnobservedErrors(), cancel: NothingToCancel.shared)
+    }
+
+    /// Reports that the loop refused the action.
+    func loopClosed(_ operation: StaticString) {
+        forwardError(UVError(code: UVError.Code.invalidArgument, operation: "\(operation) (the loop is closed)"))
+    }
+
+    override func open() throws(UVError) {
+        let timer = try UVTimer(loop: loop)
+        try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: dueTime ?? .never, repeating: period) }
+        timer.target = self
+        own(timer)
+    }
+
+    func timerFired() {
+        if period == nil {
+            closeHandle()
         }
-        if closeNow {
-            timer.close()
+        if let action {
+            run(action)
         }
     }
 
-    /// Records what the action returned; disposes it if already disposed.
-    func setResult(_ result: Disposable) {
-        let disposeNow = state.withLock { state -> Bool in
-            if state.isDisposed { return true }
-            state.result = result
-            return false
-        }
-        if disposeNow {
-            result.dispose()
+    /// Runs `action` unless disposed, and keeps what it returns until
+    /// disposed (disposes it at once if the action disposed this). Loop thread.
+    func run(_ action: () -> Disposable?) {
+        guard !isDisposed else { return }
+        guard let returned = action() else { return }
+        if isDisposed {
+            returned.dispose()
+        } else {
+            result = returned
         }
     }
 
-    func dispose() {
-        let (timer, result) = state.withLock { state -> (UVTimer?, Disposable?) in
-            if state.isDisposed { return (nil, nil) }
-            state.isDisposed = true
-            defer {
-                state.timer = nil
-                state.result = nil
-            }
-            return (state.timer, state.result)
-        }
-        timer?.closeFromAnyThread()
+    override func didRelease() {
+        let result = self.result
+        self.result = nil
         result?.dispose()
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-        _ = Resources.decrementTotal()
-        #endif
     }
 }

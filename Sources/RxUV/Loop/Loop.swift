@@ -19,23 +19,16 @@ import Glibc
 ///
 /// A `Loop` is `Sendable`: hand it to any thread or task to `execute`,
 /// `stop`, subscribe or dispose there.
-// @unchecked Sendable: what other threads touch is the `pending` queue and
-// the wake-up handle (under `pending`'s lock), `owner` and the handle counts
+// @unchecked Sendable: what other threads touch is the work queue and its
+// wake-up handle (`LoopWorkQueue`, under its lock), `owner` and the handle counts
 // (atomic, locked). Everything else is the loop thread's: `raw` (every libuv
 // call but `uv_async_send` runs on that thread), `isClosed` and the read
 // buffer, as the loop-thread methods' doc comments say.
 public final class Loop: ReactiveCompatible, @unchecked Sendable {
     let raw: UnsafeMutablePointer<uv_loop_t>
 
-    private struct Pending {
-        var work: [@Sendable () -> Void] = []
-        var isClosed = false
-        /// The `uv_async_t` that wakes the loop, read by `execute` on any
-        /// thread and replaced by `close()`, both under this lock.
-        var wakeup: UVAsync?
-    }
-
-    private let pending = Mutex(Pending())
+    /// Work queued by other threads, and the handle that wakes the loop for it.
+    private let queue = LoopWorkQueue()
     /// Open handles counted by kind (`timer`, `tcp`...): counts rather than
     /// a record per handle, so a million timers cost the loop nothing here.
     private let openHandles = Mutex<[Int]>(Array(repeating: 0, count: UVHandleKind.allCases.count))
@@ -71,21 +64,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
-        let wakeup = try makeWakeup()
-        pending.withLock { $0.wakeup = wakeup }
-    }
-
-    /// The wake-up handle, read under the lock.
-    private var wakeup: UVAsync? {
-        pending.withLock { $0.wakeup }
-    }
-
-    /// The `uv_async_t` through which `execute` wakes the loop; unreferenced
-    /// while no work waits.
-    private func makeWakeup() throws(UVError) -> UVAsync {
-        let wakeup = try UVAsync(loop: self, isLoopInternal: true) { [unowned self] in self.drain() }
-        wakeup.unref()
-        return wakeup
+        queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue))
     }
 
     /// `true` when called on the thread that runs (or will run) this loop.
@@ -129,7 +108,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     private func runLoop(_ mode: uv_run_mode) -> Bool {
         precondition(!isClosed, "Loop.run: the loop is closed")
         owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
-        keepAliveForPendingWork()
+        queue.keepAliveForPendingWork()
         return uv_run(raw, mode) != 0
     }
 
@@ -153,20 +132,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// - Returns: `false` if the loop is closed; `work` is then not run.
     @discardableResult
     public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
-        let onLoopThread = isOnLoopThread
-        let wakeup = pending.withLock { pending -> UVAsync? in
-            if pending.isClosed { return nil }
-            pending.work.append(work)
-            // Sending under the lock keeps close() from freeing the handle
-            // between the check and the send.
-            pending.wakeup?.send()
-            return pending.wakeup
-        }
-        guard let wakeup else { return false }
-        if onLoopThread {
-            wakeup.ref()
-        }
-        return true
+        queue.enqueue(work, onLoopThread: isOnLoopThread)
     }
 
     /// Runs `work` now when on the loop thread, otherwise through `execute`.
@@ -218,39 +184,6 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         onLoopThread(work, ())
     }
 
-    /// Keeps the loop alive while queued work waits (loop thread only).
-    private func keepAliveForPendingWork() {
-        let hasWork = pending.withLock { !$0.work.isEmpty }
-        if hasWork {
-            wakeup?.ref()
-            wakeup?.send()
-        }
-    }
-
-    private func drain() {
-        while true {
-            let batch = pending.withLock { pending -> [@Sendable () -> Void] in
-                defer { pending.work.removeAll(keepingCapacity: true) }
-                return pending.work
-            }
-            if batch.isEmpty { break }
-            for work in batch {
-                work()
-            }
-        }
-        wakeup?.unref()
-    }
-
-    /// Refuses further work and closes the wake-up handle. Loop thread.
-    private func closeWakeup() {
-        let wakeup = pending.withLock { pending -> UVAsync? in
-            pending.isClosed = true
-            defer { pending.wakeup = nil }
-            return pending.wakeup
-        }
-        wakeup?.close()
-    }
-
     func handleOpened(_ handle: UVHandle) {
         openHandles.withLock { $0[handle.kind.rawValue] += 1 }
     }
@@ -278,7 +211,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
             }
             throw UVError(code: UVError.Code.busy, operation: "Loop.close", address: "\(total) open handle\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))")
         }
-        closeWakeup()
+        queue.close()
         uv_run(raw, UV_RUN_NOWAIT)
         do {
             try uvCall("uv_loop_close") { uv_loop_close(raw) }
@@ -287,11 +220,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
             // A wake-up that cannot be made leaves the loop refusing work,
             // which `execute` reports; the reason goes to the error handler.
             do throws(UVError) {
-                let wakeup = try makeWakeup()
-                pending.withLock { pending in
-                    pending.isClosed = false
-                    pending.wakeup = wakeup
-                }
+                queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue))
             } catch let wakeupError {
                 Hooks.defaultErrorHandler(wakeupError)
             }
@@ -303,7 +232,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     deinit {
         allocatedReadBuffer?.deallocate()
         if !isClosed {
-            closeWakeup()
+            queue.close()
             uv_run(raw, UV_RUN_NOWAIT)
             if uv_loop_close(raw) == 0 {
                 raw.deallocate()

@@ -1,4 +1,4 @@
-import RxCore
+@_spi(Bridge) import RxCore
 
 extension Reactive where Base == Loop {
     /// Connects to `host:port` and succeeds with the connection.
@@ -11,150 +11,106 @@ extension Reactive where Base == Loop {
     /// lookup is cancelled, the socket closed, and the `ECANCELED` that
     /// follows is swallowed. The result arrives on the loop thread.
     public func connect(host: String, port: Int) -> Single<TCPConnection> {
-        let loop = base
-        return Single.create { observer in
-            let attempt = ConnectAttempt(loop: loop, host: host, port: port, observer: observer)
-            loop.onLoopThread { attempt.start() }
-            return attempt
-        }
+        Single(raw: TCPConnect(loop: base, host: host, port: port))
     }
 }
 
-/// One `connect`: the lookup, then connection attempts in address order.
-/// All state is touched on the loop thread only; `dispose()` hops there.
-private final class ConnectAttempt: Cancelable {
-    private struct State {
-        var observer: ((SingleEvent<TCPConnection>) -> Void)?
-        var lookup: AddressLookup?
-        var socket: UVTCP?
-        var remaining: [SocketAddress] = []
-        var lastError: UVError?
-    }
-
+/// The observable of `loop.rx.connect`: one connection attempt per
+/// subscription, a single element then completion.
+private final class TCPConnect: Producer<TCPConnection> {
     private let loop: Loop
     private let host: String
     private let port: Int
-    private let state: LoopBound<State>
-    private let disposedFlag = BooleanDisposable()
 
-    private var observer: ((SingleEvent<TCPConnection>) -> Void)? {
-        get { state.value.observer }
-        set { state.value.observer = newValue }
-    }
-    private var lookup: AddressLookup? {
-        get { state.value.lookup }
-        set { state.value.lookup = newValue }
-    }
-    private var socket: UVTCP? {
-        get { state.value.socket }
-        set { state.value.socket = newValue }
-    }
-    private var remaining: [SocketAddress] {
-        get { state.value.remaining }
-        set { state.value.remaining = newValue }
-    }
-    private var lastError: UVError? {
-        get { state.value.lastError }
-        set { state.value.lastError = newValue }
-    }
-
-    init(loop: Loop, host: String, port: Int, observer: @escaping (SingleEvent<TCPConnection>) -> Void) {
+    init(loop: Loop, host: String, port: Int) {
         self.loop = loop
         self.host = host
         self.port = port
-        self.state = LoopBound(State(observer: observer), loop: loop)
-        #if TRACE_RESOURCES
-        _ = Resources.incrementTotal()
-        #endif
     }
 
-    var isDisposed: Bool {
-        disposedFlag.isDisposed
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
+        let sink = TCPConnectSink(connect: self, observer: observer, cancel: cancel)
+        sink.start("uv_tcp_connect")
+        return (sink: sink, subscription: Disposables.create())
     }
 
-    func start() {
-        guard !isDisposed else { return }
-        guard (0...65_535).contains(port) else {
-            finish(.failure(UVError(code: UVError.Code.invalidArgument, operation: "uv_tcp_connect", address: "\(host):\(port)")))
-            return
+    /// One `connect`: owns the lookup, then each attempt's socket in
+    /// address order, until one connects; that socket becomes the
+    /// connection it emits.
+    private final class TCPConnectSink<Observer: ObserverType>: HandleSink<Observer>, @unchecked Sendable where Observer.Element == TCPConnection {
+        private let host: String
+        private let port: Int
+        // Loop-thread state.
+        private var remaining: [SocketAddress] = []
+        private var lastError: UVError?
+
+        init(connect: TCPConnect, observer: Observer, cancel: Cancelable) {
+            self.host = connect.host
+            self.port = connect.port
+            super.init(loop: connect.loop, observer: observer, cancel: cancel)
         }
-        if let address = try? SocketAddress(ip: host, port: port) {
-            remaining = [address]
-            tryNext()
-            return
+
+        private var target: String {
+            "\(host):\(port)"
         }
-        do throws(UVError) {
-            lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
-                lookup = nil
+
+        override func open() throws(UVError) {
+            guard (0...65_535).contains(port) else {
+                throw UVError(code: UVError.Code.invalidArgument, operation: "uv_tcp_connect", address: target)
+            }
+            if let address = try? SocketAddress(ip: host, port: port) {
+                remaining = [address]
+                tryNext()
+                return
+            }
+            let lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
+                disownRequest()
                 guard !isDisposed else { return }
                 guard status >= 0, !addresses.isEmpty else {
-                    finish(.failure(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)")))
+                    forwardError(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: target))
                     return
                 }
                 remaining = addresses
                 tryNext()
             }
-        } catch {
-            finish(.failure(error))
+            own(lookup)
         }
-    }
 
-    private func tryNext() {
-        guard !isDisposed else { return }
-        guard !remaining.isEmpty else {
-            finish(.failure(lastError ?? UVError(code: UVError.Code.unknownHost, operation: "uv_tcp_connect", address: "\(host):\(port)")))
-            return
-        }
-        let address = remaining.removeFirst()
-        do throws(UVError) {
-            let socket = try UVTCP(loop: loop)
-            try socket.closingIfFails { () throws(UVError) in
-                _ = try ConnectRequest(tcp: socket, to: address) { [self] status in
-                    connected(socket, status: status, address: address)
-                }
+        /// Connects to the next address, or fails with the last error.
+        private func tryNext() {
+            guard !isDisposed else { return }
+            guard !remaining.isEmpty else {
+                forwardError(lastError ?? UVError(code: UVError.Code.unknownHost, operation: "uv_tcp_connect", address: target))
+                return
             }
-            self.socket = socket
-        } catch {
-            lastError = error
-            tryNext()
+            let address = remaining.removeFirst()
+            do throws(UVError) {
+                let socket = try UVTCP(loop: loop)
+                try socket.closingIfFails { () throws(UVError) in
+                    _ = try ConnectRequest(tcp: socket, to: address) { [self] status in
+                        connected(socket, status: status, address: address)
+                    }
+                }
+                own(socket)
+            } catch {
+                lastError = error
+                tryNext()
+            }
         }
-    }
 
-    private func connected(_ socket: UVTCP, status: Int32, address: SocketAddress) {
-        self.socket = nil
-        if isDisposed {
-            socket.close()
-            return
+        private func connected(_ socket: UVTCP, status: Int32, address: SocketAddress) {
+            // Disposed: the close step has closed the socket already.
+            guard !isDisposed else { return }
+            guard status >= 0 else {
+                closeHandle()
+                lastError = UVError(status: status, operation: "uv_tcp_connect", address: address.description)
+                tryNext()
+                return
+            }
+            disownHandle()
+            try? socket.setNoDelay(true)
+            forwardNext(TCPConnection(handle: socket))
+            forwardCompleted()
         }
-        guard status >= 0 else {
-            socket.close()
-            lastError = UVError(status: status, operation: "uv_tcp_connect", address: address.description)
-            tryNext()
-            return
-        }
-        try? socket.setNoDelay(true)
-        finish(.success(TCPConnection(handle: socket)))
-    }
-
-    private func finish(_ result: SingleEvent<TCPConnection>) {
-        let observer = self.observer
-        self.observer = nil
-        observer?(result)
-    }
-
-    func dispose() {
-        guard !disposedFlag.isDisposed else { return }
-        disposedFlag.dispose()
-        loop.onLoopThread { [self] in
-            observer = nil
-            lookup?.cancel()
-            socket?.close()
-        }
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-        _ = Resources.decrementTotal()
-        #endif
     }
 }

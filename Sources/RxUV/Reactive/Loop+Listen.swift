@@ -1,4 +1,4 @@
-import RxCore
+@_spi(Bridge) import RxCore
 
 extension Reactive where Base == Loop {
     /// Listens for TCP connections on `host:port` and emits each accepted
@@ -36,52 +36,83 @@ extension Reactive where Base == Loop {
         backlog: Int = 4096,
         onListening: (@Sendable (SocketAddress) -> Void)? = nil
     ) -> Observable<TCPConnection> {
-        let loop = base
-        return Observable.create { observer in
-            let subscription = HandleSubscription<UVTCP>(loop: loop)
-            let fail: @Sendable (UVError) -> Void = { observer.onError($0) }
-            subscription.start { () throws(UVError) -> UVTCP? in
-                if let address = try? SocketAddress(ip: host, port: port) {
-                    return try startListening(on: address, backlog: backlog, observer: observer, onListening: onListening)
-                }
-                // A host name: resolve, then listen on the first address.
-                let lookup = try AddressLookup(loop: loop, host: host, port: port) { status, addresses in
-                    guard !subscription.isDisposed else { return }
-                    guard status >= 0, let address = addresses.first else {
-                        fail(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)"))
-                        return
-                    }
-                    do throws(UVError) {
-                        let server = try startListening(on: address, backlog: backlog, observer: observer, onListening: onListening)
-                        subscription.adopt(server)
-                    } catch {
-                        fail(error)
-                    }
-                }
-                subscription.onDispose = { lookup.cancel() }
-                return nil
-            } onError: { error in
-                fail(error)
-            }
-            return subscription
-        }
+        TCPListen(loop: base, host: host, port: port, backlog: backlog, onListening: onListening)
+    }
+}
+
+/// The observable of `loop.rx.listen`: one listening socket per subscription.
+private final class TCPListen: Producer<TCPConnection> {
+    private let loop: Loop
+    private let host: String
+    private let port: Int
+    private let backlog: Int
+    private let onListening: (@Sendable (SocketAddress) -> Void)?
+
+    init(loop: Loop, host: String, port: Int, backlog: Int, onListening: (@Sendable (SocketAddress) -> Void)?) {
+        self.loop = loop
+        self.host = host
+        self.port = port
+        self.backlog = backlog
+        self.onListening = onListening
     }
 
-    private func startListening(
-        on address: SocketAddress,
-        backlog: Int,
-        observer: AnyObserver<TCPConnection>,
-        onListening: (@Sendable (SocketAddress) -> Void)?
-    ) throws(UVError) -> UVTCP {
-        let loop = base
-        let server = try UVTCP(loop: loop)
-        try server.closingIfFails { () throws(UVError) in
-            try server.bind(address)
-            try server.listen(backlog: Int32(clamping: backlog), address: address.description)
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
+        let sink = TCPListenSink(listen: self, observer: observer, cancel: cancel)
+        sink.start("uv_listen")
+        return (sink: sink, subscription: Disposables.create())
+    }
+
+    /// Owns the listening socket (and, for a host name, the lookup before
+    /// it) of one subscription, and receives its connections.
+    private final class TCPListenSink<Observer: ObserverType>: HandleSink<Observer>, UVStreamTarget, @unchecked Sendable where Observer.Element == TCPConnection {
+        private let listen: TCPListen
+        // Loop-thread state: the address listened on.
+        private var address: SocketAddress?
+
+        init(listen: TCPListen, observer: Observer, cancel: Cancelable) {
+            self.listen = listen
+            super.init(loop: listen.loop, observer: observer, cancel: cancel)
         }
-        server.onConnection = { [unowned server] status in
+
+        override func open() throws(UVError) {
+            let (host, port) = (listen.host, listen.port)
+            if let address = try? SocketAddress(ip: host, port: port) {
+                try startListening(on: address)
+                return
+            }
+            // A host name: resolve, then listen on the first address.
+            let lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
+                disownRequest()
+                guard !isDisposed else { return }
+                guard status >= 0, let address = addresses.first else {
+                    forwardError(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)"))
+                    return
+                }
+                do throws(UVError) {
+                    try startListening(on: address)
+                } catch {
+                    forwardError(error)
+                }
+            }
+            own(lookup)
+        }
+
+        private func startListening(on address: SocketAddress) throws(UVError) {
+            let server = try UVTCP(loop: loop)
+            try server.closingIfFails { () throws(UVError) in
+                try server.bind(address)
+                try server.listen(backlog: Int32(clamping: listen.backlog), address: address.description)
+            }
+            server.target = self
+            self.address = address
+            own(server)
+            listen.onListening?(server.localAddress ?? address)
+        }
+
+        func streamConnectionArrived(_ status: Int32) {
+            let address = self.address?.description
             guard status >= 0 else {
-                let error = UVError(status: status, operation: "uv_listen", address: address.description)
+                let error = UVError(status: status, operation: "uv_listen", address: address)
                 // Running out of descriptors or memory is transient: libuv
                 // keeps watching the listener (after its EMFILE trick has
                 // turned the pending peer away), so a daemon goes on serving.
@@ -89,24 +120,33 @@ extension Reactive where Base == Loop {
                     Hooks.defaultErrorHandler(error)
                     return
                 }
-                server.close()
-                observer.onError(error)
+                closeHandle()
+                forwardError(error)
                 return
             }
             do throws(UVError) {
                 let client = try UVTCP(loop: loop)
-                try client.closingIfFails { () throws(UVError) in try server.accept(into: client) }
+                try client.closingIfFails { () throws(UVError) in try accept(into: client) }
                 try? client.setNoDelay(true)
-                observer.onNext(TCPConnection(handle: client))
+                forwardNext(TCPConnection(handle: client))
             } catch {
                 // libuv stops watching the listener until a connection is
                 // accepted, and a failed uv_accept never restarts it: the
                 // server cannot go on. Closing it also closes the pending socket.
-                server.close()
-                observer.onError(error)
+                closeHandle()
+                forwardError(error)
             }
         }
-        onListening?(server.localAddress ?? address)
-        return server
+
+        /// Accepts the pending connection into `client`. A listener that
+        /// was closed has none.
+        private func accept(into client: UVTCP) throws(UVError) {
+            guard let server = ownedHandle.map({ unsafeDowncast($0, to: UVTCP.self) }) else {
+                throw UVError(code: UVError.Code.notConnected, operation: "uv_accept")
+            }
+            try server.accept(into: client)
+        }
+
+        func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {}
     }
 }

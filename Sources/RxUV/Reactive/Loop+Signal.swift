@@ -1,4 +1,4 @@
-import RxCore
+@_spi(Bridge) import RxCore
 
 extension Reactive where Base == Loop {
     /// Emits `signum` at each delivery of that signal to the process.
@@ -10,18 +10,44 @@ extension Reactive where Base == Loop {
     /// `.error(UVError)` (`EINVAL`). The corresponding libuv function is
     /// `uv_signal_start`.
     public func signal(_ signum: Int32) -> Observable<Int32> {
-        let loop = base
-        return Observable.create { observer in
-            let subscription = HandleSubscription<UVSignal>(loop: loop)
-            subscription.start { () throws(UVError) -> UVSignal in
-                let signal = try UVSignal(loop: loop)
-                signal.onSignal = { signum in observer.onNext(signum) }
-                try signal.closingIfFails { () throws(UVError) in try signal.start(signum) }
-                return signal
-            } onError: { error in
-                observer.onError(error)
-            }
-            return subscription
-        }
+        LoopSignal(loop: base, signum: signum)
+    }
+}
+
+/// The observable of `loop.rx.signal`: one `uv_signal_t` per subscription.
+private final class LoopSignal: Producer<Int32> {
+    private let loop: Loop
+    private let signum: Int32
+
+    init(loop: Loop, signum: Int32) {
+        self.loop = loop
+        self.signum = signum
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int32 {
+        let sink = LoopSignalSink(loop: loop, signum: signum, observer: observer, cancel: cancel)
+        sink.start("uv_signal_start")
+        return (sink: sink, subscription: Disposables.create())
+    }
+}
+
+/// Owns the signal handle of one `loop.rx.signal` subscription.
+private final class LoopSignalSink<Observer: ObserverType>: HandleSink<Observer>, UVSignalTarget, @unchecked Sendable where Observer.Element == Int32 {
+    private let signum: Int32
+
+    init(loop: Loop, signum: Int32, observer: Observer, cancel: Cancelable) {
+        self.signum = signum
+        super.init(loop: loop, observer: observer, cancel: cancel)
+    }
+
+    override func open() throws(UVError) {
+        let signal = try UVSignal(loop: loop)
+        try signal.closingIfFails { () throws(UVError) in try signal.start(signum) }
+        signal.target = self
+        own(signal)
+    }
+
+    func signalDelivered(_ signum: Int32) {
+        forwardNext(signum)
     }
 }

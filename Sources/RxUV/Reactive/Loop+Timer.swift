@@ -29,55 +29,31 @@ private final class LoopTimer: Producer<Int> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
-        let sink = LoopTimerSink(loop: loop, period: period, observer: observer, cancel: cancel)
-        if !loop.onLoopThread(sink, .start(after: dueTime)) {
-            sink.forwardError(UVError(code: UVError.Code.invalidArgument, operation: "uv_timer_start (the loop is closed)"))
-        }
+        let sink = LoopTimerSink(loop: loop, dueTime: dueTime, period: period, observer: observer, cancel: cancel)
+        sink.start("uv_timer_start")
         return (sink: sink, subscription: Disposables.create())
     }
 }
 
-/// What a timer sink does on the loop thread.
-private enum LoopTimerStep {
-    /// Open and start the timer, unless disposed first.
-    case start(after: RxTimeInterval)
-    /// Close the timer: the subscription was disposed.
-    case close
-}
-
-private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTimerTarget, LoopThreadWork, @unchecked Sendable where Observer.Element == Int {
-    private let loop: Loop
+/// Owns the timer of one `loop.rx.timer` subscription and receives its
+/// expiries.
+private final class LoopTimerSink<Observer: ObserverType>: HandleSink<Observer>, UVTimerTarget, @unchecked Sendable where Observer.Element == Int {
+    private let dueTime: RxTimeInterval
     private let period: RxTimeInterval?
     // Loop-thread state.
-    private var timer: UVTimer?
     private var tick = 0
 
-    init(loop: Loop, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
-        self.loop = loop
+    init(loop: Loop, dueTime: RxTimeInterval, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
+        self.dueTime = dueTime
         self.period = period
-        super.init(observer: observer, cancel: cancel)
+        super.init(loop: loop, observer: observer, cancel: cancel)
     }
 
-    func runOnLoopThread(_ step: LoopTimerStep) {
-        switch step {
-        case .start(let dueTime):
-            start(after: dueTime)
-        case .close:
-            closeTimer()
-        }
-    }
-
-    /// Opens and starts the timer unless disposed first. Loop thread.
-    private func start(after dueTime: RxTimeInterval) {
-        guard !isDisposed else { return }
-        do throws(UVError) {
-            let timer = try UVTimer(loop: loop)
-            try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: dueTime, repeating: period) }
-            timer.target = self
-            self.timer = timer
-        } catch {
-            forwardError(error)
-        }
+    override func open() throws(UVError) {
+        let timer = try UVTimer(loop: loop)
+        try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: dueTime, repeating: period) }
+        timer.target = self
+        own(timer)
     }
 
     func timerFired() {
@@ -85,20 +61,8 @@ private final class LoopTimerSink<Observer: ObserverType>: Sink<Observer>, UVTim
         tick += 1
         forwardNext(value)
         if period == nil {
-            closeTimer()
+            closeHandle()
             forwardCompleted()
         }
-    }
-
-    private func closeTimer() {
-        timer?.close()
-        timer = nil
-    }
-
-    override func dispose() {
-        if !isDisposed {
-            loop.onLoopThread(self, .close)
-        }
-        super.dispose()
     }
 }

@@ -1,0 +1,124 @@
+internal import CLibUV
+import RxCore
+
+/// Receives a stream's callbacks: the subscription that listens on it or
+/// reads from it. Loop thread.
+protocol UVStreamTarget: AnyObject {
+    /// A connection is pending on a listening stream (`uv_connection_cb`),
+    /// or, with a negative status, accepting failed.
+    func streamConnectionArrived(_ status: Int32)
+    /// A read completed (`uv_read_cb`): `count` bytes at `bytes`, `UV_EOF`,
+    /// or a negative error status.
+    func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?)
+}
+
+/// A `uv_stream_t`: the part of TCP sockets, pipes and TTYs that libuv
+/// shares between them (listen, accept, read, write, shutdown).
+///
+/// Its callbacks reach `target`, which the stream holds strongly until it
+/// is replaced or the handle closes: a listener's target is its listen
+/// subscription; a connection's is its current read subscription (and none
+/// while nobody reads, so an unread connection that is released closes).
+class UVStream: UVHandle {
+    /// Where listen and read callbacks go; released when the handle closes.
+    var target: UVStreamTarget?
+
+    override func releaseCallbacks() {
+        target = nil
+    }
+
+    var stream: UnsafeMutablePointer<uv_stream_t> {
+        pointer.assumingMemoryBound(to: uv_stream_t.self)
+    }
+
+    /// Starts listening (`uv_listen`); connections go to `target`.
+    func listen(backlog: Int32, address: String) throws(UVError) {
+        try uvCall("uv_listen", address: address) { uv_listen(stream, backlog, uvConnectionArrived) }
+    }
+
+    /// Accepts a pending connection into `client` (`uv_accept`).
+    func accept(into client: UVStream) throws(UVError) {
+        try uvCall("uv_accept") { uv_accept(stream, client.stream) }
+    }
+
+    /// Starts reading into the loop's shared read buffer (`uv_read_start`);
+    /// reads go to `target`.
+    func startReading() throws(UVError) {
+        try uvCall("uv_read_start") { uv_read_start(stream, uvAllocate, uvReadCompleted) }
+    }
+
+    /// Stops reading (`uv_read_stop`).
+    func stopReading() {
+        uv_read_stop(stream)
+    }
+
+    /// Writes what the kernel takes of `buffers` without blocking
+    /// (`uv_try_write`): the number of bytes written, or a negative status
+    /// (`UV_EAGAIN` when nothing could be written, or while writes are
+    /// queued). In debug builds a fault armed for `uv_write` replaces it: a
+    /// write fails the same way whichever call makes it.
+    func tryWrite(_ buffers: UnsafeMutablePointer<uv_buf_t>, count: Int) -> Int {
+        #if TRACE_RESOURCES || DEBUG
+        if let forced = UVFaultInjection.forcedStatus(for: "uv_write") {
+            return Int(forced)
+        }
+        #endif
+        return Int(uv_try_write(stream, buffers, UInt32(count)))
+    }
+
+    /// Bytes queued for writing and not yet handed to the kernel
+    /// (`uv_stream_get_write_queue_size`).
+    var writeQueueSize: Int {
+        uv_stream_get_write_queue_size(stream)
+    }
+
+    /// Closes the stream, with a reset where the kind of stream has one
+    /// (TCP overrides this); otherwise as `close()`. Loop thread.
+    func closeWithReset() {
+        close()
+    }
+
+    /// The peer's address for error messages; streams without addresses
+    /// (pipes, TTYs) have none.
+    var peerDescription: String? {
+        nil
+    }
+
+    fileprivate func connectionArrived(_ status: Int32) {
+        #if TRACE_RESOURCES || DEBUG
+        if status >= 0, let forced = UVFaultInjection.forcedStatus(for: "uv_connection_cb") {
+            // Model what libuv does on a transient accept failure: the pending
+            // peer is turned away (accepted and closed at once) and the
+            // callback gets the error; the listener stays watched.
+            if let pending = try? makePeer() {
+                _ = uv_accept(stream, pending.stream)
+                pending.close()
+            }
+            target?.streamConnectionArrived(forced)
+            return
+        }
+        #endif
+        target?.streamConnectionArrived(status)
+    }
+
+    /// A new, unconnected stream of this kind on the same loop, to accept
+    /// into. Subclasses that listen override it.
+    func makePeer() throws(UVError) -> UVStream {
+        throw UVError(code: UVError.Code.notSupported, operation: "uv_accept")
+    }
+}
+
+private func uvConnectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
+    UVHandle.owner(of: server, as: UVStream.self).connectionArrived(status)
+}
+
+private func uvAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
+    let owner = UVHandle.owner(of: handle, as: UVStream.self)
+    let readBuffer = owner.loop.readBuffer
+    buffer!.pointee = uv_buf_init(readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(readBuffer.count))
+}
+
+private func uvReadCompleted(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
+    let owner = UVHandle.owner(of: stream, as: UVStream.self)
+    owner.target?.streamDidRead(count, buffer.flatMap { UnsafeRawPointer($0.pointee.base) })
+}

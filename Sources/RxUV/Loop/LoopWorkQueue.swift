@@ -1,0 +1,81 @@
+import Synchronization
+
+/// The work other threads hand to a loop (`Loop.execute`), and the
+/// `uv_async_t` that wakes the loop to run it.
+///
+/// The queue is the wake-up handle's target: libuv coalesces sends, so each
+/// wake-up drains everything queued so far. While nothing waits, the handle
+/// is unreferenced, so an idle loop's `run()` can return.
+// @unchecked Sendable: every field is in `pending`, under its lock.
+final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
+    private struct Pending {
+        var work: [@Sendable () -> Void] = []
+        var isClosed = false
+        /// The `uv_async_t` that wakes the loop, read by `enqueue` on any
+        /// thread and replaced by `close()` / `reopen`, both under this lock.
+        var wakeup: UVAsync?
+    }
+
+    private let pending = Mutex(Pending())
+
+    /// Queues `work` and wakes the loop. `onLoopThread` says whether the
+    /// caller is the loop thread (which then keeps the loop alive for it).
+    /// Returns `false` if the queue is closed; `work` is then not run.
+    func enqueue(_ work: @escaping @Sendable () -> Void, onLoopThread: Bool) -> Bool {
+        let wakeup = pending.withLock { pending -> UVAsync? in
+            if pending.isClosed { return nil }
+            pending.work.append(work)
+            // Sending under the lock keeps close() from freeing the handle
+            // between the check and the send.
+            pending.wakeup?.send()
+            return pending.wakeup
+        }
+        guard let wakeup else { return false }
+        if onLoopThread {
+            wakeup.ref()
+        }
+        return true
+    }
+
+    /// Installs `wakeup` and takes work again (after a failed close, or at
+    /// the start). Loop thread.
+    func open(with wakeup: UVAsync) {
+        wakeup.unref()
+        pending.withLock { pending in
+            pending.isClosed = false
+            pending.wakeup = wakeup
+        }
+    }
+
+    /// Keeps the loop alive while queued work waits. Loop thread.
+    func keepAliveForPendingWork() {
+        let wakeup = pending.withLock { $0.work.isEmpty ? nil : $0.wakeup }
+        wakeup?.ref()
+        wakeup?.send()
+    }
+
+    /// Runs everything queued, including work queued while running it.
+    func asyncWokeUp() {
+        while true {
+            let batch = pending.withLock { pending -> [@Sendable () -> Void] in
+                defer { pending.work.removeAll(keepingCapacity: true) }
+                return pending.work
+            }
+            if batch.isEmpty { break }
+            for work in batch {
+                work()
+            }
+        }
+        pending.withLock { $0.wakeup }?.unref()
+    }
+
+    /// Refuses further work and closes the wake-up handle. Loop thread.
+    func close() {
+        let wakeup = pending.withLock { pending -> UVAsync? in
+            pending.isClosed = true
+            defer { pending.wakeup = nil }
+            return pending.wakeup
+        }
+        wakeup?.close()
+    }
+}

@@ -1,0 +1,396 @@
+internal import CLibUV
+@_spi(Bridge) import RxCore
+import Synchronization
+
+/// A connected byte stream over a libuv `uv_stream_t`: what TCP
+/// connections, Unix-domain socket connections, TTYs and a child process's
+/// pipes share.
+///
+/// Read with `rx.data`; write with `write(_:)`, a `Completable` that
+/// completes when libuv reports the write done (several buffers go out in
+/// one `uv_write` with `write(_:)` of an array); half-close with
+/// `shutdown()`. The stream closes when its `data` subscription ends (after
+/// the writes already queued are flushed), on `close()`, or when the object
+/// is released. Every method is safe from any thread; libuv calls run on
+/// the loop thread.
+///
+/// Backpressure: when the bytes queued for writing exceed `highWatermark`,
+/// the stream turns unwritable (`rx.writable` emits `false`) and reading
+/// pauses (`uv_read_stop`); when the queue drains to `lowWatermark` it turns
+/// writable again (`true`) and reading resumes. An echo against a peer that
+/// never reads holds bounded memory.
+///
+/// A stream is `Sendable`: hand it to another thread or task and write,
+/// close or subscribe there; the work hops to the loop thread.
+// @unchecked Sendable (a class open to the bridge's subclasses cannot be
+// checked): the loop-thread state is in `state` (`LoopBound`), the rest is
+// immutable, atomic or under a lock; subclasses add only immutable fields.
+public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
+    /// The loop this stream belongs to.
+    public final let loop: Loop
+
+    private let limits = Mutex((high: 64 * 1024, low: 32 * 1024))
+    private let queuedBytes = Atomic<Int>(0)
+    private let closedFlag = Atomic<Bool>(false)
+    private let writableFlag = Atomic<Bool>(true)
+    /// The subject behind `rx.writable`, made by its first subscriber.
+    private let writability = Mutex<BehaviorSubject<Bool>?>(nil)
+
+    /// What only the loop thread touches.
+    private struct State {
+        let handle: UVStream
+        var reader: StreamReader?
+        /// The last read's storage, reused by the next read once released.
+        var spareReadStorage: ByteBuffer.Storage?
+        var isReadingPaused = false
+        var pendingWrites = 0
+        var closeWhenDrained = false
+    }
+
+    private let state: LoopBound<State>
+
+    /// The stream handle. Loop thread only.
+    final var handle: UVStream { state.value.handle }
+    private var reader: StreamReader? {
+        get { state.value.reader }
+        set { state.value.reader = newValue }
+    }
+    private var pendingWrites: Int {
+        get { state.value.pendingWrites }
+        set { state.value.pendingWrites = newValue }
+    }
+
+    /// Wraps an open stream. Loop thread.
+    init(handle: UVStream) {
+        self.loop = handle.loop
+        self.state = LoopBound(State(handle: handle), loop: handle.loop)
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// Above this many queued write bytes the stream turns unwritable and
+    /// reading pauses. Default 64 KiB.
+    public final var highWatermark: Int {
+        get { limits.withLock { $0.high } }
+        set { limits.withLock { $0.high = max(newValue, 1) } }
+    }
+
+    /// At or below this many queued write bytes an unwritable stream turns
+    /// writable again and paused reading resumes. Default 32 KiB.
+    public final var lowWatermark: Int {
+        get { limits.withLock { $0.low } }
+        set { limits.withLock { $0.low = max(newValue, 0) } }
+    }
+
+    /// Bytes handed to `write` that libuv has not yet passed to the kernel
+    /// (`uv_stream_get_write_queue_size`, as of the last write event).
+    public final var writeQueueSize: Int {
+        queuedBytes.load(ordering: .relaxed)
+    }
+
+    /// `false` while more than `highWatermark` bytes wait to be written
+    /// (until the queue drains to `lowWatermark`); `rx.writable` emits each
+    /// change.
+    public final var isWritable: Bool {
+        writableFlag.load(ordering: .acquiring)
+    }
+
+    /// `true` once the stream is closed or closing.
+    public final var isClosed: Bool {
+        closedFlag.load(ordering: .acquiring)
+    }
+
+    /// The peer, for error messages (a TCP connection's remote address).
+    var peerDescription: String? {
+        nil
+    }
+
+    /// Reads up to this size leave their storage for the next read to reuse.
+    private static let spareReadLimit = 4096
+
+    /// Writes `bytes` when subscribed; completes when libuv reports the write
+    /// done, errors with the `UVError` it reports (`EPIPE`, `ECONNRESET`,
+    /// `ECANCELED` if the stream closed first, `ENOTCONN` if it was closed
+    /// already), with the operation and the peer's address. The write cannot
+    /// be taken back: disposing only stops the notification. Events arrive
+    /// on the loop thread.
+    ///
+    /// Subscribed on the loop thread with nothing queued, the bytes go to the
+    /// kernel at once (`uv_try_write`) and the Completable completes during
+    /// `subscribe`, without a request; what the kernel does not take is
+    /// queued with `uv_write`, in order behind earlier writes.
+    public final func write(_ bytes: ByteBuffer) -> Completable {
+        Completable(raw: StreamWrite(stream: self, payload: .one(bytes)))
+    }
+
+    /// Writes `buffers` in order, as one vectored write: one `uv_try_write`,
+    /// then for what the kernel did not take one `uv_write` with a
+    /// `uv_buf_t` per buffer, so a header and a body go out without being
+    /// copied together. Completes when every byte is written; otherwise as
+    /// `write(_:)` for one `ByteBuffer`.
+    public final func write(_ buffers: [ByteBuffer]) -> Completable {
+        Completable(raw: StreamWrite(stream: self, payload: .many(buffers)))
+    }
+
+    /// Writes the bytes of `bytes`; see `write(_:)` for `ByteBuffer`.
+    public final func write(_ bytes: [UInt8]) -> Completable {
+        write(ByteBuffer(bytes))
+    }
+
+    /// Writes the UTF-8 bytes of `string`; see `write(_:)` for `ByteBuffer`.
+    public final func write(_ string: String) -> Completable {
+        write(ByteBuffer(string: string))
+    }
+
+    /// Half-closes the stream when subscribed: after the queued writes,
+    /// sends end-of-stream (`uv_shutdown`: a TCP FIN); reading continues.
+    /// Completes on the loop thread when done; fails with `ENOTCONN` on a
+    /// closed stream.
+    public final func shutdown() -> Completable {
+        operation { (stream, finish) throws(UVError) in
+            guard stream.handle.isOpen else {
+                throw stream.error(.notConnected, "uv_shutdown")
+            }
+            _ = try ShutdownRequest(stream: stream.handle) { status in
+                finish(status < 0 ? stream.error(UVError.Code(rawValue: status), "uv_shutdown") : nil)
+            }
+        }
+    }
+
+    /// Closes the stream now (`uv_close`): pending writes fail with
+    /// `ECANCELED`; a reader gets `.completed`; `rx.writable` completes. Safe
+    /// from any thread, any number of times.
+    public final func close() {
+        loop.onLoopThread(self, .close)
+    }
+
+    /// A Completable that, when subscribed, runs `body` on the loop thread
+    /// with this stream and a `finish` to call once: `nil` completes, an
+    /// error fails. A thrown error fails at once; `body` that throws nothing
+    /// and never calls `finish` must not exist. Disposing only stops the
+    /// notification (libuv work cannot be taken back).
+    final func operation(_ body: @escaping StreamOperation.Body) -> Completable {
+        Completable(raw: StreamOperation(stream: self, body: body))
+    }
+
+    /// The error `code` of `operation` on this stream (with its peer).
+    final func error(_ code: UVError.Code, _ operation: String) -> UVError {
+        UVError(code: code, operation: operation, address: peerDescription)
+    }
+
+    deinit {
+        state.onLoopThread { $0.handle.close() }
+        writability.withLock { $0 }?.onCompleted()
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+
+    // MARK: Writability
+
+    /// The subject behind `rx.writable`: made on first use with the current
+    /// writability, completed already when the stream is closed.
+    final func writabilitySubject() -> BehaviorSubject<Bool> {
+        let (subject, isNew) = writability.withLock { current -> (BehaviorSubject<Bool>, Bool) in
+            if let current { return (current, false) }
+            let made = BehaviorSubject(value: isWritable)
+            current = made
+            return (made, true)
+        }
+        if isNew, isClosed {
+            subject.onCompleted()
+        }
+        return subject
+    }
+
+    /// Records a writability change and tells `rx.writable`. Loop thread.
+    private func setWritable(_ writable: Bool) {
+        writableFlag.store(writable, ordering: .releasing)
+        writability.withLock { $0 }?.onNext(writable)
+    }
+
+    // MARK: Loop-thread internals
+
+    /// Writes what the kernel takes of `payload` now (`uv_try_write`), when
+    /// nothing is queued before it. Loop thread only.
+    final func writeAtOnce(_ payload: StreamWritePayload) -> StreamWriteAttempt {
+        guard handle.isOpen else {
+            return .failed(writeError(.notConnected))
+        }
+        guard pendingWrites == 0 else { return .mustQueue(from: 0) }
+        let written = payload.withBuffers(from: 0) { buffers, count in handle.tryWrite(buffers, count: count) }
+        if written == payload.count {
+            return .written
+        }
+        if written >= 0 {
+            return .mustQueue(from: written)
+        }
+        if written == Int(UVError.Code.wouldBlock.rawValue) {
+            return .mustQueue(from: 0)
+        }
+        return .failed(writeError(UVError.Code(rawValue: Int32(written))))
+    }
+
+    /// Queues `payload` from byte `offset` on with `uv_write`, behind the
+    /// writes already queued; `completion` gets `nil` or the write's error
+    /// (with its operation and the peer's address). Loop thread only.
+    final func queueWrite(_ payload: StreamWritePayload, from offset: Int, completion: @escaping (UVError?) -> Void) {
+        guard handle.isOpen else {
+            completion(writeError(.notConnected))
+            return
+        }
+        do throws(UVError) {
+            _ = try WriteRequest(stream: handle, payload: payload, from: offset, peer: peerDescription) { [self] status in
+                pendingWrites -= 1
+                writeFinished()
+                completion(status < 0 ? writeError(UVError.Code(rawValue: status)) : nil)
+            }
+            pendingWrites += 1
+            updateQueue()
+            if isWritable, queuedBytes.load(ordering: .relaxed) > highWatermark {
+                if reader != nil, !state.value.isReadingPaused {
+                    state.value.isReadingPaused = true
+                    handle.stopReading()
+                }
+                setWritable(false)
+            }
+        } catch {
+            completion(error)
+        }
+    }
+
+    /// The error of a failed write.
+    final func writeError(_ code: UVError.Code) -> UVError {
+        error(code, "uv_write")
+    }
+
+    private func writeFinished() {
+        updateQueue()
+        if !isWritable, queuedBytes.load(ordering: .relaxed) <= lowWatermark {
+            if state.value.isReadingPaused {
+                state.value.isReadingPaused = false
+                if reader != nil, handle.isOpen {
+                    do throws(UVError) {
+                        try handle.startReading()
+                    } catch {
+                        failReader(error)
+                    }
+                }
+            }
+            if handle.isOpen {
+                setWritable(true)
+            }
+        }
+        if state.value.closeWhenDrained, pendingWrites == 0 {
+            closeNow()
+        }
+    }
+
+    private func updateQueue() {
+        queuedBytes.store(handle.isOpen ? handle.writeQueueSize : 0, ordering: .relaxed)
+    }
+
+    /// Starts delivering reads to `reader` (the handle's target while it
+    /// reads); one reader at a time.
+    final func beginReading(_ reader: StreamReader) {
+        guard self.reader == nil else {
+            reader.ended(error(.busy, "StreamConnection.data (another subscriber is reading)"))
+            return
+        }
+        guard handle.isOpen, !state.value.closeWhenDrained else {
+            reader.ended(error(.notConnected, "StreamConnection.data"))
+            return
+        }
+        self.reader = reader
+        handle.target = reader
+        do throws(UVError) {
+            try handle.startReading()
+        } catch {
+            failReader(error)
+        }
+    }
+
+    /// Ends the read subscription of `reader`: stops reading and closes the
+    /// stream once the queued writes are flushed.
+    final func endReading(_ reader: StreamReader) {
+        guard self.reader === reader else { return }
+        detachReader()
+        closeGracefully()
+    }
+
+    /// Forgets the reader; the handle no longer calls it.
+    private func detachReader() {
+        reader = nil
+        handle.target = nil
+    }
+
+    private func closeGracefully() {
+        guard handle.isOpen else { return }
+        handle.stopReading()
+        closedFlag.store(true, ordering: .releasing)
+        if pendingWrites == 0 {
+            closeNow()
+        } else {
+            state.value.closeWhenDrained = true
+        }
+    }
+
+    /// Closes the handle now (with a reset where the stream has one and
+    /// `reset` is set) and ends the reader and `rx.writable`. Loop thread.
+    final func closeNow(reset: Bool = false) {
+        closedFlag.store(true, ordering: .releasing)
+        guard handle.isOpen else { return }
+        if reset {
+            handle.closeWithReset()
+        } else {
+            handle.close()
+        }
+        queuedBytes.store(0, ordering: .relaxed)
+        state.value.spareReadStorage = nil
+        writability.withLock { $0 }?.onCompleted()
+        if let reader {
+            detachReader()
+            reader.ended(nil)
+        }
+    }
+
+    private func failReader(_ error: UVError) {
+        let reader = self.reader
+        detachReader()
+        closeNow()
+        reader?.ended(error)
+    }
+
+    /// A read completed (through the reader, the handle's target).
+    final func readCompleted(_ count: Int, _ bytes: UnsafeRawPointer?) {
+        if count > 0, let bytes {
+            guard let reader else { return }
+            // In place (through LoopBound's `_modify`): a copy of the
+            // reference would make the spare storage look shared, never reused.
+            reader.received(ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit))
+        } else if count == Int(UVError.Code.endOfFile.rawValue) {
+            handle.stopReading()
+            let reader = self.reader
+            detachReader()
+            reader?.ended(nil)
+            closeGracefully()
+        } else if count < 0 {
+            failReader(UVError(status: Int32(count), operation: "uv_read", address: peerDescription))
+        }
+    }
+}
+
+/// What `StreamConnection` does on the loop thread for another thread.
+enum StreamConnectionStep {
+    /// Close now (`close()`).
+    case close
+    /// Close with a reset where the stream has one (`TCPConnection.reset()`).
+    case reset
+}
+
+extension StreamConnection: LoopThreadWork {
+    func runOnLoopThread(_ step: StreamConnectionStep) {
+        closeNow(reset: step == .reset)
+    }
+}

@@ -1,0 +1,90 @@
+@_spi(Bridge) import RxCore
+
+/// The receiving end of a stream's reads: the stream handle's target while
+/// it reads. `StreamConnection` calls it on the loop thread, one reader at
+/// a time.
+protocol StreamReader: UVStreamTarget {
+    /// One read's bytes.
+    func received(_ bytes: ByteBuffer)
+    /// The end of reading: `nil` at EOF or when the stream closed, else the
+    /// error. Nothing follows.
+    func ended(_ error: UVError?)
+}
+
+/// The observable of `stream.rx.data`.
+private final class StreamRead: Producer<ByteBuffer> {
+    private let stream: StreamConnection
+
+    init(stream: StreamConnection) {
+        self.stream = stream
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+        let sink = StreamReadSink(stream: stream, observer: observer, cancel: cancel)
+        sink.start("uv_read_start")
+        return (sink: sink, subscription: Disposables.create())
+    }
+
+    /// Owns one read subscription: it is the stream handle's target while
+    /// it reads and forwards each read as an element, with no `Event` or
+    /// closure on the way. Disposing it ends the read and closes the stream
+    /// once its queued writes are flushed.
+    private final class StreamReadSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
+        private let stream: StreamConnection
+
+        init(stream: StreamConnection, observer: Observer, cancel: Cancelable) {
+            self.stream = stream
+            super.init(loop: stream.loop, observer: observer, cancel: cancel)
+        }
+
+        override func open() throws(UVError) {
+            stream.beginReading(self)
+        }
+
+        override func didRelease() {
+            stream.endReading(self)
+        }
+
+        func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
+            stream.readCompleted(count, bytes)
+        }
+
+        func streamConnectionArrived(_ status: Int32) {}
+
+        func received(_ bytes: ByteBuffer) {
+            forwardNext(bytes)
+        }
+
+        func ended(_ error: UVError?) {
+            if let error {
+                forwardError(error)
+            } else {
+                forwardCompleted()
+            }
+        }
+    }
+}
+
+extension Reactive where Base: StreamConnection {
+    /// The bytes the peer sends, one `ByteBuffer` per read (`uv_read_start`).
+    ///
+    /// Completes at EOF (the peer half-closed or closed); errors with the
+    /// `UVError` of a failed read (`ECONNRESET` for a reset). One reader at a
+    /// time: a second concurrent subscriber gets `EBUSY`. Events arrive on
+    /// the loop thread. When the subscription ends (EOF, error or dispose,
+    /// from any thread) reading stops and the stream closes once the
+    /// writes already queued are flushed.
+    public var data: Observable<ByteBuffer> {
+        StreamRead(stream: base)
+    }
+
+    /// The stream's writability: its current value on subscribe (delivered on
+    /// the subscribing thread), then `false` when more than `highWatermark`
+    /// bytes wait to be written and `true` once they drain to
+    /// `lowWatermark`, on the loop thread, as SwiftNIO's writability changes
+    /// and Node's `'drain'`. Completes when the stream closes. Disposing only
+    /// stops the notifications. Any number of subscribers.
+    public var writable: Observable<Bool> {
+        base.writabilitySubject().distinctUntilChanged()
+    }
+}

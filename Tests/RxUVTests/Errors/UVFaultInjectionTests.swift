@@ -27,7 +27,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
     }
 
     private enum Scenario: String {
-        case listen, listenOnName, accept, connect, connectToName, read, write, shutdown,
+        case listen, listenOnName, accept, connect, connectToName, read, write, vectoredWrite, queuedWrite, shutdown,
             timer, schedulerTimer, signal, newLoop, loopClose
     }
 
@@ -50,6 +50,9 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_getaddrinfo", status: .unknownHost, scenario: .connectToName),
         Fault(operation: "uv_read_start", status: .notConnected, scenario: .read),
         Fault(operation: "uv_write", status: .brokenPipe, scenario: .write),
+        Fault(operation: "uv_write", status: .brokenPipe, scenario: .vectoredWrite),
+        // The try-write takes part of 8 MiB (1st call), the uv_write of the rest fails.
+        Fault(operation: "uv_write", status: .outOfMemory, after: 1, scenario: .queuedWrite),
         Fault(operation: "uv_shutdown", status: .notConnected, scenario: .shutdown),
         Fault(operation: "uv_timer_init", status: .outOfMemory, scenario: .timer),
         Fault(operation: "uv_timer_start", status: .invalidArgument, scenario: .timer),
@@ -167,7 +170,9 @@ final class UVFaultInjectionTests: BridgeTestCase {
         case .connect: return connectError(host: "127.0.0.1")
         case .connectToName: return connectError(host: "localhost")
         case .read: return readError()
-        case .write: return writeError()
+        case .write: return writeError { $0.write("x") }
+        case .vectoredWrite: return writeError { $0.write([ByteBuffer(string: "x"), ByteBuffer(string: "y")]) }
+        case .queuedWrite: return writeError { $0.write(ByteBuffer(randomBytes(count: 8 << 20))) }
         case .shutdown: return shutdownError()
         case .timer: return timerError()
         case .schedulerTimer: return schedulerTimerError()
@@ -252,11 +257,12 @@ final class UVFaultInjectionTests: BridgeTestCase {
         return failure
     }
 
-    private func writeError() -> Error? {
+    /// A client connected to an echo server makes the `write`.
+    private func writeError(_ write: @escaping (TCPConnection) -> Completable) -> Error? {
         let server = startEchoServer(on: loop)
         var failure: Error?
         _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
-            _ = client.write("x").subscribe(
+            _ = write(client).subscribe(
                 onCompleted: {
                     client.close()
                     server.subscription.dispose()

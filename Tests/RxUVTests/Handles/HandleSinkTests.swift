@@ -1,0 +1,190 @@
+import Dispatch
+import RxCore
+import RxUV
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The contract of the one handle-owning subscription, checked for every
+/// bridge Observable that owns a handle or a request (one row each): dispose
+/// before subscribe has reached the loop thread, from inside the
+/// subscription's own callback, twice, and from 8 threads at once. After
+/// each case every handle is closed and `Resources.total` is back at its
+/// baseline (`assertNoLeaks`).
+final class HandleSinkTests: BridgeTestCase {
+    /// What a row subscribes to, with the fixtures it may use.
+    private struct Fixture {
+        let loop: Loop
+        /// An echo server on 127.0.0.1.
+        let server: SocketAddress
+        /// A client connected to it, for the stream rows.
+        let client: TCPConnection
+    }
+
+    /// One bridge Observable.
+    private struct Row {
+        let name: String
+        /// Subscribes; `event` runs (on the loop thread) at the
+        /// subscription's first event of any kind. Returns the disposable.
+        let subscribe: (_ fixture: Fixture, _ event: @escaping @Sendable () -> Void) -> Disposable
+    }
+
+    private enum Case: String, CaseIterable {
+        case beforeSubscribeCompletes, insideOwnCallback, twice, fromEightThreads
+    }
+
+    private let rows: [Row] = [
+        Row(name: "loop.rx.timer(after:)") { fixture, event in
+            fixture.loop.rx.timer(after: .milliseconds(1)).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.timer(after:repeating:)") { fixture, event in
+            fixture.loop.rx.timer(after: .milliseconds(1), repeating: .milliseconds(1)).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.signal") { fixture, event in
+            // SIGWINCH: ignored by default, so raising it while nobody
+            // watches is harmless.
+            let subscription = fixture.loop.rx.signal(SIGWINCH).subscribe { _ in event() }
+            raise(SIGWINCH)
+            return subscription
+        },
+        Row(name: "loop.rx.listen (numeric host)") { fixture, event in
+            fixture.loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { connectAndHangUp(fixture.loop, $0) }).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.listen (host name)") { fixture, event in
+            fixture.loop.rx.listen(host: "localhost", port: 0, onListening: { connectAndHangUp(fixture.loop, $0) }).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.connect (numeric host)") { fixture, event in
+            fixture.loop.rx.connect(host: "127.0.0.1", port: fixture.server.port).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.connect (host name)") { fixture, event in
+            fixture.loop.rx.connect(host: "localhost", port: fixture.server.port).subscribe { _ in event() }
+        },
+        Row(name: "connection.rx.data") { fixture, event in
+            let subscription = fixture.client.rx.data.subscribe { _ in event() }
+            _ = fixture.client.write("ping").subscribe()
+            return subscription
+        },
+        Row(name: "connection.write") { fixture, event in
+            fixture.client.write([ByteBuffer(string: "a"), ByteBuffer(string: "b")]).subscribe { _ in event() }
+        },
+        Row(name: "connection.shutdown") { fixture, event in
+            fixture.client.shutdown().subscribe { _ in event() }
+        },
+        Row(name: "connection.setKeepAlive") { fixture, event in
+            fixture.client.setKeepAlive(true).subscribe { _ in event() }
+        },
+        Row(name: "loop.schedule") { fixture, event in
+            fixture.loop.schedule((), action: { _ in
+                event()
+                return Disposables.create()
+            })
+        },
+        Row(name: "loop.scheduleRelative") { fixture, event in
+            fixture.loop.scheduleRelative((), dueTime: .milliseconds(1), action: { _ in
+                event()
+                return Disposables.create()
+            })
+        },
+        Row(name: "loop.schedulePeriodic") { fixture, event in
+            fixture.loop.schedulePeriodic((), startAfter: .milliseconds(1), period: .milliseconds(1), action: { _ in event() })
+        },
+    ]
+
+    func testEveryHandleOwningObservable_DisposeContract() {
+        for row in rows {
+            for testCase in Case.allCases {
+                check(row, testCase)
+                assertNoLeaks("\(row.name), dispose \(testCase.rawValue)")
+            }
+        }
+    }
+
+    private func check(_ row: Row, _ testCase: Case) {
+        let context = "\(row.name), dispose \(testCase.rawValue)"
+        let (server, client) = makeFixture()
+        let fixture = Fixture(loop: loop, server: server.address, client: client)
+        let events = Counter()
+        switch testCase {
+        case .beforeSubscribeCompletes:
+            // Subscribed and disposed on another thread: the dispose wins
+            // over the start the subscribe queued for the loop thread.
+            let done = DispatchSemaphore(value: 0)
+            let boxed = UncheckedBox(row)
+            DispatchQueue.global().async {
+                let subscription = boxed.value.subscribe(fixture) { events.increment() }
+                subscription.dispose()
+                done.signal()
+            }
+            done.wait()
+            spin(for: 0.05)
+            XCTAssertEqual(events.current, 0, "\(context): an event after dispose")
+        case .insideOwnCallback:
+            let subscription = SingleAssignmentDisposable()
+            subscription.setDisposable(row.subscribe(fixture) {
+                events.increment()
+                subscription.dispose()
+            })
+            spin(until: { events.current > 0 })
+            spin(for: 0.02)
+            XCTAssertEqual(events.current, 1, "\(context): events after dispose")
+        case .twice:
+            let subscription = row.subscribe(fixture) { events.increment() }
+            subscription.dispose()
+            subscription.dispose()
+        case .fromEightThreads:
+            let subscription = row.subscribe(fixture) { events.increment() }
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in subscription.dispose() }
+        }
+        server.subscription.dispose()
+        client.close()
+        spin(until: { loop.openHandleCount == 0 })
+        XCTAssertEqual(loop.openHandleCount, 0, "\(context): handles still open")
+    }
+
+    /// An echo server and a client connected to it. The server ignores a
+    /// client's reset: closing a client with echoed bytes unread resets.
+    private func makeFixture() -> (server: (address: SocketAddress, subscription: Disposable), client: TCPConnection) {
+        let address = Shared<SocketAddress?>(nil)
+        let subscription = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { address.value = $0 })
+            .subscribe(onNext: { connection in
+                _ = connection.rx.data.subscribe(onNext: { _ = connection.write($0).subscribe(onError: { _ in }) }, onError: { _ in })
+            })
+        let server = (address: address.value!, subscription: subscription)
+        let client = Box<TCPConnection?>(nil)
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client.value = $0 })
+        spin(until: { client.value != nil })
+        return (server, client.value!)
+    }
+
+    /// Runs the loop without blocking until `condition` holds (at most 5 s).
+    private func spin(until condition: () -> Bool) {
+        let deadline = DispatchTime.now() + 5
+        while !condition() && DispatchTime.now() < deadline {
+            loop.runNoWait()
+            usleep(500)
+        }
+    }
+
+    /// Runs the loop without blocking for `seconds`.
+    private func spin(for seconds: Double) {
+        let deadline = DispatchTime.now() + seconds
+        spin(until: { DispatchTime.now() >= deadline })
+    }
+}
+
+/// Connects to `address` and closes the connection at once (a listener's
+/// event for the listen rows). The connect's subscription ends by itself.
+private func connectAndHangUp(_ loop: Loop, _ address: SocketAddress) {
+    _ = loop.rx.connect(host: address.host, port: address.port).subscribe(onSuccess: { $0.close() }, onFailure: { _ in })
+}
+
+/// Carries a non-Sendable value to another thread that alone uses it.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,7 +21,22 @@ public struct ByteBuffer: @unchecked Sendable {
     // @unchecked Sendable: the bytes a buffer can see never change once it
     // exists. (A read's storage is rewritten only when it is uniquely
     // referenced, that is, when no buffer can see it.)
-    final class Storage: ManagedBuffer<Int, UInt8> {}
+    final class Storage: ManagedBuffer<Int, UInt8> {
+        /// A storage with room for at least `capacity` bytes, of which the
+        /// first `count` will be written. Every storage is made here.
+        static func make(capacity: Int, count: Int) -> Storage {
+            #if TRACE_RESOURCES
+            ByteBuffer.storageAllocations.add(1, ordering: .relaxed)
+            #endif
+            return unsafeDowncast(create(minimumCapacity: capacity) { _ in count }, to: Storage.self)
+        }
+    }
+
+    #if TRACE_RESOURCES
+    /// Storages made so far (debug builds): how tests check that slicing and
+    /// framing do not copy.
+    static let storageAllocations = Atomic<Int>(0)
+    #endif
 
     private(set) var storage: Storage
     /// Where this buffer's bytes start in `storage`.
@@ -42,7 +58,7 @@ public struct ByteBuffer: @unchecked Sendable {
 
     /// Copies `count` bytes from `source`.
     init(copying source: UnsafeRawPointer, count: Int) {
-        let storage = Storage.create(minimumCapacity: count) { _ in count } as! Storage
+        let storage = Storage.make(capacity: count, count: count)
         storage.withUnsafeMutablePointerToElements { elements in
             elements.update(from: source.assumingMemoryBound(to: UInt8.self), count: count)
         }
@@ -83,7 +99,7 @@ public struct ByteBuffer: @unchecked Sendable {
             return
         }
         let total = buffers.reduce(0) { $0 + $1.count }
-        let storage = Storage.create(minimumCapacity: total) { _ in total } as! Storage
+        let storage = Storage.make(capacity: total, count: total)
         storage.withUnsafeMutablePointerToElements { elements in
             var at = elements
             for buffer in buffers {
@@ -181,7 +197,7 @@ public struct ByteBuffer: @unchecked Sendable {
             return
         }
         let needed = length + more.length
-        let grown = Storage.create(minimumCapacity: Swift.max(needed, 2 * length, 256)) { _ in needed } as! Storage
+        let grown = Storage.make(capacity: Swift.max(needed, 2 * length, 256), count: needed)
         grown.withUnsafeMutablePointerToElements { elements in
             elements.update(from: baseAddress, count: length)
             (elements + length).update(from: more.baseAddress, count: more.length)

@@ -115,11 +115,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// Asks a running loop to return from `run()` after the current
     /// iteration (`uv_stop`). Safe from any thread.
     public func stop() {
-        if isOnLoopThread {
-            uv_stop(raw)
-        } else {
-            execute { [self] in uv_stop(self.raw) }
-        }
+        onLoopThread { [self] in uv_stop(self.raw) }
     }
 
     /// Queues `work` to run on the loop thread, in order, during the loop's

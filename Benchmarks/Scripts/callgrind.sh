@@ -9,10 +9,11 @@
 # BIN_DIR defaults to Benchmarks/.build/release of this checkout; pass another
 # checkout's to measure the build before a change. Prints:
 #   core CASE Ir        RxCoreBenchmarks --quick --case CASE, whole process
-#   timers MODE Ir      rxuv-timers --mode MODE, 100,000 timers, whole process
+#   timers MODE Ir      rxuv-timers --mode MODE, 100,000 timers, whole process,
+#                       and the malloc calls of the whole process
 #   echo Ir_per_rt      rxuv-echo under netload --connections 10: counters
 #                       zeroed after 1 s of load, then 4 s measured, divided
-#                       by the round trips of those 4 s
+#                       by the round trips of those 4 s; malloc calls likewise
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$here/.build/release}"
@@ -38,7 +39,7 @@ done
 for mode in rx scheduler; do
     valgrind --tool=callgrind --callgrind-out-file="$work/timers.out" \
         "$work/rxuv-timers" --mode "$mode" --count 100000 --spread-ms 100 >/dev/null 2>&1
-    echo "timers $mode $(instructions "$work/timers.out")"
+    echo "timers $mode $(instructions "$work/timers.out") ($(python3 "$here/Scripts/callgrind_mallocs.py" "$work/timers.out") mallocs)"
 done
 
 valgrind --tool=callgrind --callgrind-out-file="$work/echo.out" "$work/rxuv-echo" --port 0 \
@@ -53,4 +54,5 @@ callgrind_control -d "$server" >/dev/null 2>&1
 kill -INT "$server"; sleep 1; kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
 round_trips="$(grep -o 'round_trips=[0-9]*' "$work/load.txt" | cut -d= -f2)"
 dump="$(ls -t "$work"/echo.out.* | head -1)"
-echo "echo $(( $(instructions "$dump") / round_trips )) per round trip ($round_trips round trips)"
+mallocs="$(python3 "$here/Scripts/callgrind_mallocs.py" "$dump")"
+echo "echo $(( $(instructions "$dump") / round_trips )) per round trip ($round_trips round trips; $(python3 -c "print(f'{$mallocs / $round_trips:.2f}')") mallocs per round trip)"

@@ -41,6 +41,9 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
     private(set) final var ownedHandle: UVHandle?
     private final var ownedRequest: UVRequest?
 
+    // Inlined into the subclasses' inits, like the other small steps here:
+    // a call per level would copy `cancel` and the observer once more.
+    @inline(__always)
     init(loop: Loop, observer: Observer, cancel: Cancelable) {
         self.loop = loop
         super.init(observer: observer, cancel: cancel)
@@ -65,6 +68,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
 
     /// Takes ownership of `handle` (a handle already owned is closed); closes
     /// it at once if the subscription is disposed. Loop thread.
+    @inline(__always)
     final func own(_ handle: UVHandle) {
         if isDisposed {
             handle.close()
@@ -103,6 +107,8 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
         handle?.close()
     }
 
+    // Inlined into `start` and `dispose`, where the step is a constant.
+    @inline(__always)
     final func runOnLoopThread(_ step: HandleSinkStep) {
         switch step {
         case .open:

@@ -11,8 +11,9 @@ import RxCore
 /// object is deallocated, which cannot happen before the close callback.
 /// If init fails there is nothing to close and the error is thrown.
 ///
-/// Every method except `closeFromAnyThread()` must run on the loop thread.
-/// Timer, signal, TCP and the loop's own wake-up handle build on it.
+/// Every method must run on the loop thread; a subscription that owns a
+/// handle gets there through `HandleSink`. Timer, signal, the streams and
+/// the loop's own wake-up handle build on it.
 class UVHandle {
     /// The loop this handle belongs to; user handles also keep it alive
     /// (`retainedLoop`), so a loop is never freed under an open handle.
@@ -86,12 +87,6 @@ class UVHandle {
         closer(handle, uvHandleDidClose)
     }
 
-    /// Closes the handle from any thread: at once on the loop thread,
-    /// otherwise through `Loop.execute`.
-    func closeFromAnyThread() {
-        loop.onLoopThread(self)
-    }
-
     /// Called by the close callback.
     fileprivate func didClose() {
         if retainedLoop != nil {
@@ -116,13 +111,6 @@ class UVHandle {
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
-    }
-}
-
-extension UVHandle: LoopThreadWork {
-    /// Closes the handle: `closeFromAnyThread()` off the loop thread.
-    func runOnLoopThread(_: Void) {
-        close()
     }
 }
 

@@ -173,13 +173,6 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return execute { work.value.runOnLoopThread(step.value) }
     }
 
-    /// `onLoopThread(_:_:)` for work that has one step.
-    @inline(__always)
-    @discardableResult
-    func onLoopThread<Work: LoopThreadWork>(_ work: Work) -> Bool where Work.Step == Void {
-        onLoopThread(work, ())
-    }
-
     func handleOpened(_ handle: UVHandle) {
         openHandles.withLock { $0[handle.kind.rawValue] += 1 }
     }
@@ -243,12 +236,11 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 }
 
 /// An object that does its work on its loop's thread, reached through
-/// `Loop.onLoopThread(_:_:)`: a handle closing from another thread, a sink
-/// starting or closing the handle it owns.
+/// `Loop.onLoopThread(_:_:)`: a handle-owning subscription (`HandleSink`)
+/// opening or closing what it owns, a stream closing from another thread.
 protocol LoopThreadWork: AnyObject, SendableMetatype {
-    /// What to do, when the object has more than one thing to do there
-    /// (`Void` when it has one).
-    associatedtype Step = Void
+    /// What to do there.
+    associatedtype Step
 
     /// Does `step`. Loop thread.
     func runOnLoopThread(_ step: Step)

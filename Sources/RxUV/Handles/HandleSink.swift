@@ -22,24 +22,23 @@ enum HandleSinkStep {
 /// - `dispose()`, from any thread, any number of times, also from inside the
 ///   handle's own callback or before `open()` ran: the first call hops to
 ///   the loop thread (`Loop.onLoopThread`, allocation-free when already
-///   there) and closes the owned handle (`uv_close`, through `UVHandle`),
-///   cancels the owned request (`uv_cancel`) and calls `didRelease()`. A
-///   handle owned after that is closed at once.
+///   there) and releases what it owns (a handle is closed with `uv_close`,
+///   through `UVHandle`; a request is cancelled with `uv_cancel`), then
+///   calls `didRelease()`. What it is given after that is released at once.
 /// - The handle reaches the sink one way: the sink is the handle's `target`
 ///   (`UVTimerTarget`, `UVSignalTarget`, `UVStreamTarget`), which the handle
 ///   holds until its close callback.
 ///
 /// Subclasses override `open()` and, when disposing must do more than close
-/// the owned handle, `didRelease()`. Loop-thread state (the owned handle and
-/// request, and what subclasses keep) is touched only on the loop thread:
+/// the owned handle, `didRelease()`. Loop-thread state (what is owned, and
+/// what subclasses keep) is touched only on the loop thread:
 /// in `open()`, in handle callbacks, and in the close step.
 class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unchecked Sendable {
     /// The loop the owned handles belong to.
     final let loop: Loop
-    // Loop-thread state.
-    /// The handle the subscription owns, if any.
-    private(set) final var ownedHandle: UVHandle?
-    private final var ownedRequest: UVRequest?
+    /// What the subscription owns: a handle or a cancellable request.
+    /// Loop-thread state.
+    private(set) final var owned: UVResource?
 
     // Inlined into the subclasses' inits, like the other small steps here:
     // a call per level would copy `cancel` and the observer once more.
@@ -62,49 +61,36 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
     /// thread; not called once disposed. A thrown error ends the subscription.
     func open() throws(UVError) {}
 
-    /// Called on the loop thread after a dispose has closed the owned
-    /// handle and cancelled the owned request.
+    /// Called on the loop thread after a dispose has released what the
+    /// subscription owned.
     func didRelease() {}
 
-    /// Takes ownership of `handle` (a handle already owned is closed); closes
-    /// it at once if the subscription is disposed. Loop thread.
+    /// Takes ownership of `resource`, a handle or a request libuv can cancel
+    /// (`uv_cancel`: address lookups, thread-pool work), releasing what was
+    /// owned before; if the subscription is disposed, releases `resource`
+    /// at once (closes the handle, cancels the request). Loop thread.
     @inline(__always)
-    final func own(_ handle: UVHandle) {
+    final func own(_ resource: UVResource) {
         if isDisposed {
-            handle.close()
+            resource.release()
             return
         }
-        ownedHandle?.close()
-        ownedHandle = handle
+        owned?.release()
+        owned = resource
     }
 
-    /// Takes ownership of `request` until `disownRequest()`; cancels it at
-    /// once if the subscription is disposed. Loop thread.
-    final func own(_ request: UVRequest) {
-        if isDisposed {
-            request.cancel()
-            return
-        }
-        ownedRequest = request
+    /// Gives up what is owned without releasing it: a request that
+    /// completed, a handle handed on. Loop thread.
+    final func disown() {
+        owned = nil
     }
 
-    /// Gives up the owned handle without closing it (it was handed on, or
-    /// it closed itself). Loop thread.
-    final func disownHandle() {
-        ownedHandle = nil
-    }
-
-    /// Forgets the owned request: it completed. Loop thread.
-    final func disownRequest() {
-        ownedRequest = nil
-    }
-
-    /// Closes the owned handle now (a one-shot timer that fired, a listener
-    /// that failed). Loop thread.
-    final func closeHandle() {
-        let handle = ownedHandle
-        ownedHandle = nil
-        handle?.close()
+    /// Releases what is owned now (a one-shot timer that fired, a listener
+    /// that failed, a connection attempt that failed). Loop thread.
+    final func releaseOwned() {
+        let resource = owned
+        owned = nil
+        resource?.release()
     }
 
     // Inlined into `start` and `dispose`, where the step is a constant.
@@ -119,10 +105,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
                 forwardError(error)
             }
         case .close:
-            closeHandle()
-            let request = ownedRequest
-            ownedRequest = nil
-            request?.cancel()
+            releaseOwned()
             didRelease()
         }
     }

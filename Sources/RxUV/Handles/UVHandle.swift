@@ -14,7 +14,7 @@ import RxCore
 /// Every method must run on the loop thread; a subscription that owns a
 /// handle gets there through `HandleSink`. Timer, signal, the streams and
 /// the loop's own wake-up handle build on it.
-class UVHandle {
+class UVHandle: UVResource {
     /// The loop this handle belongs to; user handles also keep it alive
     /// (`retainedLoop`), so a loop is never freed under an open handle.
     unowned(unsafe) let loop: Loop
@@ -69,6 +69,11 @@ class UVHandle {
             close()
             throw error
         }
+    }
+
+    /// Closes the handle: what a subscription that owns it does on dispose.
+    override func release() {
+        close()
     }
 
     /// Closes the handle (`uv_close`) unless it is closed or closing already.

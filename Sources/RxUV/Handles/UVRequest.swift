@@ -6,11 +6,11 @@ import RxCore
 /// memory; after a successful submit it retains itself into `req->data` and
 /// the completion callback releases it (`complete(_:)`). A submit that fails
 /// never calls back, so nothing is retained and the error is thrown.
-class UVRequest {
+class UVRequest: UVResource {
     let pointer: UnsafeMutableRawPointer
 
     init(type: uv_req_type) {
-        pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_req_size(type), alignment: MemoryLayout<uv_any_req>.alignment)
+        self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_req_size(type), alignment: MemoryLayout<uv_any_req>.alignment)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -41,6 +41,11 @@ class UVRequest {
     /// (address lookups, work) can be cancelled.
     func cancel() {
         _ = uv_cancel(request)
+    }
+
+    /// Cancels the request: what a subscription that owns it does on dispose.
+    override func release() {
+        cancel()
     }
 
     deinit {

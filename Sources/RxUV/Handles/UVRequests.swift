@@ -83,16 +83,17 @@ private func uvConnectCompleted(_ request: UnsafeMutablePointer<uv_connect_t>?, 
     UVRequest.complete(request, as: ConnectRequest.self).finish(status)
 }
 
-/// A `uv_getaddrinfo_t`: resolves a host name to stream socket addresses on
-/// libuv's thread pool. Cancellable until it completes.
+/// A `uv_getaddrinfo_t`: resolves a host name to stream socket addresses of
+/// `family` on libuv's thread pool, without duplicates, in the resolver's
+/// order. Cancellable until the thread pool starts it.
 final class AddressLookup: UVRequest {
     private var completion: ((Int32, [SocketAddress]) -> Void)?
 
-    init(loop: Loop, host: String, port: Int, completion: @escaping (Int32, [SocketAddress]) -> Void) throws(UVError) {
+    init(loop: Loop, host: String, port: Int, family: AddressFamily = .any, completion: @escaping (Int32, [SocketAddress]) -> Void) throws(UVError) {
         self.completion = completion
         super.init(type: UV_GETADDRINFO)
         var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
+        hints.ai_family = family.rawValue
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         let request = pointer.assumingMemoryBound(to: uv_getaddrinfo_t.self)
         try submit("uv_getaddrinfo", address: "\(host):\(port)") {
@@ -126,4 +127,29 @@ final class AddressLookup: UVRequest {
 
 private func uvAddressesResolved(_ request: UnsafeMutablePointer<uv_getaddrinfo_t>?, _ status: Int32, _ result: UnsafeMutablePointer<addrinfo>?) {
     UVRequest.complete(request, as: AddressLookup.self).finish(status, result)
+}
+
+/// A `uv_getnameinfo_t`: looks up the host name and service of an address on
+/// libuv's thread pool. Cancellable until the thread pool starts it.
+final class NameLookup: UVRequest {
+    private var completion: ((Int32, String, String) -> Void)?
+
+    init(loop: Loop, address: SocketAddress, completion: @escaping (Int32, String, String) -> Void) throws(UVError) {
+        self.completion = completion
+        super.init(type: UV_GETNAMEINFO)
+        let request = pointer.assumingMemoryBound(to: uv_getnameinfo_t.self)
+        try submit("uv_getnameinfo", address: address.description) {
+            address.withSockAddr { uv_getnameinfo(loop.raw, request, uvNameResolved, $0, 0) }
+        }
+    }
+
+    fileprivate func finish(_ status: Int32, _ host: UnsafePointer<CChar>?, _ service: UnsafePointer<CChar>?) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(status, host.map { String(cString: $0) } ?? "", service.map { String(cString: $0) } ?? "")
+    }
+}
+
+private func uvNameResolved(_ request: UnsafeMutablePointer<uv_getnameinfo_t>?, _ status: Int32, _ host: UnsafePointer<CChar>?, _ service: UnsafePointer<CChar>?) {
+    UVRequest.complete(request, as: NameLookup.self).finish(status, host, service)
 }

@@ -28,8 +28,18 @@ final class UVTimer: UVHandle {
     /// libuv's millisecond resolution; a period is at least 1 ms (libuv reads
     /// 0 as "once"). The corresponding libuv function is `uv_timer_start`.
     func start(timeout: RxTimeInterval, repeating: RxTimeInterval?) throws(UVError) {
-        let period = repeating.map { max(Self.milliseconds($0), 1) } ?? 0
-        try uvCall("uv_timer_start") { uv_timer_start(timer, uvTimerFired, Self.milliseconds(timeout), period) }
+        try start(milliseconds: Self.milliseconds(timeout), periodMilliseconds: Self.periodMilliseconds(repeating))
+    }
+
+    /// `start(timeout:repeating:)` in libuv's units: a period of 0 is "once".
+    func start(milliseconds timeout: UInt64, periodMilliseconds period: UInt64) throws(UVError) {
+        try uvCall("uv_timer_start") { uv_timer_start(timer, uvTimerFired, timeout, period) }
+    }
+
+    /// A period in whole milliseconds, at least 1 (libuv reads 0 as "once");
+    /// 0 for none.
+    static func periodMilliseconds(_ period: RxTimeInterval?) -> UInt64 {
+        period.map { max(milliseconds($0), 1) } ?? 0
     }
 
     /// Stops the timer without closing it (`uv_timer_stop`).

@@ -89,8 +89,10 @@ private final class NothingToCancel: Cancelable {
 /// (it is the timer's target), cancels the action if disposed before it
 /// runs, and disposes what the action returned.
 final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unchecked Sendable {
-    private let dueTime: RxTimeInterval?
-    private let period: RxTimeInterval?
+    /// The timer's timeout and period in libuv's milliseconds (period 0:
+    /// once): half the size of two optional intervals, per scheduled action.
+    private let timeout: UInt64
+    private let period: UInt64
     /// The timed action: returns the disposable of a one-shot action, `nil`
     /// for a periodic one.
     private let action: (() -> Disposable?)?
@@ -98,8 +100,8 @@ final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unche
     private var result: Disposable?
 
     init(loop: Loop, dueTime: RxTimeInterval?, period: RxTimeInterval?, action: (() -> Disposable?)?) {
-        self.dueTime = dueTime
-        self.period = period
+        self.timeout = UVTimer.milliseconds(dueTime ?? .never)
+        self.period = UVTimer.periodMilliseconds(period)
         self.action = action
         super.init(loop: loop, observer: UnobservedErrors(), cancel: NothingToCancel.shared)
     }
@@ -111,14 +113,14 @@ final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unche
 
     override func open() throws(UVError) {
         let timer = try UVTimer(loop: loop)
-        try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: dueTime ?? .never, repeating: period) }
+        try timer.closingIfFails { () throws(UVError) in try timer.start(milliseconds: timeout, periodMilliseconds: period) }
         timer.target = self
         own(timer)
     }
 
     func timerFired() {
-        if period == nil {
-            closeHandle()
+        if period == 0 {
+            releaseOwned()
         }
         if let action {
             run(action)

@@ -64,7 +64,7 @@ private final class TCPConnect: Producer<TCPConnection> {
                 return
             }
             let lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
-                disownRequest()
+                disown()
                 guard !isDisposed else { return }
                 guard status >= 0, !addresses.isEmpty else {
                     forwardError(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: target))
@@ -102,12 +102,12 @@ private final class TCPConnect: Producer<TCPConnection> {
             // Disposed: the close step has closed the socket already.
             guard !isDisposed else { return }
             guard status >= 0 else {
-                closeHandle()
+                releaseOwned()
                 lastError = UVError(status: status, operation: "uv_tcp_connect", address: address.description)
                 tryNext()
                 return
             }
-            disownHandle()
+            disown()
             try? socket.setNoDelay(true)
             forwardNext(TCPConnection(handle: socket))
             forwardCompleted()

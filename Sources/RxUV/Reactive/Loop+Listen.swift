@@ -82,7 +82,7 @@ private final class TCPListen: Producer<TCPConnection> {
             }
             // A host name: resolve, then listen on the first address.
             let lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
-                disownRequest()
+                disown()
                 guard !isDisposed else { return }
                 guard status >= 0, let address = addresses.first else {
                     forwardError(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)"))
@@ -120,7 +120,7 @@ private final class TCPListen: Producer<TCPConnection> {
                     Hooks.defaultErrorHandler(error)
                     return
                 }
-                closeHandle()
+                releaseOwned()
                 forwardError(error)
                 return
             }
@@ -133,7 +133,7 @@ private final class TCPListen: Producer<TCPConnection> {
                 // libuv stops watching the listener until a connection is
                 // accepted, and a failed uv_accept never restarts it: the
                 // server cannot go on. Closing it also closes the pending socket.
-                closeHandle()
+                releaseOwned()
                 forwardError(error)
             }
         }
@@ -141,7 +141,7 @@ private final class TCPListen: Producer<TCPConnection> {
         /// Accepts the pending connection into `client`. A listener that
         /// was closed has none.
         private func accept(into client: UVTCP) throws(UVError) {
-            guard let server = ownedHandle.map({ unsafeDowncast($0, to: UVTCP.self) }) else {
+            guard let server = owned as? UVTCP else {
                 throw UVError(code: UVError.Code.notConnected, operation: "uv_accept")
             }
             try server.accept(into: client)

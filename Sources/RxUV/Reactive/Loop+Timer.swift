@@ -61,7 +61,7 @@ private final class LoopTimerSink<Observer: ObserverType>: HandleSink<Observer>,
         tick += 1
         forwardNext(value)
         if period == nil {
-            closeHandle()
+            releaseOwned()
             forwardCompleted()
         }
     }

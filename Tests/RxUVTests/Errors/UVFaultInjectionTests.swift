@@ -28,7 +28,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
 
     private enum Scenario: String {
         case listen, listenOnName, accept, connect, connectToName, read, write, vectoredWrite, queuedWrite, shutdown,
-            timer, schedulerTimer, signal, newLoop, loopClose
+            timer, schedulerTimer, signal, newLoop, loopClose, resolve, reverseLookup
     }
 
     override func tearDownWithError() throws {
@@ -63,6 +63,8 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_loop_init", status: .outOfMemory, scenario: .newLoop),
         Fault(operation: "uv_async_init", status: .tooManyOpenFiles, scenario: .newLoop),
         Fault(operation: "uv_loop_close", status: .busy, scenario: .loopClose),
+        Fault(operation: "uv_getaddrinfo", status: .lookupOutOfMemory, scenario: .resolve),
+        Fault(operation: "uv_getnameinfo", status: .lookupOutOfMemory, scenario: .reverseLookup),
     ]
 
     func testFaultInjection_EveryRowFailsCleanly() {
@@ -179,7 +181,17 @@ final class UVFaultInjectionTests: BridgeTestCase {
         case .signal: return signalError()
         case .newLoop: return newLoopError()
         case .loopClose: return loopCloseError()
+        case .resolve: return singleError(loop.rx.resolve(host: "localhost"))
+        case .reverseLookup: return singleError(loop.rx.reverseLookup(try! SocketAddress(ip: "127.0.0.1", port: 80)))
         }
+    }
+
+    /// The error a Single fails with.
+    private func singleError<Element>(_ single: Single<Element>) -> Error? {
+        var failure: Error?
+        _ = single.subscribe(onFailure: { failure = $0 })
+        runLoop()
+        return failure
     }
 
     private func listenError(host: String) -> Error? {

@@ -61,6 +61,12 @@ final class HandleSinkTests: BridgeTestCase {
         Row(name: "loop.rx.connect (host name)") { fixture, event in
             fixture.loop.rx.connect(host: "localhost", port: fixture.server.port).subscribe { _ in event() }
         },
+        Row(name: "loop.rx.resolve") { fixture, event in
+            fixture.loop.rx.resolve(host: "localhost").subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.reverseLookup") { fixture, event in
+            fixture.loop.rx.reverseLookup(fixture.server).subscribe { _ in event() }
+        },
         Row(name: "connection.rx.data") { fixture, event in
             let subscription = fixture.client.rx.data.subscribe { _ in event() }
             _ = fixture.client.write("ping").subscribe()

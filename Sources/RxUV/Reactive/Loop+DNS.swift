@@ -1,0 +1,93 @@
+@_spi(Bridge) import RxCore
+
+extension Reactive where Base == Loop {
+    /// Resolves `host` to its addresses (`uv_getaddrinfo`, on libuv's thread
+    /// pool), each with `port`, without duplicates, in the resolver's order.
+    ///
+    /// A numeric address resolves to itself. Fails with the lookup's
+    /// `UVError`, naming the host: `EAI_NONAME` for an unknown name,
+    /// `EAI_AGAIN` for a temporary failure. The result arrives on the loop
+    /// thread. Disposing cancels the lookup (`uv_cancel`) if the thread pool
+    /// has not started it, and otherwise drops the answer.
+    public func resolve(host: String, port: Int = 0, family: AddressFamily = .any) -> Single<[SocketAddress]> {
+        Single(
+            raw: Lookup(loop: base, operation: "uv_getaddrinfo") { loop, finish throws(UVError) in
+                try AddressLookup(loop: loop, host: host, port: port, family: family) { status, addresses in
+                    if status < 0 || addresses.isEmpty {
+                        finish(.failure(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)")))
+                    } else {
+                        finish(.success(addresses))
+                    }
+                }
+            })
+    }
+
+    /// Looks up the host name and service name of `address`
+    /// (`uv_getnameinfo`, on libuv's thread pool): for example
+    /// `("localhost", "http")` for `127.0.0.1:80`. Without a name the numeric
+    /// forms come back.
+    ///
+    /// Fails with the lookup's `UVError` (an `EAI_*` code) naming the
+    /// address. The result arrives on the loop thread. Disposing cancels the
+    /// lookup if the thread pool has not started it, and otherwise drops the
+    /// answer.
+    public func reverseLookup(_ address: SocketAddress) -> Single<(host: String, service: String)> {
+        Single(
+            raw: Lookup(loop: base, operation: "uv_getnameinfo") { loop, finish throws(UVError) in
+                try NameLookup(loop: loop, address: address) { status, host, service in
+                    if status < 0 {
+                        finish(.failure(UVError(status: status, operation: "uv_getnameinfo", address: address.description)))
+                    } else {
+                        finish(.success((host: host, service: service)))
+                    }
+                }
+            })
+    }
+}
+
+/// The observable of a lookup on libuv's thread pool: one request per
+/// subscription, owned by it (so disposing cancels it), answering once.
+private final class Lookup<Answer>: Producer<Answer> {
+    /// Submits the request, which calls `finish` once with the answer.
+    typealias Submit = (_ loop: Loop, _ finish: @escaping (Result<Answer, UVError>) -> Void) throws(UVError) -> UVRequest
+
+    private let loop: Loop
+    private let operation: StaticString
+    private let submit: Submit
+
+    init(loop: Loop, operation: StaticString, submit: @escaping Submit) {
+        self.loop = loop
+        self.operation = operation
+        self.submit = submit
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Answer {
+        let sink = LookupSink(lookup: self, observer: observer, cancel: cancel)
+        sink.start(operation)
+        return (sink: sink, subscription: Disposables.create())
+    }
+
+    /// Owns one lookup request until it answers.
+    private final class LookupSink<Observer: ObserverType>: HandleSink<Observer>, @unchecked Sendable where Observer.Element == Answer {
+        private let lookup: Lookup
+
+        init(lookup: Lookup, observer: Observer, cancel: Cancelable) {
+            self.lookup = lookup
+            super.init(loop: lookup.loop, observer: observer, cancel: cancel)
+        }
+
+        override func open() throws(UVError) {
+            let request = try lookup.submit(loop) { [self] result in
+                disown()
+                switch result {
+                case .success(let answer):
+                    forwardNext(answer)
+                    forwardCompleted()
+                case .failure(let error):
+                    forwardError(error)
+                }
+            }
+            own(request)
+        }
+    }
+}

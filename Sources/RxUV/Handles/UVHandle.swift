@@ -121,12 +121,13 @@ class UVHandle: UVResource {
 
 /// The kinds of handle RxUV opens, as the loop counts them.
 enum UVHandleKind: Int, CaseIterable {
-    case async, signal, tcp, timer
+    case async, pipe, signal, tcp, timer
 
     /// The name `Loop.close` uses: `timer`, `tcp`...
     var name: String {
         switch self {
         case .async: "async"
+        case .pipe: "pipe"
         case .signal: "signal"
         case .tcp: "tcp"
         case .timer: "timer"

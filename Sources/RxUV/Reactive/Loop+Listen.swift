@@ -64,10 +64,8 @@ private final class TCPListen: Producer<TCPConnection> {
 
     /// Owns the listening socket (and, for a host name, the lookup before
     /// it) of one subscription, and receives its connections.
-    private final class TCPListenSink<Observer: ObserverType>: HandleSink<Observer>, UVStreamTarget, @unchecked Sendable where Observer.Element == TCPConnection {
+    private final class TCPListenSink<Observer: ObserverType>: StreamListenSink<Observer>, @unchecked Sendable where Observer.Element == TCPConnection {
         private let listen: TCPListen
-        // Loop-thread state: the address listened on.
-        private var address: SocketAddress?
 
         init(listen: TCPListen, observer: Observer, cancel: Cancelable) {
             self.listen = listen
@@ -103,50 +101,14 @@ private final class TCPListen: Producer<TCPConnection> {
                 try server.bind(address)
                 try server.listen(backlog: Int32(clamping: listen.backlog), address: address.description)
             }
-            server.target = self
-            self.address = address
-            own(server)
+            listening(server, address: address.description)
             listen.onListening?(server.localAddress ?? address)
         }
 
-        func streamConnectionArrived(_ status: Int32) {
-            let address = self.address?.description
-            guard status >= 0 else {
-                let error = UVError(status: status, operation: "uv_listen", address: address)
-                // Running out of descriptors or memory is transient: libuv
-                // keeps watching the listener (after its EMFILE trick has
-                // turned the pending peer away), so a daemon goes on serving.
-                if UVError.Code.transientAcceptFailures.contains(error.code) {
-                    Hooks.defaultErrorHandler(error)
-                    return
-                }
-                releaseOwned()
-                forwardError(error)
-                return
-            }
-            do throws(UVError) {
-                let client = try UVTCP(loop: loop)
-                try client.closingIfFails { () throws(UVError) in try accept(into: client) }
-                try? client.setNoDelay(true)
-                forwardNext(TCPConnection(handle: client))
-            } catch {
-                // libuv stops watching the listener until a connection is
-                // accepted, and a failed uv_accept never restarts it: the
-                // server cannot go on. Closing it also closes the pending socket.
-                releaseOwned()
-                forwardError(error)
-            }
+        override func connection(for stream: UVStream) -> TCPConnection {
+            let socket = unsafeDowncast(stream, to: UVTCP.self)
+            try? socket.setNoDelay(true)
+            return TCPConnection(handle: socket)
         }
-
-        /// Accepts the pending connection into `client`. A listener that
-        /// was closed has none.
-        private func accept(into client: UVTCP) throws(UVError) {
-            guard let server = owned as? UVTCP else {
-                throw UVError(code: UVError.Code.notConnected, operation: "uv_accept")
-            }
-            try server.accept(into: client)
-        }
-
-        func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {}
     }
 }

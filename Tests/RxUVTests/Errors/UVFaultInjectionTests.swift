@@ -28,7 +28,8 @@ final class UVFaultInjectionTests: BridgeTestCase {
 
     private enum Scenario: String {
         case listen, listenOnName, accept, connect, connectToName, read, write, vectoredWrite, queuedWrite, shutdown,
-            timer, schedulerTimer, signal, newLoop, loopClose, resolve, reverseLookup
+            timer, schedulerTimer, signal, newLoop, loopClose, resolve, reverseLookup, unixListen, unixListenAbstract,
+            unixConnect, unixConnectAbstract
     }
 
     override func tearDownWithError() throws {
@@ -65,6 +66,14 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_loop_close", status: .busy, scenario: .loopClose),
         Fault(operation: "uv_getaddrinfo", status: .lookupOutOfMemory, scenario: .resolve),
         Fault(operation: "uv_getnameinfo", status: .lookupOutOfMemory, scenario: .reverseLookup),
+        Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, scenario: .unixListen),
+        Fault(operation: "uv_pipe_bind", status: .permissionDenied, scenario: .unixListen),
+        Fault(operation: "uv_listen", status: .addressInUse, scenario: .unixListen),
+        Fault(operation: "uv_pipe_open", status: .tooManyOpenFiles, scenario: .unixListenAbstract),
+        // The listener's pipe (1st), then the client's.
+        Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, after: 1, scenario: .unixConnect),
+        Fault(operation: "uv_pipe_connect", status: .connectionRefused, scenario: .unixConnect),
+        Fault(operation: "uv_pipe_open", status: .outOfMemory, after: 1, scenario: .unixConnectAbstract),
     ]
 
     func testFaultInjection_EveryRowFailsCleanly() {
@@ -181,9 +190,36 @@ final class UVFaultInjectionTests: BridgeTestCase {
         case .signal: return signalError()
         case .newLoop: return newLoopError()
         case .loopClose: return loopCloseError()
+        case .unixListen: return unixError(path: "/tmp/rxuv-fault-\(getpid()).sock", connect: false)
+        case .unixListenAbstract: return unixError(path: "\u{0}rxuv-fault-\(getpid())", connect: false)
+        case .unixConnect: return unixError(path: "/tmp/rxuv-fault-\(getpid()).sock", connect: true)
+        case .unixConnectAbstract: return unixError(path: "\u{0}rxuv-fault-\(getpid())", connect: true)
         case .resolve: return singleError(loop.rx.resolve(host: "localhost"))
         case .reverseLookup: return singleError(loop.rx.reverseLookup(try! SocketAddress(ip: "127.0.0.1", port: 80)))
         }
+    }
+
+    /// A Unix-domain listener on `path` and, with `connect`, a client: the
+    /// first error either reports.
+    private func unixError(path: String, connect: Bool) -> Error? {
+        var failure: Error?
+        let listener = SingleAssignmentDisposable()
+        listener.setDisposable(loop.rx.listen(unixPath: path).subscribe(onNext: { $0.close() }, onError: { failure = $0 }))
+        if connect {
+            _ = loop.rx.connect(unixPath: path).subscribe(
+                onSuccess: { client in
+                    client.close()
+                    listener.dispose()
+                },
+                onFailure: { error in
+                    failure = failure ?? error
+                    listener.dispose()
+                })
+        } else {
+            listener.dispose()
+        }
+        runLoop()
+        return failure
     }
 
     /// The error a Single fails with.

@@ -21,6 +21,8 @@ final class HandleSinkTests: BridgeTestCase {
         let server: SocketAddress
         /// A client connected to it, for the stream rows.
         let client: TCPConnection
+        /// A Unix-domain echo server's abstract name.
+        let unixPath: String
     }
 
     /// One bridge Observable.
@@ -54,6 +56,13 @@ final class HandleSinkTests: BridgeTestCase {
         },
         Row(name: "loop.rx.listen (host name)") { fixture, event in
             fixture.loop.rx.listen(host: "localhost", port: 0, onListening: { connectAndHangUp(fixture.loop, $0) }).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.listen(unixPath:)") { fixture, event in
+            let path = "\u{0}rxuv-dispose-\(getpid())"
+            return fixture.loop.rx.listen(unixPath: path, onListening: { connectAndHangUp(fixture.loop, unixPath: $0) }).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.connect(unixPath:)") { fixture, event in
+            fixture.loop.rx.connect(unixPath: fixture.unixPath).subscribe { _ in event() }
         },
         Row(name: "loop.rx.connect (numeric host)") { fixture, event in
             fixture.loop.rx.connect(host: "127.0.0.1", port: fixture.server.port).subscribe { _ in event() }
@@ -110,7 +119,11 @@ final class HandleSinkTests: BridgeTestCase {
     private func check(_ row: Row, _ testCase: Case) {
         let context = "\(row.name), dispose \(testCase.rawValue)"
         let (server, client) = makeFixture()
-        let fixture = Fixture(loop: loop, server: server.address, client: client)
+        let unixPath = "\u{0}rxuv-fixture-\(getpid())"
+        let unixServer = loop.rx.listen(unixPath: unixPath).subscribe(onNext: { connection in
+            _ = connection.rx.data.subscribe(onError: { _ in })
+        })
+        let fixture = Fixture(loop: loop, server: server.address, client: client, unixPath: unixPath)
         let events = Counter()
         switch testCase {
         case .beforeSubscribeCompletes:
@@ -144,6 +157,7 @@ final class HandleSinkTests: BridgeTestCase {
             DispatchQueue.concurrentPerform(iterations: 8) { _ in subscription.dispose() }
         }
         server.subscription.dispose()
+        unixServer.dispose()
         client.close()
         spin(until: { loop.openHandleCount == 0 })
         XCTAssertEqual(loop.openHandleCount, 0, "\(context): handles still open")
@@ -184,6 +198,11 @@ final class HandleSinkTests: BridgeTestCase {
 /// event for the listen rows). The connect's subscription ends by itself.
 private func connectAndHangUp(_ loop: Loop, _ address: SocketAddress) {
     _ = loop.rx.connect(host: address.host, port: address.port).subscribe(onSuccess: { $0.close() }, onFailure: { _ in })
+}
+
+/// Connects to the Unix-domain socket `path` and closes the connection at once.
+private func connectAndHangUp(_ loop: Loop, unixPath path: String) {
+    _ = loop.rx.connect(unixPath: path).subscribe(onSuccess: { $0.close() }, onFailure: { _ in })
 }
 
 /// Carries a non-Sendable value to another thread that alone uses it.

@@ -1,0 +1,112 @@
+internal import CLibUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `uv_pipe_t` on a Unix-domain stream socket: a listener or a connection.
+/// What it shares with other streams is in `UVStream`.
+final class UVPipe: UVStream {
+    init(loop: Loop) throws(UVError) {
+        super.init(loop: loop, type: UV_NAMED_PIPE, kind: .pipe)
+        try adopt("uv_pipe_init") { uv_pipe_init(loop.raw, pipe, 0) }
+    }
+
+    var pipe: UnsafeMutablePointer<uv_pipe_t> {
+        pointer.assumingMemoryBound(to: uv_pipe_t.self)
+    }
+
+    override func makePeer() throws(UVError) -> UVStream {
+        try UVPipe(loop: loop)
+    }
+
+    override var peerDescription: String? {
+        peerPath.map(UnixSocketPath.display)
+    }
+
+    /// Binds to a file-system `path` (`uv_pipe_bind`); the caller has checked
+    /// its length, since libuv 1.44 silently truncates a long one. libuv
+    /// unlinks the path when this handle closes.
+    func bind(_ path: String) throws(UVError) {
+        try uvCall("uv_pipe_bind", address: path) { uv_pipe_bind(pipe, path) }
+    }
+
+    /// Adopts an open Unix-domain socket descriptor (`uv_pipe_open`); the
+    /// handle closes it when it closes.
+    func open(_ descriptor: Int32, address: String) throws(UVError) {
+        try uvCall("uv_pipe_open", address: address) { uv_pipe_open(pipe, descriptor) }
+    }
+
+    /// The socket's descriptor (`uv_fileno`), while open.
+    var descriptor: Int32? {
+        guard isOpen else { return nil }
+        var descriptor: uv_os_fd_t = -1
+        return uv_fileno(handle, &descriptor) == 0 ? descriptor : nil
+    }
+
+    /// The path this socket is bound to (`uv_pipe_getsockname`): a
+    /// leading NUL for an abstract name, `nil` for an unbound socket.
+    var localPath: String? {
+        name(uv_pipe_getsockname)
+    }
+
+    /// The path of the peer's socket (`uv_pipe_getpeername`), `nil` when the
+    /// peer is unbound (a client usually is).
+    var peerPath: String? {
+        name(uv_pipe_getpeername)
+    }
+
+    /// The peer process's credentials (`SO_PEERCRED`), as the kernel recorded
+    /// them at `connect` or `listen`.
+    var peerCredentials: PeerCredentials? {
+        guard let descriptor else { return nil }
+        var credentials = PeerCredentialsLayout()
+        var length = socklen_t(MemoryLayout<PeerCredentialsLayout>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return PeerCredentials(processID: credentials.pid, userID: credentials.uid, groupID: credentials.gid)
+    }
+
+    private func name(_ query: (UnsafePointer<uv_pipe_t>?, UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int>?) -> Int32) -> String? {
+        guard isOpen else { return nil }
+        var buffer = [CChar](repeating: 0, count: 256)
+        var length = buffer.count
+        guard query(pipe, &buffer, &length) == 0, length > 0 else { return nil }
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// A connection request for a Unix-domain socket path (`uv_pipe_connect`).
+final class PipeConnectRequest: UVRequest {
+    private var completion: ((Int32) -> Void)?
+
+    /// Connects `pipe` to the file-system `path`; `completion` gets libuv's
+    /// status (`uv_pipe_connect` returns nothing and reports every failure
+    /// there). Throws only when a fault is injected (debug builds).
+    init(pipe: UVPipe, path: String, completion: @escaping (Int32) -> Void) throws(UVError) {
+        self.completion = completion
+        super.init(type: UV_CONNECT)
+        let request = pointer.assumingMemoryBound(to: uv_connect_t.self)
+        try submit("uv_pipe_connect", address: path) {
+            uv_pipe_connect(request, pipe.pipe, path, uvPipeConnected)
+            return 0
+        }
+    }
+
+    fileprivate func finish(_ status: Int32) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(status)
+    }
+}
+
+private func uvPipeConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
+    UVRequest.complete(request, as: PipeConnectRequest.self).finish(status)
+}
+
+/// Linux's `struct ucred`, which Glibc's module map hides (it needs
+/// `_GNU_SOURCE`): the layout `SO_PEERCRED` fills.
+private struct PeerCredentialsLayout {
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    var gid: gid_t = 0
+}

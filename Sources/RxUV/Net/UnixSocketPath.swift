@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The checks and system calls behind Unix-domain socket paths that libuv
+/// 1.44 does not make: a length check (it truncates silently), the stale
+/// socket probe, and abstract names (Linux: a leading NUL, no file), which
+/// `uv_pipe_bind` and `uv_pipe_connect` cannot take (`uv_pipe_bind2` came
+/// in 1.46): those sockets are made here and handed to `uv_pipe_open`.
+enum UnixSocketPath {
+    /// The room in `sockaddr_un.sun_path`.
+    static let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+
+    /// `true` for an abstract name (a leading NUL).
+    static func isAbstract(_ path: String) -> Bool {
+        path.utf8.first == 0
+    }
+
+    /// The path for messages: an abstract name as `@name`.
+    static func display(_ path: String) -> String {
+        isAbstract(path) ? "@" + path.dropFirst() : path
+    }
+
+    /// Checks that `path` fits in `sun_path`: a file-system path with its
+    /// terminating NUL, an abstract name as it is. Empty → `EINVAL`, too
+    /// long → `ENAMETOOLONG`, a NUL inside a file-system path → `EINVAL`.
+    static func validate(_ path: String, operation: StaticString) throws(UVError) {
+        let bytes = Array(path.utf8)
+        let fits = isAbstract(path) ? bytes.count <= capacity : bytes.count < capacity
+        guard !bytes.isEmpty, isAbstract(path) || !bytes.contains(0) else {
+            throw UVError(code: UVError.Code.invalidArgument, operation: "\(operation)", address: display(path))
+        }
+        guard fits else {
+            throw UVError(code: UVError.Code.nameTooLong, operation: "\(operation)", address: "\(display(path)) (\(bytes.count) bytes; at most \(capacity - 1))")
+        }
+    }
+
+    /// Before binding a file-system `path`: removes a socket file that no
+    /// server answers on any more (a connect gets `ECONNREFUSED`); leaves a
+    /// live server's socket, or a file that is not a socket, in place and
+    /// throws `EADDRINUSE`.
+    static func removeStaleSocket(at path: String) throws(UVError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (not a socket)")
+        }
+        // A non-blocking probe: an AF_UNIX connect answers at once.
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw systemError("socket", address: path) }
+        defer { Glibc.close(probe) }
+        let result = withAddress(of: path) { connect(probe, $0, $1) }
+        if result == 0 || errno == EAGAIN || errno == EINPROGRESS {
+            throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (a server answers there)")
+        }
+        guard errno == ECONNREFUSED else { throw systemError("connect", address: path) }
+        guard unlink(path) == 0 || errno == ENOENT else { throw systemError("unlink", address: path) }
+    }
+
+    /// A new socket bound to the abstract name `path` (close-on-exec,
+    /// non-blocking), for `uv_pipe_open`.
+    static func boundAbstractSocket(_ path: String) throws(UVError) -> Int32 {
+        let descriptor = try newSocket(path)
+        guard withAddress(of: path, { bind(descriptor, $0, $1) }) == 0 else {
+            let error = systemError("bind", address: display(path))
+            Glibc.close(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
+    /// A new socket connected to the abstract name `path`, for
+    /// `uv_pipe_open`. An AF_UNIX connect completes at once: a full backlog
+    /// gives `EAGAIN`, as libuv's own connect reports it.
+    static func connectedAbstractSocket(_ path: String) throws(UVError) -> Int32 {
+        let descriptor = try newSocket(path)
+        guard withAddress(of: path, { connect(descriptor, $0, $1) }) == 0 else {
+            let error = systemError("uv_pipe_connect", address: display(path))
+            Glibc.close(descriptor)
+            throw error
+        }
+        return descriptor
+    }
+
+    private static func newSocket(_ path: String) throws(UVError) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw systemError("socket", address: display(path)) }
+        return descriptor
+    }
+
+    /// Calls `body` with `path` as a `sockaddr_un` and its length: the whole
+    /// name for an abstract one, up to and with the NUL for a file.
+    private static func withAddress(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes.prefix(capacity))
+        }
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)!
+        let length = pathOffset + min(bytes.count + (isAbstract(path) ? 0 : 1), capacity)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(length)) }
+        }
+    }
+
+    /// The `UVError` for the current `errno` (libuv's codes are `-errno`).
+    private static func systemError(_ operation: String, address: String) -> UVError {
+        UVError(code: UVError.Code(rawValue: -errno), operation: operation, address: address)
+    }
+}

@@ -34,17 +34,22 @@ open class Producer<Element>: Observable<Element> {
     /// subscription; a sink passes it to `Sink.init`. A source that finishes
     /// inside `run` may call `observer` directly and return no-op disposables.
     @_spi(Bridge)
-    open func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    open func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         preconditionFailure("\(type(of: self)) does not implement run(_:cancel:)")
     }
 }
 
 /// Disposes a sink and its upstream subscription, once, whichever comes first:
-/// the dispose or the moment both are known.
+/// the dispose or the moment both are known. Every `Producer` subscription
+/// has one; a sink holds it as `cancel` (a class, not an existential: one
+/// word per sink, and a direct call to dispose).
+///
+/// Part of the `Bridge` SPI, as the type of `Producer.run`'s `cancel`.
 ///
 /// `@unchecked Sendable`: `sink` and `subscription` are ordered by the
 /// atomic `state` protocol described at their declaration.
-final class SinkDisposer: Cancelable, @unchecked Sendable {
+@_spi(Bridge)
+public final class SinkDisposer: Cancelable, @unchecked Sendable {
     private static let disposedFlag = 1
     private static let setFlag = 2
 
@@ -65,7 +70,8 @@ final class SinkDisposer: Cancelable, @unchecked Sendable {
         #endif
     }
 
-    var isDisposed: Bool {
+    /// `true` once disposed.
+    public var isDisposed: Bool {
         state.load(ordering: .acquiring) & Self.disposedFlag != 0
     }
 
@@ -79,7 +85,9 @@ final class SinkDisposer: Cancelable, @unchecked Sendable {
         }
     }
 
-    func dispose() {
+    /// Disposes the sink and the upstream subscription (at once, or as soon
+    /// as both are known); later calls do nothing.
+    public func dispose() {
         let previous = state.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
         if previous & Self.disposedFlag != 0 { return }
         if previous & Self.setFlag != 0 {

@@ -30,13 +30,16 @@ import Synchronization
 open class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
     /// The downstream observer.
     @_spi(Bridge) public final let observer: Observer
-    /// Disposes the whole subscription (this sink and its upstream).
-    @_spi(Bridge) public final let cancel: Cancelable
+    /// Disposes the whole subscription (this sink and its upstream); `nil`
+    /// for a sink that is a subscription of its own, with no `Producer`
+    /// around it (a bridge's scheduled action).
+    @_spi(Bridge) public final let cancel: SinkDisposer?
     private let disposed = Atomic<Bool>(false)
 
-    /// A sink forwarding to `observer`; `cancel` is the `Producer.run` argument.
+    /// A sink forwarding to `observer`; `cancel` is the `Producer.run`
+    /// argument, or `nil` for a sink that is a subscription of its own.
     @_spi(Bridge)
-    public init(observer: Observer, cancel: Cancelable) {
+    public init(observer: Observer, cancel: SinkDisposer?) {
         self.observer = observer
         self.cancel = cancel
         #if TRACE_RESOURCES
@@ -96,7 +99,7 @@ open class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
     @_spi(Bridge)
     open func dispose() {
         disposed.store(true, ordering: .relaxed)
-        cancel.dispose()
+        cancel?.dispose()
     }
 
     deinit {
@@ -123,7 +126,7 @@ struct SinkForward<Observer: ObserverType>: ObserverType {
             forward.observer.on(event)
         case .error, .completed:
             forward.observer.on(event)
-            forward.cancel.dispose()
+            forward.cancel?.dispose()
         }
     }
 }

@@ -69,7 +69,7 @@ private final class DecodeFrames<Decoder: FrameDecoder>: Producer<Decoder.Frame>
         self.decoder = decoder
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable)
     where Observer.Element == Decoder.Frame {
         let sink = DecodeFramesSink(decoder: decoder, observer: observer, cancel: cancel)
         return (sink: sink, subscription: source.subscribe(sink))
@@ -84,7 +84,7 @@ where Observer.Element == Decoder.Frame {
     /// The bytes of a frame that is not whole yet.
     private var pending: ByteBuffer?
 
-    init(decoder: Decoder, observer: Observer, cancel: Cancelable) {
+    init(decoder: Decoder, observer: Observer, cancel: SinkDisposer) {
         self.decoder = decoder
         super.init(observer: observer, cancel: cancel)
     }

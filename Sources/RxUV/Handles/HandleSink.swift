@@ -43,7 +43,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
     // Inlined into the subclasses' inits, like the other small steps here:
     // a call per level would copy `cancel` and the observer once more.
     @inline(__always)
-    init(loop: Loop, observer: Observer, cancel: Cancelable) {
+    init(loop: Loop, observer: Observer, cancel: SinkDisposer?) {
         self.loop = loop
         super.init(observer: observer, cancel: cancel)
     }

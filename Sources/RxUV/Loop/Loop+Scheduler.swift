@@ -73,17 +73,6 @@ struct UnobservedErrors: ObserverType {
     }
 }
 
-/// The `cancel` of a subscription that has no upstream to dispose.
-private final class NothingToCancel: Cancelable {
-    static let shared = NothingToCancel()
-
-    var isDisposed: Bool {
-        false
-    }
-
-    func dispose() {}
-}
-
 /// The disposable of work scheduled on a loop, a handle-owning subscription
 /// like any other: it owns the timer of a delayed or periodic action
 /// (it is the timer's target), cancels the action if disposed before it
@@ -103,7 +92,7 @@ final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unche
         self.timeout = UVTimer.milliseconds(dueTime ?? .never)
         self.period = UVTimer.periodMilliseconds(period)
         self.action = action
-        super.init(loop: loop, observer: UnobservedErrors(), cancel: NothingToCancel.shared)
+        super.init(loop: loop, observer: UnobservedErrors(), cancel: nil)
     }
 
     /// Reports that the loop refused the action.

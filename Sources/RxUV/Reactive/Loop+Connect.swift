@@ -28,7 +28,7 @@ private final class TCPConnect: Producer<TCPConnection> {
         self.port = port
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
         let sink = TCPConnectSink(connect: self, observer: observer, cancel: cancel)
         sink.start("uv_tcp_connect")
         return (sink: sink, subscription: Disposables.create())
@@ -44,7 +44,7 @@ private final class TCPConnect: Producer<TCPConnection> {
         private var remaining: [SocketAddress] = []
         private var lastError: UVError?
 
-        init(connect: TCPConnect, observer: Observer, cancel: Cancelable) {
+        init(connect: TCPConnect, observer: Observer, cancel: SinkDisposer) {
             self.host = connect.host
             self.port = connect.port
             super.init(loop: connect.loop, observer: observer, cancel: cancel)

@@ -61,7 +61,7 @@ private final class Lookup<Answer>: Producer<Answer> {
         self.submit = submit
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Answer {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Answer {
         let sink = LookupSink(lookup: self, observer: observer, cancel: cancel)
         sink.start(operation)
         return (sink: sink, subscription: Disposables.create())
@@ -71,7 +71,7 @@ private final class Lookup<Answer>: Producer<Answer> {
     private final class LookupSink<Observer: ObserverType>: HandleSink<Observer>, @unchecked Sendable where Observer.Element == Answer {
         private let lookup: Lookup
 
-        init(lookup: Lookup, observer: Observer, cancel: Cancelable) {
+        init(lookup: Lookup, observer: Observer, cancel: SinkDisposer) {
             self.lookup = lookup
             super.init(loop: lookup.loop, observer: observer, cancel: cancel)
         }

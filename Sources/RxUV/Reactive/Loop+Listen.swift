@@ -56,7 +56,7 @@ private final class TCPListen: Producer<TCPConnection> {
         self.onListening = onListening
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
         let sink = TCPListenSink(listen: self, observer: observer, cancel: cancel)
         sink.start("uv_listen")
         return (sink: sink, subscription: Disposables.create())
@@ -67,7 +67,7 @@ private final class TCPListen: Producer<TCPConnection> {
     private final class TCPListenSink<Observer: ObserverType>: StreamListenSink<Observer>, @unchecked Sendable where Observer.Element == TCPConnection {
         private let listen: TCPListen
 
-        init(listen: TCPListen, observer: Observer, cancel: Cancelable) {
+        init(listen: TCPListen, observer: Observer, cancel: SinkDisposer) {
             self.listen = listen
             super.init(loop: listen.loop, observer: observer, cancel: cancel)
         }

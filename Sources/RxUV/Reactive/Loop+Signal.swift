@@ -24,7 +24,7 @@ private final class LoopSignal: Producer<Int32> {
         self.signum = signum
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int32 {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int32 {
         let sink = LoopSignalSink(loop: loop, signum: signum, observer: observer, cancel: cancel)
         sink.start("uv_signal_start")
         return (sink: sink, subscription: Disposables.create())
@@ -35,7 +35,7 @@ private final class LoopSignal: Producer<Int32> {
 private final class LoopSignalSink<Observer: ObserverType>: HandleSink<Observer>, UVSignalTarget, @unchecked Sendable where Observer.Element == Int32 {
     private let signum: Int32
 
-    init(loop: Loop, signum: Int32, observer: Observer, cancel: Cancelable) {
+    init(loop: Loop, signum: Int32, observer: Observer, cancel: SinkDisposer) {
         self.signum = signum
         super.init(loop: loop, observer: observer, cancel: cancel)
     }

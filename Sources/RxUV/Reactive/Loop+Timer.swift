@@ -28,7 +28,7 @@ private final class LoopTimer: Producer<Int> {
         self.period = period
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
         let sink = LoopTimerSink(loop: loop, dueTime: dueTime, period: period, observer: observer, cancel: cancel)
         sink.start("uv_timer_start")
         return (sink: sink, subscription: Disposables.create())
@@ -43,7 +43,7 @@ private final class LoopTimerSink<Observer: ObserverType>: HandleSink<Observer>,
     // Loop-thread state.
     private var tick = 0
 
-    init(loop: Loop, dueTime: RxTimeInterval, period: RxTimeInterval?, observer: Observer, cancel: Cancelable) {
+    init(loop: Loop, dueTime: RxTimeInterval, period: RxTimeInterval?, observer: Observer, cancel: SinkDisposer) {
         self.dueTime = dueTime
         self.period = period
         super.init(loop: loop, observer: observer, cancel: cancel)

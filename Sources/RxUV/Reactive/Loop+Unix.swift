@@ -83,7 +83,7 @@ private final class UnixListen: Producer<UnixConnection> {
         self.onListening = onListening
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
         let sink = UnixListenSink(listen: self, observer: observer, cancel: cancel)
         sink.start("uv_listen")
         return (sink: sink, subscription: Disposables.create())
@@ -93,7 +93,7 @@ private final class UnixListen: Producer<UnixConnection> {
     private final class UnixListenSink<Observer: ObserverType>: StreamListenSink<Observer>, @unchecked Sendable where Observer.Element == UnixConnection {
         private let listen: UnixListen
 
-        init(listen: UnixListen, observer: Observer, cancel: Cancelable) {
+        init(listen: UnixListen, observer: Observer, cancel: SinkDisposer) {
             self.listen = listen
             super.init(loop: listen.loop, observer: observer, cancel: cancel)
         }
@@ -163,7 +163,7 @@ private final class UnixConnect: Producer<UnixConnection> {
         self.path = path
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
         let sink = UnixConnectSink(loop: loop, path: path, observer: observer, cancel: cancel)
         sink.start("uv_pipe_connect")
         return (sink: sink, subscription: Disposables.create())
@@ -173,7 +173,7 @@ private final class UnixConnect: Producer<UnixConnection> {
     private final class UnixConnectSink<Observer: ObserverType>: HandleSink<Observer>, @unchecked Sendable where Observer.Element == UnixConnection {
         private let path: String
 
-        init(loop: Loop, path: String, observer: Observer, cancel: Cancelable) {
+        init(loop: Loop, path: String, observer: Observer, cancel: SinkDisposer) {
             self.path = path
             super.init(loop: loop, observer: observer, cancel: cancel)
         }

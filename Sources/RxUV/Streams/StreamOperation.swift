@@ -17,7 +17,7 @@ final class StreamOperation: Producer<Never> {
         self.body = body
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
         let sink = StreamOperationSink(operation: self, observer: observer, cancel: cancel)
         sink.start("StreamConnection")
         return (sink: sink, subscription: Disposables.create())
@@ -27,7 +27,7 @@ final class StreamOperation: Producer<Never> {
     private final class StreamOperationSink<Observer: ObserverType>: HandleSink<Observer>, @unchecked Sendable where Observer.Element == Never {
         private let operation: StreamOperation
 
-        init(operation: StreamOperation, observer: Observer, cancel: Cancelable) {
+        init(operation: StreamOperation, observer: Observer, cancel: SinkDisposer) {
             self.operation = operation
             super.init(loop: operation.stream.loop, observer: observer, cancel: cancel)
         }

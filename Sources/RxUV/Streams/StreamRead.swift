@@ -19,7 +19,7 @@ private final class StreamRead: Producer<ByteBuffer> {
         self.stream = stream
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
         let sink = StreamReadSink(stream: stream, observer: observer, cancel: cancel)
         sink.start("uv_read_start")
         return (sink: sink, subscription: Disposables.create())
@@ -32,7 +32,7 @@ private final class StreamRead: Producer<ByteBuffer> {
     private final class StreamReadSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
         private let stream: StreamConnection
 
-        init(stream: StreamConnection, observer: Observer, cancel: Cancelable) {
+        init(stream: StreamConnection, observer: Observer, cancel: SinkDisposer) {
             self.stream = stream
             super.init(loop: stream.loop, observer: observer, cancel: cancel)
         }

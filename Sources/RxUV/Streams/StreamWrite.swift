@@ -71,7 +71,7 @@ final class StreamWrite: Producer<Never> {
         self.payload = payload
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
         if stream.loop.isOnLoopThread {
             // The common case ends here, without a sink.
             let attempt = stream.writeAtOnce(payload)
@@ -102,7 +102,7 @@ private final class StreamWriteSink<Observer: ObserverType>: HandleSink<Observer
     private let stream: StreamConnection
     private let payload: StreamWritePayload
 
-    init(stream: StreamConnection, payload: StreamWritePayload, observer: Observer, cancel: Cancelable) {
+    init(stream: StreamConnection, payload: StreamWritePayload, observer: Observer, cancel: SinkDisposer) {
         self.stream = stream
         self.payload = payload
         super.init(loop: stream.loop, observer: observer, cancel: cancel)

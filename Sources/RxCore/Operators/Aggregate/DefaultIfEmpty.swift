@@ -17,7 +17,7 @@ private final class DefaultIfEmptySink<Observer: ObserverType>: Sink<Observer>, 
     private let defaultElement: Element
     private var isEmpty = true
 
-    init(default defaultElement: Element, observer: Observer, cancel: Cancelable) {
+    init(default defaultElement: Element, observer: Observer, cancel: SinkDisposer) {
         self.defaultElement = defaultElement
         super.init(observer: observer, cancel: cancel)
     }
@@ -49,7 +49,7 @@ private final class DefaultIfEmpty<Element>: Producer<Element> {
         self.defaultElement = defaultElement
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DefaultIfEmptySink(default: defaultElement, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -35,7 +35,7 @@ private final class ReduceSink<SourceType, Accumulate, Observer: ObserverType>: 
     private let mapResult: (Accumulate) throws -> Result
     private var accumulated: Accumulate
 
-    init(seed: Accumulate, accumulator: @escaping (Accumulate, SourceType) throws -> Accumulate, mapResult: @escaping (Accumulate) throws -> Result, observer: Observer, cancel: Cancelable) {
+    init(seed: Accumulate, accumulator: @escaping (Accumulate, SourceType) throws -> Accumulate, mapResult: @escaping (Accumulate) throws -> Result, observer: Observer, cancel: SinkDisposer) {
         self.accumulated = seed
         self.accumulator = accumulator
         self.mapResult = mapResult
@@ -78,7 +78,7 @@ private final class Reduce<SourceType, Accumulate, Result>: Producer<Result> {
         self.mapResult = mapResult
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = ReduceSink(seed: seed, accumulator: accumulator, mapResult: mapResult, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -22,7 +22,7 @@ private final class SwitchIfEmptySink<Observer: ObserverType>: Sink<Observer>, O
     private var isSwitched = false
     private let otherSubscription = SingleAssignmentDisposable()
 
-    init(other: Observable<Element>, observer: Observer, cancel: Cancelable) {
+    init(other: Observable<Element>, observer: Observer, cancel: SinkDisposer) {
         self.other = other
         super.init(observer: observer, cancel: cancel)
     }
@@ -61,7 +61,7 @@ private final class SwitchIfEmpty<Element>: Producer<Element> {
         self.other = other
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SwitchIfEmptySink(other: other, observer: observer, cancel: cancel)
         let subscription = sink.run(source: source)
         return (sink: sink, subscription: subscription)

@@ -28,7 +28,7 @@ private final class AmbSink<Observer: ObserverType>: Sink<Observer>, @unchecked 
     private let winner = Atomic<Int>(AmbSink.undecided)
     private let subscriptions: [SingleAssignmentDisposable]
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
         super.init(observer: observer, cancel: cancel)
     }
@@ -77,7 +77,7 @@ private final class AmbProducer<Element>: Producer<Element> {
         self.sources = sources
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AmbSink(count: sources.count, observer: observer, cancel: cancel)
         let subscription = sink.run(sources)
         return (sink: sink, subscription: subscription)

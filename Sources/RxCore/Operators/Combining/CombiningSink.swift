@@ -102,7 +102,7 @@ final class CombiningProducer<Values, Snapshot, Element>: Producer<Element> {
         self.resultSelector = resultSelector
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CombiningSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)
@@ -140,7 +140,7 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
     private let state: Mutex<State>
     private let subscriptions: [SingleAssignmentDisposable]
 
-    init(parent: Parent, observer: Observer, cancel: Cancelable) {
+    init(parent: Parent, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         arity = parent.sources.count
         state = Mutex(

@@ -59,7 +59,7 @@ private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
 
     let tail: TailRecursion<Element>
 
-    init(sources: TailRecursion<Element>.Sources, observer: Observer, cancel: Cancelable) {
+    init(sources: TailRecursion<Element>.Sources, observer: Observer, cancel: SinkDisposer) {
         tail = TailRecursion(sources)
         super.init(observer: observer, cancel: cancel)
     }
@@ -106,7 +106,7 @@ private final class ConcatProducer<Element>: Producer<Element> {
         sources.makeSources()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ConcatSink(sources: makeSources(), observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

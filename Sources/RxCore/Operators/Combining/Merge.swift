@@ -82,7 +82,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     private let sourceSubscription = SingleAssignmentDisposable()
 
     /// - Parameter firstOnly: ignore outer elements while an inner is active (`flatMapFirst`).
-    init(selector: @escaping Selector, firstOnly: Bool, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping Selector, firstOnly: Bool, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.firstOnly = firstOnly
         super.init(observer: observer, cancel: cancel)
@@ -243,7 +243,7 @@ final class MergeProducer<SourceElement, Inner: ObservableConvertibleType>: Prod
         self.firstOnly = firstOnly
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
         let sink = MergeSink(selector: selector, firstOnly: firstOnly, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -257,7 +257,7 @@ private final class MergeArrayProducer<Element>: Producer<Element> {
         self.sources = sources
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
         let subscription = sink.run(sources: sources)
         return (sink: sink, subscription: subscription)
@@ -295,7 +295,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     private let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
 
-    init(selector: @escaping Selector, maxConcurrent: Int, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping Selector, maxConcurrent: Int, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.maxConcurrent = maxConcurrent
         super.init(observer: observer, cancel: cancel)
@@ -419,7 +419,7 @@ final class MergeLimitedProducer<SourceElement, Inner: ObservableConvertibleType
         self.maxConcurrent = maxConcurrent
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
         let sink = MergeLimitedSink(selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

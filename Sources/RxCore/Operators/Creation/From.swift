@@ -60,7 +60,7 @@ private final class ObservableArraySink<Observer: ObserverType>: Sink<Observer>,
 
     private let elements: [Observer.Element]
 
-    init(elements: [Observer.Element], observer: Observer, cancel: Cancelable) {
+    init(elements: [Observer.Element], observer: Observer, cancel: SinkDisposer) {
         self.elements = elements
         super.init(observer: observer, cancel: cancel)
     }
@@ -97,7 +97,7 @@ private final class ObservableArray<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObservableArraySink(elements: elements, observer: observer, cancel: cancel)
         let subscription = sink.drive(0, on: scheduler)
         return (sink: sink, subscription: subscription)
@@ -137,7 +137,7 @@ private final class ObservableSequence<Elements: Sequence>: Producer<Elements.El
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Elements.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Elements.Element {
         let sink = ObservableSequenceSink<Elements, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.drive(elements.makeIterator(), on: scheduler)
         return (sink: sink, subscription: subscription)
@@ -187,7 +187,7 @@ private final class ObservableOptionalScheduled<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObservableOptionalScheduledSink(observer: observer, cancel: cancel)
         let subscription = sink.run(optional: optional, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

@@ -26,7 +26,7 @@ private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, Synchr
     private let condition: (Element) throws -> Bool
     private let iterate: (Element) throws -> Element
 
-    init(condition: @escaping (Element) throws -> Bool, iterate: @escaping (Element) throws -> Element, observer: Observer, cancel: Cancelable) {
+    init(condition: @escaping (Element) throws -> Bool, iterate: @escaping (Element) throws -> Element, observer: Observer, cancel: SinkDisposer) {
         self.condition = condition
         self.iterate = iterate
         super.init(observer: observer, cancel: cancel)
@@ -76,7 +76,7 @@ private final class Generate<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = GenerateSink(condition: condition, iterate: iterate, observer: observer, cancel: cancel)
         let subscription = sink.drive((value: initialState, isFirst: true), on: scheduler)
         return (sink: sink, subscription: subscription)

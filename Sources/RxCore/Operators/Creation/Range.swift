@@ -21,7 +21,7 @@ private final class RangeSink<Observer: ObserverType>: Sink<Observer>, Synchrono
     // Made once: a literal in the loop would be converted on every step.
     private let one: Element = 1
 
-    init(start: Element, count: Element, observer: Observer, cancel: Cancelable) {
+    init(start: Element, count: Element, observer: Observer, cancel: SinkDisposer) {
         self.start = start
         self.count = count
         super.init(observer: observer, cancel: cancel)
@@ -63,7 +63,7 @@ private final class RangeProducer<Element: RxAbstractInteger>: Producer<Element>
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RangeSink(start: start, count: count, observer: observer, cancel: cancel)
         let subscription = sink.drive(0, on: scheduler)
         return (sink: sink, subscription: subscription)

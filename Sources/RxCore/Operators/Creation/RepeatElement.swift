@@ -16,7 +16,7 @@ private final class RepeatElementSink<Observer: ObserverType>: Sink<Observer>, S
 
     private let element: Observer.Element
 
-    init(element: Observer.Element, observer: Observer, cancel: Cancelable) {
+    init(element: Observer.Element, observer: Observer, cancel: SinkDisposer) {
         self.element = element
         super.init(observer: observer, cancel: cancel)
     }
@@ -46,7 +46,7 @@ private final class RepeatElement<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RepeatElementSink(element: element, observer: observer, cancel: cancel)
         let subscription = sink.drive((), on: scheduler)
         return (sink: sink, subscription: subscription)

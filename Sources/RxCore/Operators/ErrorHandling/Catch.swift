@@ -45,7 +45,7 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     private let handler: Handler
     private let subscription = SerialDisposable()
 
-    init(handler: @escaping Handler, observer: Observer, cancel: Cancelable) {
+    init(handler: @escaping Handler, observer: Observer, cancel: SinkDisposer) {
         self.handler = handler
         super.init(observer: observer, cancel: cancel)
     }
@@ -102,7 +102,7 @@ private final class CatchProducer<Element>: Producer<Element> {
         self.handler = handler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
@@ -116,7 +116,7 @@ private final class CatchSequenceSink<Observer: ObserverType>: Sink<Observer>, O
     // Written before a move is scheduled and read by the move (through the gate).
     private var lastError: Swift.Error?
 
-    init(sources: TailRecursion<Element>.Sources, observer: Observer, cancel: Cancelable) {
+    init(sources: TailRecursion<Element>.Sources, observer: Observer, cancel: SinkDisposer) {
         tail = TailRecursion(sources)
         super.init(observer: observer, cancel: cancel)
     }
@@ -169,7 +169,7 @@ final class CatchSequenceProducer<Element>: Producer<Element> {
         sources.makeSources()
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSequenceSink(sources: makeSources(), observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -45,7 +45,7 @@ private final class RetryWhenSink<Observer: ObserverType, TriggerElement, Failur
         source: Observable<Element>,
         notificationHandler: (Observable<Failure>) -> TriggerObservable,
         observer: Observer,
-        cancel: Cancelable
+        cancel: SinkDisposer
     ) where TriggerObservable.Element == TriggerElement {
         tail = TailRecursion(TailRecursion.Sources(iterator: AnyIterator { source }, remaining: nil))
         trigger = notificationHandler(errors).asObservable()
@@ -163,7 +163,7 @@ private final class RetryWhenProducer<Element, TriggerObservable: ObservableType
         self.notificationHandler = notificationHandler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = RetryWhenSink(source: source, notificationHandler: notificationHandler, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -73,7 +73,7 @@ private final class DistinctUntilChangedSink<Observer: ObserverType, Key>: Sink<
     private let comparer: Comparer
     private var currentKey: Key?
 
-    init(selector: @escaping KeySelector, comparer: @escaping Comparer, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping KeySelector, comparer: @escaping Comparer, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.comparer = comparer
         super.init(observer: observer, cancel: cancel)
@@ -110,7 +110,7 @@ private final class DistinctUntilChanged<Element, Key>: Producer<Element> {
         self.comparer = comparer
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DistinctUntilChangedSink(selector: selector, comparer: comparer, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

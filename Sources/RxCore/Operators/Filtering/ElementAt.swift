@@ -21,7 +21,7 @@ private final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, Obser
 
     private var remaining: Int
 
-    init(index: Int, observer: Observer, cancel: Cancelable) {
+    init(index: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = index
         super.init(observer: observer, cancel: cancel)
     }
@@ -57,7 +57,7 @@ private final class ElementAt<Element>: Producer<Element> {
         self.index = index
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ElementAtSink(index: index, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -36,7 +36,7 @@ private final class SingleAsyncSink<Observer: ObserverType>: Sink<Observer>, Obs
     private let predicate: Predicate?
     private var seenValue = false
 
-    init(predicate: Predicate?, observer: Observer, cancel: Cancelable) {
+    init(predicate: Predicate?, observer: Observer, cancel: SinkDisposer) {
         self.predicate = predicate
         super.init(observer: observer, cancel: cancel)
     }
@@ -78,7 +78,7 @@ private final class SingleAsync<Element>: Producer<Element> {
         self.predicate = predicate
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = SingleAsyncSink(predicate: predicate, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

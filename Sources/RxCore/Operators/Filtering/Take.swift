@@ -22,7 +22,7 @@ private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, Obser
 
     private var remaining: Int
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.remaining = count
         super.init(observer: observer, cancel: cancel)
     }
@@ -56,7 +56,7 @@ private final class TakeCount<Element>: Producer<Element> {
         self.count = count
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeCountSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -20,7 +20,7 @@ private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, Observ
     private let count: Int
     private var elements = RingQueue<Element>()
 
-    init(count: Int, observer: Observer, cancel: Cancelable) {
+    init(count: Int, observer: Observer, cancel: SinkDisposer) {
         self.count = count
         super.init(observer: observer, cancel: cancel)
     }
@@ -55,7 +55,7 @@ private final class TakeLast<Element>: Producer<Element> {
         self.count = count
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -97,7 +97,7 @@ private final class TakeUntil<Element, Other>: Producer<Element> {
         self.other = other
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeUntilSink<Other, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, other: other)
         return (sink: sink, subscription: subscription)
@@ -114,7 +114,7 @@ private final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observe
     private let behavior: TakeBehavior
     private var running = true
 
-    init(predicate: @escaping Predicate, behavior: TakeBehavior, observer: Observer, cancel: Cancelable) {
+    init(predicate: @escaping Predicate, behavior: TakeBehavior, observer: Observer, cancel: SinkDisposer) {
         self.predicate = predicate
         self.behavior = behavior
         super.init(observer: observer, cancel: cancel)
@@ -158,7 +158,7 @@ private final class TakeUntilPredicate<Element>: Producer<Element> {
         self.predicate = predicate
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeUntilPredicateSink(predicate: predicate, behavior: behavior, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

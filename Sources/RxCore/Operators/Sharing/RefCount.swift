@@ -29,7 +29,7 @@ private final class RefCountSink<Source: ConnectableObservableType, Observer: Ob
     /// The connection this subscriber belongs to; guarded by the parent's lock.
     private var connectionIdSnapshot = UInt64.max
 
-    init(parent: RefCount<Source>, observer: Observer, cancel: Cancelable) {
+    init(parent: RefCount<Source>, observer: Observer, cancel: SinkDisposer) {
         self.parent = parent
         super.init(observer: observer, cancel: cancel)
     }
@@ -145,7 +145,7 @@ private final class RefCount<Source: ConnectableObservableType>: Producer<Source
         }
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Source.Element {
         let sink = RefCountSink(parent: self, observer: observer, cancel: cancel)
         let subscription = sink.run()
         return (sink: sink, subscription: subscription)

@@ -44,7 +44,7 @@ private final class BufferTimeCountSink<Element, Observer: ObserverType>: Sink<O
     private let scheduler: SchedulerType
     private let state = Mutex(State())
 
-    init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+    init(timeSpan: RxTimeInterval, count: Int, scheduler: SchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.timeSpan = timeSpan
         self.count = count
         self.scheduler = scheduler
@@ -120,7 +120,7 @@ private final class BufferTimeCount<Element>: Producer<[Element]> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [Element] {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == [Element] {
         let sink = BufferTimeCountSink(timeSpan: timeSpan, count: count, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

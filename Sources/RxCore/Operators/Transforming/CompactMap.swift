@@ -16,7 +16,7 @@ private final class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
 
     private let transform: Transform
 
-    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+    init(transform: @escaping Transform, observer: Observer, cancel: SinkDisposer) {
         self.transform = transform
         super.init(observer: observer, cancel: cancel)
     }
@@ -49,7 +49,7 @@ private final class CompactMap<SourceType, Result>: Producer<Result> {
         self.transform = transform
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = CompactMapSink(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

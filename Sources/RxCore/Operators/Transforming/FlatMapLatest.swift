@@ -54,7 +54,7 @@ private final class SwitchSink<SourceElement, Inner: ObservableConvertibleType, 
     private let sourceSubscription = SingleAssignmentDisposable()
     private let innerSubscription = SerialDisposable()
 
-    init(selector: @escaping Selector, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping Selector, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         super.init(observer: observer, cancel: cancel)
     }
@@ -136,7 +136,7 @@ private final class SwitchProducer<SourceElement, Inner: ObservableConvertibleTy
         self.selector = selector
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
         let sink = SwitchSink(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

@@ -76,7 +76,7 @@ private final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>:
     /// The groups in creation order, so terminal events reach them in a fixed order.
     private var groups: [PublishSubject<Element>] = []
 
-    init(selector: @escaping KeySelector, observer: Observer, cancel: Cancelable) {
+    init(selector: @escaping KeySelector, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.refCount = RefCountDisposable(disposable: subscription)
         super.init(observer: observer, cancel: cancel)
@@ -133,7 +133,7 @@ private final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<
         self.selector = selector
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
         let sink = GroupBySink<Key, Element, Observer>(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source: source)
         return (sink: sink, subscription: subscription)

@@ -16,7 +16,7 @@ private final class MapSink<SourceType, Observer: ObserverType>: Sink<Observer>,
 
     private let transform: Transform
 
-    init(transform: @escaping Transform, observer: Observer, cancel: Cancelable) {
+    init(transform: @escaping Transform, observer: Observer, cancel: SinkDisposer) {
         self.transform = transform
         super.init(observer: observer, cancel: cancel)
     }
@@ -54,7 +54,7 @@ private final class Map<SourceType, Result>: Producer<Result> {
         self.transform = transform
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Result {
         let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

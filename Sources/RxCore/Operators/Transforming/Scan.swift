@@ -36,7 +36,7 @@ private final class ScanSink<SourceType, Observer: ObserverType>: Sink<Observer>
     @exclusivity(unchecked)
     private var accumulated: Accumulate
 
-    init(seed: Accumulate, accumulator: @escaping Accumulator, observer: Observer, cancel: Cancelable) {
+    init(seed: Accumulate, accumulator: @escaping Accumulator, observer: Observer, cancel: SinkDisposer) {
         self.accumulated = seed
         self.accumulator = accumulator
         super.init(observer: observer, cancel: cancel)
@@ -80,7 +80,7 @@ private final class Scan<SourceType, Accumulate>: Producer<Accumulate> {
         self.accumulator = accumulator
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Accumulate {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Accumulate {
         let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -55,7 +55,7 @@ private final class DebugSink<Observer: ObserverType>: Sink<Observer>, ObserverT
     private let trimOutput: Bool
     private let loggedDispose = Atomic<Bool>(false)
 
-    init(identifier: String, trimOutput: Bool, observer: Observer, cancel: Cancelable) {
+    init(identifier: String, trimOutput: Bool, observer: Observer, cancel: SinkDisposer) {
         self.identifier = identifier
         self.trimOutput = trimOutput
         debugLog(identifier, "subscribed")
@@ -100,7 +100,7 @@ private final class Debug<Element>: Producer<Element> {
         }
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = DebugSink(identifier: identifier, trimOutput: trimOutput, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -78,7 +78,7 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
 
     private let handlers: DoHandlers<Element>
 
-    init(handlers: DoHandlers<Element>, observer: Observer, cancel: Cancelable) {
+    init(handlers: DoHandlers<Element>, observer: Observer, cancel: SinkDisposer) {
         self.handlers = handlers
         super.init(observer: observer, cancel: cancel)
     }
@@ -121,7 +121,7 @@ private final class Do<Element>: Producer<Element> {
         self.onDispose = onDispose
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         onSubscribe?()
         let sink = DoSink(handlers: handlers, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)

@@ -38,7 +38,7 @@ private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, Obser
     private let state = Mutex(State())
     private let scheduled = SerialDisposable()
 
-    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: Cancelable) {
+    init(scheduler: ImmediateSchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
     }
@@ -68,7 +68,7 @@ private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, Obser
             state.running = false
             return nil
         }
-        guard let event, !cancel.isDisposed else { return }
+        guard let event, cancel?.isDisposed != true else { return }
         forwardOn(event)
         if event.isStopEvent {
             dispose()
@@ -100,7 +100,7 @@ private final class ObserveOn<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSink(scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)
@@ -116,7 +116,7 @@ private final class ObserveOnSerialQueueSink<Observer: ObserverType>: Sink<Obser
     private let scheduler: SerialDispatchQueueScheduler
     private let stopped = Atomic<Bool>(false)
 
-    init(scheduler: SerialDispatchQueueScheduler, observer: Observer, cancel: Cancelable) {
+    init(scheduler: SerialDispatchQueueScheduler, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
     }
@@ -130,7 +130,7 @@ private final class ObserveOnSerialQueueSink<Observer: ObserverType>: Sink<Obser
         // observe(on:) delivers the event on the queue: its contract.
         let event = UncheckedSendable(event)
         scheduler.enqueue {
-            if self.cancel.isDisposed { return }
+            if self.cancel?.isDisposed == true { return }
             self.forwardOn(event.value)
             if event.value.isStopEvent {
                 self.dispose()
@@ -148,7 +148,7 @@ private final class ObserveOnSerialQueue<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSerialQueueSink(scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

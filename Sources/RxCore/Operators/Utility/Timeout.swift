@@ -59,7 +59,7 @@ private final class TimeoutSink<Observer: ObserverType>: Sink<Observer>, Observe
     private let timer = SerialDisposable()
     private let subscription = SerialDisposable()
 
-    init(dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType, observer: Observer, cancel: Cancelable) {
+    init(dueTime: RxTimeInterval, other: Observable<Element>, scheduler: SchedulerType, observer: Observer, cancel: SinkDisposer) {
         self.dueTime = dueTime
         self.other = other
         self.scheduler = scheduler
@@ -124,7 +124,7 @@ private final class Timeout<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = TimeoutSink(dueTime: dueTime, other: other, scheduler: scheduler, observer: observer, cancel: cancel)
         let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)

@@ -30,7 +30,7 @@ private final class WithUnretainedSink<Object: AnyObject, SourceElement, Observe
     private weak var object: Object?
     private let resultSelector: ResultSelector
 
-    init(object: Object?, resultSelector: @escaping ResultSelector, observer: Observer, cancel: Cancelable) {
+    init(object: Object?, resultSelector: @escaping ResultSelector, observer: Observer, cancel: SinkDisposer) {
         self.object = object
         self.resultSelector = resultSelector
         super.init(observer: observer, cancel: cancel)
@@ -65,7 +65,7 @@ private final class WithUnretained<Object: AnyObject, SourceElement, Out>: Produ
         self.resultSelector = resultSelector
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Out {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Out {
         let sink = WithUnretainedSink(object: object, resultSelector: resultSelector, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)
         return (sink: sink, subscription: subscription)

@@ -26,7 +26,7 @@ private final class AndThenSink<Observer: ObserverType>: Sink<Observer>, Observe
     private let second: Observable<Observer.Element>
     private let subscription = SerialDisposable()
 
-    init(second: Observable<Observer.Element>, observer: Observer, cancel: Cancelable) {
+    init(second: Observable<Observer.Element>, observer: Observer, cancel: SinkDisposer) {
         self.second = second
         super.init(observer: observer, cancel: cancel)
     }
@@ -59,7 +59,7 @@ private final class AndThen<Element>: Producer<Element> {
         self.second = second
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = AndThenSink(second: second, observer: observer, cancel: cancel)
         let subscription = sink.run(first: first)
         return (sink: sink, subscription: subscription)

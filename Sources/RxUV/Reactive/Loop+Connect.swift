@@ -58,22 +58,10 @@ private final class TCPConnect: Producer<TCPConnection> {
             guard (0...65_535).contains(port) else {
                 throw UVError(code: UVError.Code.invalidArgument, operation: "uv_tcp_connect", address: target)
             }
-            if let address = try? SocketAddress(ip: host, port: port) {
-                remaining = [address]
-                tryNext()
-                return
-            }
-            let lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
-                disown()
-                guard !isDisposed else { return }
-                guard status >= 0, !addresses.isEmpty else {
-                    forwardError(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: target))
-                    return
-                }
+            try withAddresses(host: host, port: port) { [self] addresses in
                 remaining = addresses
                 tryNext()
             }
-            own(lookup)
         }
 
         /// Connects to the next address, or fails with the last error.

@@ -73,26 +73,10 @@ private final class TCPListen: Producer<TCPConnection> {
         }
 
         override func open() throws(UVError) {
-            let (host, port) = (listen.host, listen.port)
-            if let address = try? SocketAddress(ip: host, port: port) {
-                try startListening(on: address)
-                return
+            // A host name listens on its first address.
+            try withAddresses(host: listen.host, port: listen.port) { [self] addresses throws(UVError) in
+                try startListening(on: addresses[0])
             }
-            // A host name: resolve, then listen on the first address.
-            let lookup = try AddressLookup(loop: loop, host: host, port: port) { [self] status, addresses in
-                disown()
-                guard !isDisposed else { return }
-                guard status >= 0, let address = addresses.first else {
-                    forwardError(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)"))
-                    return
-                }
-                do throws(UVError) {
-                    try startListening(on: address)
-                } catch {
-                    forwardError(error)
-                }
-            }
-            own(lookup)
         }
 
         private func startListening(on address: SocketAddress) throws(UVError) {

@@ -58,6 +58,19 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
         self.isIPv6 = family == AF_INET6
     }
 
+    /// Reads the `sockaddr_in` or `sockaddr_in6` at `address`; `nil` for
+    /// other families.
+    init?(_ address: UnsafePointer<sockaddr>) {
+        var storage = sockaddr_storage()
+        let family = Int32(address.pointee.sa_family)
+        let length = family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : family == AF_INET ? MemoryLayout<sockaddr_in>.size : 0
+        guard length > 0 else { return nil }
+        withUnsafeMutableBytes(of: &storage) { raw in
+            raw.baseAddress!.copyMemory(from: address, byteCount: length)
+        }
+        self.init(storage: storage)
+    }
+
     /// `127.0.0.1:7000` or `[::1]:7000`.
     public var description: String {
         isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)"

@@ -148,7 +148,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     /// Completes on the loop thread when done; fails with `ENOTCONN` on a
     /// closed stream.
     public final func shutdown() -> Completable {
-        operation { (stream, finish) throws(UVError) in
+        operation("uv_shutdown") { (stream, finish) throws(UVError) in
             guard stream.handle.isOpen else {
                 throw stream.error(.notConnected, "uv_shutdown")
             }
@@ -167,11 +167,9 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
 
     /// A Completable that, when subscribed, runs `body` on the loop thread
     /// with this stream and a `finish` to call once: `nil` completes, an
-    /// error fails. A thrown error fails at once; `body` that throws nothing
-    /// and never calls `finish` must not exist. Disposing only stops the
-    /// notification (libuv work cannot be taken back).
-    final func operation(_ body: @escaping StreamOperation.Body) -> Completable {
-        Completable(raw: StreamOperation(stream: self, body: body))
+    /// error fails; a thrown error fails at once (`LoopOperation`).
+    final func operation(_ operation: StaticString, _ body: @escaping LoopOperation<StreamConnection>.Body) -> Completable {
+        Completable(raw: LoopOperation(loop: loop, target: self, operation: operation, body: body))
     }
 
     /// The error `code` of `operation` on this stream (with its peer).

@@ -33,7 +33,7 @@ public final class TCPConnection: StreamConnection, @unchecked Sendable {
     /// of coalescing them (Nagle's algorithm). Completes on the loop thread;
     /// fails with `ENOTCONN` on a closed connection.
     public func setNoDelay(_ enabled: Bool) -> Completable {
-        operation { (stream, finish) throws(UVError) in
+        operation("uv_tcp_nodelay") { (stream, finish) throws(UVError) in
             try unsafeDowncast(stream, to: TCPConnection.self).socket.setNoDelay(enabled)
             finish(nil)
         }
@@ -45,7 +45,7 @@ public final class TCPConnection: StreamConnection, @unchecked Sendable {
     /// `ENOTCONN` on a closed connection.
     public func setKeepAlive(_ enabled: Bool, delay: RxTimeInterval = .seconds(60)) -> Completable {
         let seconds = UInt32(clamping: max(1, delay.nanoseconds / 1_000_000_000))
-        return operation { (stream, finish) throws(UVError) in
+        return operation("uv_tcp_keepalive") { (stream, finish) throws(UVError) in
             try unsafeDowncast(stream, to: TCPConnection.self).socket.setKeepAlive(enabled, delay: seconds)
             finish(nil)
         }

@@ -29,7 +29,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
     private enum Scenario: String {
         case listen, listenOnName, accept, connect, connectToName, read, write, vectoredWrite, queuedWrite, shutdown,
             timer, schedulerTimer, signal, newLoop, loopClose, resolve, reverseLookup, unixListen, unixListenAbstract,
-            unixConnect, unixConnectAbstract
+            unixConnect, unixConnectAbstract, udpBind, udpConnect, udpReceive, udpSend
     }
 
     override func tearDownWithError() throws {
@@ -74,6 +74,11 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, after: 1, scenario: .unixConnect),
         Fault(operation: "uv_pipe_connect", status: .connectionRefused, scenario: .unixConnect),
         Fault(operation: "uv_pipe_open", status: .outOfMemory, after: 1, scenario: .unixConnectAbstract),
+        Fault(operation: "uv_udp_init_ex", status: .tooManyOpenFiles, scenario: .udpBind),
+        Fault(operation: "uv_udp_bind", status: .addressInUse, scenario: .udpBind),
+        Fault(operation: "uv_udp_connect", status: .networkUnreachable, scenario: .udpConnect),
+        Fault(operation: "uv_udp_recv_start", status: .outOfMemory, scenario: .udpReceive),
+        Fault(operation: "uv_udp_send", status: .noBufferSpace, scenario: .udpSend),
     ]
 
     func testFaultInjection_EveryRowFailsCleanly() {
@@ -194,6 +199,9 @@ final class UVFaultInjectionTests: BridgeTestCase {
         case .unixListenAbstract: return unixError(path: "\u{0}rxuv-fault-\(getpid())", connect: false)
         case .unixConnect: return unixError(path: "/tmp/rxuv-fault-\(getpid()).sock", connect: true)
         case .unixConnectAbstract: return unixError(path: "\u{0}rxuv-fault-\(getpid())", connect: true)
+        case .udpBind: return singleError(loop.rx.bindUDP(host: "127.0.0.1", port: 0))
+        case .udpConnect: return singleError(loop.rx.connectUDP(host: "127.0.0.1", port: 9))
+        case .udpReceive, .udpSend: return udpError(receive: scenario == .udpReceive)
         case .resolve: return singleError(loop.rx.resolve(host: "localhost"))
         case .reverseLookup: return singleError(loop.rx.reverseLookup(try! SocketAddress(ip: "127.0.0.1", port: 80)))
         }
@@ -218,6 +226,24 @@ final class UVFaultInjectionTests: BridgeTestCase {
         } else {
             listener.dispose()
         }
+        runLoop()
+        return failure
+    }
+
+    /// A bound UDP socket that receives or sends to itself: the error.
+    private func udpError(receive: Bool) -> Error? {
+        var failure: Error?
+        _ = loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe(onSuccess: { socket in
+            if receive {
+                _ = socket.rx.datagrams.subscribe(onError: { failure = $0 })
+                socket.close()
+            } else {
+                _ = socket.send(ByteBuffer(string: "x"), to: socket.localAddress!).subscribe(onCompleted: { socket.close() }, onError: { error in
+                    failure = error
+                    socket.close()
+                })
+            }
+        })
         runLoop()
         return failure
     }

@@ -23,6 +23,8 @@ final class HandleSinkTests: BridgeTestCase {
         let client: TCPConnection
         /// A Unix-domain echo server's abstract name.
         let unixPath: String
+        /// A UDP socket on 127.0.0.1.
+        let udp: UDPSocket
     }
 
     /// One bridge Observable.
@@ -63,6 +65,20 @@ final class HandleSinkTests: BridgeTestCase {
         },
         Row(name: "loop.rx.connect(unixPath:)") { fixture, event in
             fixture.loop.rx.connect(unixPath: fixture.unixPath).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.bindUDP") { fixture, event in
+            fixture.loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.connectUDP") { fixture, event in
+            fixture.loop.rx.connectUDP(host: "localhost", port: 9).subscribe { _ in event() }
+        },
+        Row(name: "socket.rx.datagrams") { fixture, event in
+            let subscription = fixture.udp.rx.datagrams.subscribe { _ in event() }
+            _ = fixture.udp.send(ByteBuffer(string: "to myself"), to: fixture.udp.localAddress!).subscribe()
+            return subscription
+        },
+        Row(name: "socket.send") { fixture, event in
+            fixture.udp.send(ByteBuffer(string: "x"), to: fixture.udp.localAddress!).subscribe { _ in event() }
         },
         Row(name: "loop.rx.connect (numeric host)") { fixture, event in
             fixture.loop.rx.connect(host: "127.0.0.1", port: fixture.server.port).subscribe { _ in event() }
@@ -123,7 +139,10 @@ final class HandleSinkTests: BridgeTestCase {
         let unixServer = loop.rx.listen(unixPath: unixPath).subscribe(onNext: { connection in
             _ = connection.rx.data.subscribe(onError: { _ in })
         })
-        let fixture = Fixture(loop: loop, server: server.address, client: client, unixPath: unixPath)
+        let udp = Box<UDPSocket?>(nil)
+        _ = loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe(onSuccess: { udp.value = $0 })
+        spin(until: { udp.value != nil })
+        let fixture = Fixture(loop: loop, server: server.address, client: client, unixPath: unixPath, udp: udp.value!)
         let events = Counter()
         switch testCase {
         case .beforeSubscribeCompletes:
@@ -159,6 +178,7 @@ final class HandleSinkTests: BridgeTestCase {
         server.subscription.dispose()
         unixServer.dispose()
         client.close()
+        udp.value?.close()
         spin(until: { loop.openHandleCount == 0 })
         XCTAssertEqual(loop.openHandleCount, 0, "\(context): handles still open")
     }

@@ -1,0 +1,78 @@
+@_spi(Bridge) import RxCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The receiving end of a UDP socket: the handle's target while it
+/// receives. `UDPSocket` calls it on the loop thread, one at a time.
+protocol UDPReceiver: UVUDPTarget {
+    /// One datagram.
+    func received(_ datagram: Datagram)
+    /// The end of receiving: `nil` when the socket closed, else the error.
+    func ended(_ error: UVError?)
+}
+
+/// The observable of `socket.rx.datagrams`.
+private final class UDPReceive: Producer<Datagram> {
+    private let socket: UDPSocket
+
+    init(socket: UDPSocket) {
+        self.socket = socket
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Datagram {
+        let sink = UDPReceiveSink(socket: socket, observer: observer, cancel: cancel)
+        sink.start("uv_udp_recv_start")
+        return (sink: sink, subscription: Disposables.create())
+    }
+
+    /// Owns one receiving subscription: the socket's target while it
+    /// receives. Disposing stops receiving.
+    private final class UDPReceiveSink<Observer: ObserverType>: HandleSink<Observer>, UDPReceiver, @unchecked Sendable where Observer.Element == Datagram {
+        private let socket: UDPSocket
+
+        init(socket: UDPSocket, observer: Observer, cancel: SinkDisposer) {
+            self.socket = socket
+            super.init(loop: socket.loop, observer: observer, cancel: cancel)
+        }
+
+        override func open() throws(UVError) {
+            socket.beginReceiving(self)
+        }
+
+        override func didRelease() {
+            socket.endReceiving(self)
+        }
+
+        func udpReceived(_ count: Int, _ bytes: UnsafeRawPointer?, from sender: UnsafePointer<sockaddr>?, flags: UInt32) {
+            socket.received(count, bytes, from: sender, flags: flags)
+        }
+
+        func received(_ datagram: Datagram) {
+            forwardNext(datagram)
+        }
+
+        func ended(_ error: UVError?) {
+            if let error {
+                forwardError(error)
+            } else {
+                forwardCompleted()
+            }
+        }
+    }
+}
+
+extension Reactive where Base == UDPSocket {
+    /// The datagrams the socket receives (`uv_udp_recv_start`), each with its
+    /// sender and a truncation flag; a zero-length datagram is emitted too.
+    ///
+    /// Receive errors (an ICMP error on a connected socket, `ENOBUFS`) go to
+    /// `Hooks.defaultErrorHandler` and never end the sequence. Completes
+    /// when the socket closes. One receiver at a time: a second concurrent
+    /// subscriber gets `EBUSY`. Events arrive on the loop thread. Disposing
+    /// stops receiving (`uv_udp_recv_stop`); the socket stays open.
+    public var datagrams: Observable<Datagram> {
+        UDPReceive(socket: base)
+    }
+}

@@ -77,5 +77,12 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: examples
         ),
+        .executableTarget(
+            name: "rxcat",
+            dependencies: ["RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/rxcat",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
     ]
 )

@@ -121,7 +121,7 @@ class UVHandle: UVResource {
 
 /// The kinds of handle RxUV opens, as the loop counts them.
 enum UVHandleKind: Int, CaseIterable {
-    case async, pipe, signal, tcp, timer, udp
+    case async, pipe, signal, tcp, timer, tty, udp
 
     /// The name `Loop.close` uses: `timer`, `tcp`...
     var name: String {
@@ -131,6 +131,7 @@ enum UVHandleKind: Int, CaseIterable {
         case .signal: "signal"
         case .tcp: "tcp"
         case .timer: "timer"
+        case .tty: "tty"
         case .udp: "udp"
         }
     }

@@ -323,7 +323,9 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         handle.target = nil
     }
 
-    private func closeGracefully() {
+    /// Stops reading and closes the stream once the queued writes are
+    /// flushed. Loop thread.
+    final func closeGracefully() {
         guard handle.isOpen else { return }
         handle.stopReading()
         closedFlag.store(true, ordering: .releasing)

@@ -1,0 +1,60 @@
+internal import CLibUV
+
+/// A `uv_fs_t` reading or writing one buffer of a file on libuv's thread
+/// pool (`uv_fs_read`, `uv_fs_write`, at the file's current position).
+/// Cancellable until the thread pool starts it.
+final class UVFileRequest: UVRequest {
+    private let bytes: ByteBuffer?
+    /// A read's buffer: the request's own, since a read the thread pool has
+    /// started cannot be cancelled and writes into it until it completes.
+    private let readBuffer: UnsafeMutableRawBufferPointer?
+    private var completion: ((Int, ByteBuffer?) -> Void)?
+
+    /// Reads up to `capacity` bytes of `descriptor`; `completion` gets the
+    /// count (0 at the end of the file) and the bytes, or a negative status.
+    init(loop: Loop, reading descriptor: Int32, capacity: Int, completion: @escaping (Int, ByteBuffer?) -> Void) throws(UVError) {
+        self.bytes = nil
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+        self.readBuffer = buffer
+        self.completion = completion
+        super.init(type: UV_FS)
+        var descriptorBuffer = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+        try submit("uv_fs_read", address: "fd \(descriptor)") {
+            uv_fs_read(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
+        }
+    }
+
+    /// Writes `bytes` to `descriptor`; `completion` gets the count written
+    /// or a negative status.
+    init(loop: Loop, writing bytes: ByteBuffer, to descriptor: Int32, completion: @escaping (Int) -> Void) throws(UVError) {
+        self.bytes = bytes
+        self.readBuffer = nil
+        self.completion = { count, _ in completion(count) }
+        super.init(type: UV_FS)
+        var descriptorBuffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress).assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        try submit("uv_fs_write", address: "fd \(descriptor)") {
+            uv_fs_write(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
+        }
+    }
+
+    private var fs: UnsafeMutablePointer<uv_fs_t> {
+        pointer.assumingMemoryBound(to: uv_fs_t.self)
+    }
+
+    fileprivate func finish() {
+        let result = fs.pointee.result
+        uv_fs_req_cleanup(fs)
+        let completion = self.completion
+        self.completion = nil
+        let read = result > 0 ? readBuffer.map { ByteBuffer(copying: UnsafeRawPointer($0.baseAddress!), count: result) } : nil
+        completion?(result, read)
+    }
+
+    deinit {
+        readBuffer?.deallocate()
+    }
+}
+
+private func uvFileRequestDone(_ request: UnsafeMutablePointer<uv_fs_t>?) {
+    UVRequest.complete(request, as: UVFileRequest.self).finish()
+}

@@ -1,0 +1,35 @@
+internal import CLibUV
+
+/// A `uv_tty_t`: a terminal as a stream. libuv reopens the terminal by its
+/// path when it can, so the descriptor's flags (shared with other
+/// processes) are left as they were; it never closes descriptors 0 to 2.
+final class UVTTY: UVStream {
+    /// A terminal handle on `descriptor` (`uv_tty_init`).
+    init(loop: Loop, descriptor: Int32) throws(UVError) {
+        super.init(loop: loop, type: UV_TTY, kind: .tty)
+        try adopt("uv_tty_init") { uv_tty_init(loop.raw, tty, descriptor, 0) }
+    }
+
+    var tty: UnsafeMutablePointer<uv_tty_t> {
+        pointer.assumingMemoryBound(to: uv_tty_t.self)
+    }
+
+    /// Sets raw (`true`) or normal mode (`uv_tty_set_mode`).
+    func setRawMode(_ raw: Bool) throws(UVError) {
+        try uvCall("uv_tty_set_mode") { uv_tty_set_mode(tty, raw ? UV_TTY_MODE_RAW : UV_TTY_MODE_NORMAL) }
+    }
+
+    /// The window size in columns and rows (`uv_tty_get_winsize`).
+    func windowSize() throws(UVError) -> (columns: Int, rows: Int) {
+        var columns: Int32 = 0
+        var rows: Int32 = 0
+        try uvCall("uv_tty_get_winsize") { uv_tty_get_winsize(tty, &columns, &rows) }
+        return (Int(columns), Int(rows))
+    }
+
+    /// Restores the mode every terminal had before RxUV changed it
+    /// (`uv_tty_reset_mode`; async-signal-safe).
+    static func resetMode() {
+        _ = uv_tty_reset_mode()
+    }
+}

@@ -1,0 +1,94 @@
+internal import CLibUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A standard descriptor (0, 1 or 2) opened for a loop, the way its kind
+/// needs (`uv_guess_handle`):
+/// - a terminal: a `uv_tty_t` (libuv reopens the terminal by its path);
+/// - a pipe or FIFO: reopened through `/proc/self/fd`, so the non-blocking
+///   mode libuv sets is on a file description of our own, not on the one
+///   the parent shell and the other processes of a pipeline share;
+/// - a socket (it cannot be reopened): a duplicate, whose non-blocking
+///   mode the socket's other users then see too;
+/// - a regular file (epoll cannot watch files): a duplicate, read and
+///   written on libuv's thread pool (`uv_fs_read`, `uv_fs_write`).
+/// The descriptor itself is never closed.
+enum StandardDescriptor {
+    /// A terminal, pipe or socket, as a stream handle.
+    case stream(UVStream)
+    /// A regular file: a duplicate descriptor, closed by its owner.
+    case file(Int32)
+
+    /// Opens `descriptor` on `loop`, for reading or for writing. Loop thread.
+    static func open(_ descriptor: Int32, forWriting: Bool, loop: Loop) throws(UVError) -> StandardDescriptor {
+        let name = "fd \(descriptor)"
+        switch uv_guess_handle(descriptor) {
+        case UV_TTY:
+            return .stream(try UVTTY(loop: loop, descriptor: descriptor))
+        case UV_NAMED_PIPE:
+            let own: Int32
+            if let reopened = reopen(descriptor, forWriting: forWriting) {
+                own = reopened
+            } else {
+                own = try duplicate(descriptor)
+            }
+            let pipe: UVPipe
+            do throws(UVError) {
+                pipe = try UVPipe(loop: loop)
+            } catch {
+                Glibc.close(own)
+                throw error
+            }
+            try pipe.closingIfFails { () throws(UVError) in
+                do throws(UVError) {
+                    try pipe.open(own, address: name)
+                } catch {
+                    Glibc.close(own)
+                    throw error
+                }
+            }
+            return .stream(pipe)
+        case UV_TCP:
+            let own = try duplicate(descriptor)
+            let socket: UVTCP
+            do throws(UVError) {
+                socket = try UVTCP(loop: loop)
+            } catch {
+                Glibc.close(own)
+                throw error
+            }
+            try socket.closingIfFails { () throws(UVError) in
+                do throws(UVError) {
+                    try socket.open(own)
+                } catch {
+                    Glibc.close(own)
+                    throw error
+                }
+            }
+            return .stream(socket)
+        case UV_FILE:
+            return .file(try duplicate(descriptor))
+        default:
+            throw UVError(code: UVError.Code.badFileDescriptor, operation: "uv_guess_handle", address: name)
+        }
+    }
+
+    /// A new file description for a pipe or FIFO (`/proc/self/fd/N`),
+    /// opened non-blocking (a FIFO open would otherwise wait for the other
+    /// end); `nil` when it cannot be reopened (a socket, a writer's FIFO
+    /// without a reader).
+    private static func reopen(_ descriptor: Int32, forWriting: Bool) -> Int32? {
+        let reopened = Glibc.open("/proc/self/fd/\(descriptor)", (forWriting ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC)
+        return reopened >= 0 ? reopened : nil
+    }
+
+    private static func duplicate(_ descriptor: Int32) throws(UVError) -> Int32 {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0 else {
+            throw UVError(code: UVError.Code(rawValue: -errno), operation: "dup", address: "fd \(descriptor)")
+        }
+        return copy
+    }
+}

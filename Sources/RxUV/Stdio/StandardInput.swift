@@ -1,0 +1,116 @@
+@_spi(Bridge) import RxCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Reactive where Base == Loop {
+    /// The bytes of the process's standard input, one `ByteBuffer` per read,
+    /// whatever descriptor 0 is: a terminal (`uv_tty_t`), a pipe or FIFO
+    /// (reopened, so the shared descriptor's flags are left alone), a socket,
+    /// or a regular file (read on libuv's thread pool with `uv_fs_read`,
+    /// since epoll cannot watch files). Chain `lines(maxLength:)` for lines.
+    ///
+    /// Completes at the end of input; errors with the read's `UVError`.
+    /// Events arrive on the loop thread. Disposing stops reading and
+    /// closes what RxUV opened (never descriptor 0 itself). One subscriber
+    /// at a time makes sense: two would split the input between them.
+    public var stdin: Observable<ByteBuffer> {
+        StandardInput(loop: base)
+    }
+}
+
+/// The observable of `loop.rx.stdin`.
+private final class StandardInput: Producer<ByteBuffer> {
+    private let loop: Loop
+
+    init(loop: Loop) {
+        self.loop = loop
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+        let sink = StandardInputSink(loop: loop, observer: observer, cancel: cancel)
+        sink.start("uv_read_start")
+        return (sink: sink, subscription: Disposables.create())
+    }
+
+    /// Reads standard input: as a stream's reader, or a file's reads one
+    /// request at a time (each owned, so disposing cancels it).
+    private final class StandardInputSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
+        // Loop-thread state.
+        private var stream: StreamConnection?
+        private var file: Int32?
+        private var isReadingFile = false
+
+        override func open() throws(UVError) {
+            switch try StandardDescriptor.open(0, forWriting: false, loop: loop) {
+            case .stream(let handle):
+                let stream = StreamConnection(handle: handle)
+                self.stream = stream
+                stream.beginReading(self)
+            case .file(let descriptor):
+                file = descriptor
+                try readFile()
+            }
+        }
+
+        /// Reads the next chunk of the file.
+        private func readFile() throws(UVError) {
+            guard let file else { return }
+            let request = try UVFileRequest(loop: loop, reading: file, capacity: 64 * 1024) { [self] count, bytes in
+                disown()
+                isReadingFile = false
+                guard !isDisposed else {
+                    closeFile()
+                    return
+                }
+                if count > 0, let bytes {
+                    forwardNext(bytes)
+                    do throws(UVError) {
+                        try readFile()
+                    } catch {
+                        forwardError(error)
+                    }
+                } else if count == 0 {
+                    forwardCompleted()
+                } else {
+                    forwardError(UVError(status: Int32(count), operation: "uv_fs_read", address: "stdin"))
+                }
+            }
+            isReadingFile = true
+            own(request)
+        }
+
+        /// Closes the duplicate descriptor, unless a read still uses it (its
+        /// completion closes it then).
+        private func closeFile() {
+            guard let descriptor = file, !isReadingFile else { return }
+            file = nil
+            Glibc.close(descriptor)
+        }
+
+        override func didRelease() {
+            stream?.endReading(self)
+            stream = nil
+            closeFile()
+        }
+
+        func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
+            stream?.readCompleted(count, bytes)
+        }
+
+        func streamConnectionArrived(_ status: Int32) {}
+
+        func received(_ bytes: ByteBuffer) {
+            forwardNext(bytes)
+        }
+
+        func ended(_ error: UVError?) {
+            if let error {
+                forwardError(error)
+            } else {
+                forwardCompleted()
+            }
+        }
+    }
+}

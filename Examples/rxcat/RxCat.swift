@@ -51,14 +51,14 @@ struct RxCat: ParsableCommand {
         }
         // Each chunk is written in order; the copy ends with a flush, so the
         // loop (and the program) ends only when the last byte is out.
-        _ = chunks
-            .concatMap { output.write($0).asObservable() }
-            .concat(output.flush().asObservable())
+        let written = chunks.concatMap { output.write($0).asObservable() }
+        let copy = written.concat(output.flush().asObservable())
             .subscribe(onError: { error in
                 exitCode = 1
                 _ = errors.write("rxcat: \(error)\n").subscribe()
             })
         loop.run()
+        copy.dispose()
         output.close()
         errors.close()
         loop.run()

@@ -238,10 +238,12 @@ final class UVFaultInjectionTests: BridgeTestCase {
                 _ = socket.rx.datagrams.subscribe(onError: { failure = $0 })
                 socket.close()
             } else {
-                _ = socket.send(ByteBuffer(string: "x"), to: socket.localAddress!).subscribe(onCompleted: { socket.close() }, onError: { error in
-                    failure = error
-                    socket.close()
-                })
+                _ = socket.send(ByteBuffer(string: "x"), to: socket.localAddress!).subscribe(
+                    onCompleted: { socket.close() },
+                    onError: { error in
+                        failure = error
+                        socket.close()
+                    })
             }
         })
         runLoop()

@@ -30,10 +30,12 @@ final class FramingAllocationTests: BridgeTestCase {
         }
 
         let before = ByteBuffer.storageAllocations.load(ordering: .relaxed)
-        let events = framing(reads) { $0.lineEvents(maxLength: 1024).map { event -> ByteBuffer in
-            guard case .line(let line) = event else { return ByteBuffer(string: "not a line") }
-            return line
-        } }
+        let events = framing(reads) {
+            $0.lineEvents(maxLength: 1024).map { event -> ByteBuffer in
+                guard case .line(let line) = event else { return ByteBuffer(string: "not a line") }
+                return line
+            }
+        }
         let lineEventsAllocations = ByteBuffer.storageAllocations.load(ordering: .relaxed) - before
 
         let beforeLines = ByteBuffer.storageAllocations.load(ordering: .relaxed)

@@ -107,16 +107,20 @@ final class HandleSinkTests: BridgeTestCase {
             fixture.client.setKeepAlive(true).subscribe { _ in event() }
         },
         Row(name: "loop.schedule") { fixture, event in
-            fixture.loop.schedule((), action: { _ in
-                event()
-                return Disposables.create()
-            })
+            fixture.loop.schedule(
+                (),
+                action: { _ in
+                    event()
+                    return Disposables.create()
+                })
         },
         Row(name: "loop.scheduleRelative") { fixture, event in
-            fixture.loop.scheduleRelative((), dueTime: .milliseconds(1), action: { _ in
-                event()
-                return Disposables.create()
-            })
+            fixture.loop.scheduleRelative(
+                (), dueTime: .milliseconds(1),
+                action: { _ in
+                    event()
+                    return Disposables.create()
+                })
         },
         Row(name: "loop.schedulePeriodic") { fixture, event in
             fixture.loop.schedulePeriodic((), startAfter: .milliseconds(1), period: .milliseconds(1), action: { _ in event() })
@@ -160,10 +164,11 @@ final class HandleSinkTests: BridgeTestCase {
             XCTAssertEqual(events.current, 0, "\(context): an event after dispose")
         case .insideOwnCallback:
             let subscription = SingleAssignmentDisposable()
-            subscription.setDisposable(row.subscribe(fixture) {
-                events.increment()
-                subscription.dispose()
-            })
+            subscription.setDisposable(
+                row.subscribe(fixture) {
+                    events.increment()
+                    subscription.dispose()
+                })
             spin(until: { events.current > 0 })
             spin(for: 0.02)
             XCTAssertEqual(events.current, 1, "\(context): events after dispose")

@@ -140,11 +140,14 @@ final class LoopUnixTests: BridgeTestCase {
     func testListen_ModeIsInPlaceBeforeAnyoneCanConnect() {
         let socketPath = path("private.sock")
         let modeAtListening = Shared<mode_t>(0)
-        let listener = loop.rx.listen(unixPath: socketPath, mode: 0o600, onListening: { path in
-            var status = stat()
-            stat(path, &status)
-            modeAtListening.value = status.st_mode & 0o777
-        }).subscribe()
+        let listener = loop.rx.listen(
+            unixPath: socketPath, mode: 0o600,
+            onListening: { path in
+                var status = stat()
+                stat(path, &status)
+                modeAtListening.value = status.st_mode & 0o777
+            }
+        ).subscribe()
         XCTAssertEqual(modeAtListening.value, 0o600)
         listener.dispose()
         runLoop()

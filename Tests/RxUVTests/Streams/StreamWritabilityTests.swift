@@ -20,10 +20,12 @@ final class StreamWritabilityTests: BridgeTestCase {
         func startReadingIfBlocked() {
             guard serverIsUnwritable, !isReading, let client else { return }
             isReading = true
-            _ = client.rx.data.subscribe(onNext: { bytes in bytes.withUnsafeBytes { received.append(contentsOf: $0) } }, onCompleted: {
-                client.close()
-                listener?.dispose()
-            })
+            _ = client.rx.data.subscribe(
+                onNext: { bytes in bytes.withUnsafeBytes { received.append(contentsOf: $0) } },
+                onCompleted: {
+                    client.close()
+                    listener?.dispose()
+                })
         }
         let port = Shared(0)
         var listener: Disposable?

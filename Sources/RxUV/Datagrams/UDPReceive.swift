@@ -10,7 +10,7 @@ protocol UDPReceiver: UVUDPTarget {
     /// One datagram.
     func received(_ datagram: Datagram)
     /// The end of receiving: `nil` when the socket closed, else the error.
-    func ended(_ error: UVError?)
+    func end(_ error: UVError?)
 }
 
 /// The observable of `socket.rx.datagrams`.
@@ -22,9 +22,7 @@ private final class UDPReceive: Producer<Datagram> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Datagram {
-        let sink = UDPReceiveSink(socket: socket, observer: observer, cancel: cancel)
-        sink.start("uv_udp_recv_start")
-        return (sink: sink, subscription: Disposables.create())
+        return UDPReceiveSink(socket: socket, observer: observer, cancel: cancel).run("uv_udp_recv_start")
     }
 
     /// Owns one receiving subscription: the socket's target while it
@@ -53,13 +51,6 @@ private final class UDPReceive: Producer<Datagram> {
             forwardNext(datagram)
         }
 
-        func ended(_ error: UVError?) {
-            if let error {
-                forwardError(error)
-            } else {
-                forwardCompleted()
-            }
-        }
     }
 }
 

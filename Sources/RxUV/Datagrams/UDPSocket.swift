@@ -145,11 +145,11 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
     /// it receives); one receiver at a time.
     func beginReceiving(_ receiver: UDPReceiver) {
         guard state.value.receiver == nil else {
-            receiver.ended(UVError(code: UVError.Code.busy, operation: "UDPSocket.datagrams (another subscriber is receiving)", address: localAddress?.description))
+            receiver.end(UVError(code: UVError.Code.busy, operation: "UDPSocket.datagrams (another subscriber is receiving)", address: localAddress?.description))
             return
         }
         guard handle.isOpen else {
-            receiver.ended(UVError(code: UVError.Code.badFileDescriptor, operation: "UDPSocket.datagrams", address: localAddress?.description))
+            receiver.end(UVError(code: UVError.Code.badFileDescriptor, operation: "UDPSocket.datagrams", address: localAddress?.description))
             return
         }
         state.value.receiver = receiver
@@ -158,7 +158,7 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
             try handle.startReceiving()
         } catch {
             detachReceiver()
-            receiver.ended(error)
+            receiver.end(error)
         }
     }
 
@@ -206,7 +206,7 @@ extension UDPSocket: LoopThreadWork {
         queuedBytes.store(0, ordering: .relaxed)
         if let receiver = state.value.receiver {
             detachReceiver()
-            receiver.ended(nil)
+            receiver.end(nil)
         }
     }
 }

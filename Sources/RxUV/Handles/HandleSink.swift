@@ -57,6 +57,23 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
         }
     }
 
+    /// `start(operation)` and the pair `Producer.run` returns: this sink, and
+    /// no separate upstream subscription.
+    @inline(__always)
+    final func run(_ operation: StaticString) -> (sink: Disposable, subscription: Disposable) {
+        start(operation)
+        return (sink: self, subscription: Disposables.create())
+    }
+
+    /// Ends the subscription: with `error`, or completed when it is `nil`.
+    final func end(_ error: UVError?) {
+        if let error {
+            forwardError(error)
+        } else {
+            forwardCompleted()
+        }
+    }
+
     /// Creates what the subscription owns and hands it to `own(_:)`. Loop
     /// thread; not called once disposed. A thrown error ends the subscription.
     func open() throws(UVError) {}

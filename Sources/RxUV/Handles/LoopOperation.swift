@@ -23,9 +23,7 @@ final class LoopOperation<Target: AnyObject & Sendable>: Producer<Never> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
-        let sink = LoopOperationSink(operation: self, observer: observer, cancel: cancel)
-        sink.start(operation)
-        return (sink: sink, subscription: Disposables.create())
+        return LoopOperationSink(operation: self, observer: observer, cancel: cancel).run(operation)
     }
 
     /// One subscription to an operation.
@@ -38,13 +36,7 @@ final class LoopOperation<Target: AnyObject & Sendable>: Producer<Never> {
         }
 
         override func open() throws(UVError) {
-            try operation.body(operation.target) { [self] error in
-                if let error {
-                    forwardError(error)
-                } else {
-                    forwardCompleted()
-                }
-            }
+            try operation.body(operation.target) { [self] error in end(error) }
         }
     }
 }

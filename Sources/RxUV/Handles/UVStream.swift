@@ -1,6 +1,10 @@
 internal import CLibUV
 import RxCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Receives a stream's callbacks: the subscription that listens on it or
 /// reads from it. Loop thread.
 protocol UVStreamTarget: AnyObject {
@@ -101,11 +105,32 @@ class UVStream: UVHandle {
         target?.streamConnectionArrived(status)
     }
 
+    /// A stream made by `make` that adopts the open `descriptor` with
+    /// `open` (`uv_pipe_open`, `uv_tcp_open`); on any failure the handle is
+    /// closed and so is the descriptor, which the caller then no longer owns.
+    static func adopting<Stream: UVStream>(_ descriptor: Int32, make: () throws(UVError) -> Stream, open: (Stream) throws(UVError) -> Void) throws(UVError) -> Stream {
+        let stream: Stream
+        do throws(UVError) {
+            stream = try make()
+            try stream.closingIfFails { () throws(UVError) in try open(stream) }
+        } catch {
+            // libuv took the descriptor only if `open` succeeded.
+            _ = systemClose(descriptor)
+            throw error
+        }
+        return stream
+    }
+
     /// A new, unconnected stream of this kind on the same loop, to accept
     /// into. Subclasses that listen override it.
     func makePeer() throws(UVError) -> UVStream {
         throw UVError(code: UVError.Code.notSupported, operation: "uv_accept")
     }
+}
+
+/// `close(2)`, out of the way of `UVHandle.close()`.
+private func systemClose(_ descriptor: Int32) -> Int32 {
+    Glibc.close(descriptor)
 }
 
 private func uvConnectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {

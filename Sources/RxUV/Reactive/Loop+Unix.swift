@@ -84,9 +84,7 @@ private final class UnixListen: Producer<UnixConnection> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
-        let sink = UnixListenSink(listen: self, observer: observer, cancel: cancel)
-        sink.start("uv_listen")
-        return (sink: sink, subscription: Disposables.create())
+        return UnixListenSink(listen: self, observer: observer, cancel: cancel).run("uv_listen")
     }
 
     /// Owns the listening pipe of one subscription.
@@ -115,21 +113,8 @@ private final class UnixListen: Producer<UnixConnection> {
                 let pipe: UVPipe
                 if UnixSocketPath.isAbstract(path) {
                     let descriptor = try UnixSocketPath.boundAbstractSocket(path)
-                    do throws(UVError) {
-                        pipe = try UVPipe(loop: loop)
-                    } catch {
-                        Glibc.close(descriptor)
-                        throw error
-                    }
-                    try pipe.closingIfFails { () throws(UVError) in
-                        do throws(UVError) {
-                            try pipe.open(descriptor, address: address)
-                        } catch {
-                            Glibc.close(descriptor)
-                            throw error
-                        }
-                        try pipe.listen(backlog: backlog, address: address)
-                    }
+                    pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(descriptor, address: address) })
+                    try pipe.closingIfFails { () throws(UVError) in try pipe.listen(backlog: backlog, address: address) }
                 } else {
                     try UnixSocketPath.removeStaleSocket(at: path)
                     pipe = try UVPipe(loop: loop)
@@ -164,9 +149,7 @@ private final class UnixConnect: Producer<UnixConnection> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
-        let sink = UnixConnectSink(loop: loop, path: path, observer: observer, cancel: cancel)
-        sink.start("uv_pipe_connect")
-        return (sink: sink, subscription: Disposables.create())
+        return UnixConnectSink(loop: loop, path: path, observer: observer, cancel: cancel).run("uv_pipe_connect")
     }
 
     /// Owns the pipe of one connection attempt until it connects.
@@ -183,21 +166,7 @@ private final class UnixConnect: Producer<UnixConnection> {
             let address = UnixSocketPath.display(path)
             if UnixSocketPath.isAbstract(path) {
                 let descriptor = try UnixSocketPath.connectedAbstractSocket(path)
-                let pipe: UVPipe
-                do throws(UVError) {
-                    pipe = try UVPipe(loop: loop)
-                } catch {
-                    Glibc.close(descriptor)
-                    throw error
-                }
-                try pipe.closingIfFails { () throws(UVError) in
-                    do throws(UVError) {
-                        try pipe.open(descriptor, address: address)
-                    } catch {
-                        Glibc.close(descriptor)
-                        throw error
-                    }
-                }
+                let pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(descriptor, address: address) })
                 forwardNext(UnixConnection(handle: pipe))
                 forwardCompleted()
                 return

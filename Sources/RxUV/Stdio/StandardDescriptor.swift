@@ -34,39 +34,11 @@ enum StandardDescriptor {
             } else {
                 own = try duplicate(descriptor)
             }
-            let pipe: UVPipe
-            do throws(UVError) {
-                pipe = try UVPipe(loop: loop)
-            } catch {
-                Glibc.close(own)
-                throw error
-            }
-            try pipe.closingIfFails { () throws(UVError) in
-                do throws(UVError) {
-                    try pipe.open(own, address: name)
-                } catch {
-                    Glibc.close(own)
-                    throw error
-                }
-            }
+            let pipe = try UVStream.adopting(own, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(own, address: name) })
             return .stream(pipe)
         case UV_TCP:
             let own = try duplicate(descriptor)
-            let socket: UVTCP
-            do throws(UVError) {
-                socket = try UVTCP(loop: loop)
-            } catch {
-                Glibc.close(own)
-                throw error
-            }
-            try socket.closingIfFails { () throws(UVError) in
-                do throws(UVError) {
-                    try socket.open(own)
-                } catch {
-                    Glibc.close(own)
-                    throw error
-                }
-            }
+            let socket = try UVStream.adopting(own, make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket throws(UVError) in try socket.open(own) })
             return .stream(socket)
         case UV_FILE:
             return .file(try duplicate(descriptor))

@@ -29,25 +29,20 @@ private final class StandardInput: Producer<ByteBuffer> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
-        let sink = StandardInputSink(loop: loop, observer: observer, cancel: cancel)
-        sink.start("uv_read_start")
-        return (sink: sink, subscription: Disposables.create())
+        return StandardInputSink(loop: loop, observer: observer, cancel: cancel).run("uv_read_start")
     }
 
-    /// Reads standard input: as a stream's reader, or a file's reads one
+    /// Reads standard input: as any stream is read, or a file's reads one
     /// request at a time (each owned, so disposing cancels it).
-    private final class StandardInputSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
+    private final class StandardInputSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unchecked Sendable where Observer.Element == ByteBuffer {
         // Loop-thread state.
-        private var stream: StreamConnection?
         private var file: Int32?
         private var isReadingFile = false
 
         override func open() throws(UVError) {
             switch try StandardDescriptor.open(0, forWriting: false, loop: loop) {
             case .stream(let handle):
-                let stream = StreamConnection(handle: handle)
-                self.stream = stream
-                stream.beginReading(self)
+                read(StreamConnection(handle: handle))
             case .file(let descriptor):
                 file = descriptor
                 try readFile()
@@ -90,27 +85,10 @@ private final class StandardInput: Producer<ByteBuffer> {
         }
 
         override func didRelease() {
-            stream?.endReading(self)
+            super.didRelease()
             stream = nil
             closeFile()
         }
 
-        func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
-            stream?.readCompleted(count, bytes)
-        }
-
-        func streamConnectionArrived(_ status: Int32) {}
-
-        func received(_ bytes: ByteBuffer) {
-            forwardNext(bytes)
-        }
-
-        func ended(_ error: UVError?) {
-            if let error {
-                forwardError(error)
-            } else {
-                forwardCompleted()
-            }
-        }
     }
 }

@@ -293,11 +293,11 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     /// reads); one reader at a time.
     final func beginReading(_ reader: StreamReader) {
         guard self.reader == nil else {
-            reader.ended(error(.busy, "StreamConnection.data (another subscriber is reading)"))
+            reader.end(error(.busy, "StreamConnection.data (another subscriber is reading)"))
             return
         }
         guard handle.isOpen, !state.value.closeWhenDrained else {
-            reader.ended(error(.notConnected, "StreamConnection.data"))
+            reader.end(error(.notConnected, "StreamConnection.data"))
             return
         }
         self.reader = reader
@@ -351,7 +351,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         writability.withLock { $0 }?.onCompleted()
         if let reader {
             detachReader()
-            reader.ended(nil)
+            reader.end(nil)
         }
     }
 
@@ -359,7 +359,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         let reader = self.reader
         detachReader()
         closeNow()
-        reader?.ended(error)
+        reader?.end(error)
     }
 
     /// A read completed (through the reader, the handle's target).
@@ -373,7 +373,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
             handle.stopReading()
             let reader = self.reader
             detachReader()
-            reader?.ended(nil)
+            reader?.end(nil)
             closeGracefully()
         } else if count < 0 {
             failReader(UVError(status: Int32(count), operation: "uv_read", address: peerDescription))

@@ -8,7 +8,36 @@ protocol StreamReader: UVStreamTarget {
     func received(_ bytes: ByteBuffer)
     /// The end of reading: `nil` at EOF or when the stream closed, else the
     /// error. Nothing follows.
-    func ended(_ error: UVError?)
+    func end(_ error: UVError?)
+}
+
+/// A subscription that reads a stream: the stream handle's target while
+/// it reads, forwarding each read as an element, with no `Event` or closure
+/// on the way. Disposing it ends the read, and the stream closes once its
+/// queued writes are flushed. Subclasses say which stream (`open()`).
+class StreamReadingSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
+    /// The stream read from, once opened. Loop-thread state.
+    final var stream: StreamConnection?
+
+    /// Starts reading `stream`. Loop thread.
+    final func read(_ stream: StreamConnection) {
+        self.stream = stream
+        stream.beginReading(self)
+    }
+
+    override func didRelease() {
+        stream?.endReading(self)
+    }
+
+    final func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
+        stream?.readCompleted(count, bytes)
+    }
+
+    final func streamConnectionArrived(_ status: Int32) {}
+
+    final func received(_ bytes: ByteBuffer) {
+        forwardNext(bytes)
+    }
 }
 
 /// The observable of `stream.rx.data`.
@@ -20,47 +49,20 @@ private final class StreamRead: Producer<ByteBuffer> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
-        let sink = StreamReadSink(stream: stream, observer: observer, cancel: cancel)
-        sink.start("uv_read_start")
-        return (sink: sink, subscription: Disposables.create())
+        StreamReadSink(stream: stream, observer: observer, cancel: cancel).run("uv_read_start")
     }
 
-    /// Owns one read subscription: it is the stream handle's target while
-    /// it reads and forwards each read as an element, with no `Event` or
-    /// closure on the way. Disposing it ends the read and closes the stream
-    /// once its queued writes are flushed.
-    private final class StreamReadSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
-        private let stream: StreamConnection
+    /// Reads one given stream.
+    private final class StreamReadSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unchecked Sendable where Observer.Element == ByteBuffer {
+        private let given: StreamConnection
 
         init(stream: StreamConnection, observer: Observer, cancel: SinkDisposer) {
-            self.stream = stream
+            self.given = stream
             super.init(loop: stream.loop, observer: observer, cancel: cancel)
         }
 
         override func open() throws(UVError) {
-            stream.beginReading(self)
-        }
-
-        override func didRelease() {
-            stream.endReading(self)
-        }
-
-        func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
-            stream.readCompleted(count, bytes)
-        }
-
-        func streamConnectionArrived(_ status: Int32) {}
-
-        func received(_ bytes: ByteBuffer) {
-            forwardNext(bytes)
-        }
-
-        func ended(_ error: UVError?) {
-            if let error {
-                forwardError(error)
-            } else {
-                forwardCompleted()
-            }
+            read(given)
         }
     }
 }

@@ -88,9 +88,7 @@ final class StreamWrite: Producer<Never> {
                 return (sink: sink, subscription: Disposables.create())
             }
         }
-        let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel)
-        sink.start("uv_write")
-        return (sink: sink, subscription: Disposables.create())
+        return StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel).run("uv_write")
     }
 }
 
@@ -127,10 +125,6 @@ private final class StreamWriteSink<Observer: ObserverType>: HandleSink<Observer
 
     /// The write's outcome: `nil` completes, an error fails.
     private func finish(_ error: UVError?) {
-        if let error {
-            forwardError(error)
-        } else {
-            forwardCompleted()
-        }
+        end(error)
     }
 }

@@ -22,7 +22,9 @@ private final class UDPReceive: Producer<Datagram> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Datagram {
-        return UDPReceiveSink(socket: socket, observer: observer, cancel: cancel).run("uv_udp_recv_start")
+        let sink = UDPReceiveSink(socket: socket, observer: observer, cancel: cancel)
+        sink.start("uv_udp_recv_start")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns one receiving subscription: the socket's target while it

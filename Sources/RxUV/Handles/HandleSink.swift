@@ -29,6 +29,11 @@ enum HandleSinkStep {
 ///   (`UVTimerTarget`, `UVSignalTarget`, `UVStreamTarget`), which the handle
 ///   holds until its close callback.
 ///
+/// A `Producer.run` makes its sink, calls `start`, and returns the sink
+/// itself as the disposable: typed as the subclass, whose generic metadata
+/// the allocation has looked up already (a helper on this class returning
+/// `self` would look up `HandleSink<Observer>`'s on every subscription).
+///
 /// Subclasses override `open()` and, when disposing must do more than close
 /// the owned handle, `didRelease()`. Loop-thread state (what is owned, and
 /// what subclasses keep) is touched only on the loop thread:
@@ -55,14 +60,6 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
         if !loop.onLoopThread(self, .open) {
             forwardError(UVError(code: UVError.Code.invalidArgument, operation: "\(operation) (the loop is closed)"))
         }
-    }
-
-    /// `start(operation)` and the pair `Producer.run` returns: this sink, and
-    /// no separate upstream subscription.
-    @inline(__always)
-    final func run(_ operation: StaticString) -> (sink: Disposable, subscription: Disposable) {
-        start(operation)
-        return (sink: self, subscription: Disposables.create())
     }
 
     /// Ends the subscription: with `error`, or completed when it is `nil`.

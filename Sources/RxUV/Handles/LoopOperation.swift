@@ -23,7 +23,9 @@ final class LoopOperation<Target: AnyObject & Sendable>: Producer<Never> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
-        return LoopOperationSink(operation: self, observer: observer, cancel: cancel).run(operation)
+        let sink = LoopOperationSink(operation: self, observer: observer, cancel: cancel)
+        sink.start(operation)
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// One subscription to an operation.

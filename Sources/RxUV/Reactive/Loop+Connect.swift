@@ -29,7 +29,9 @@ private final class TCPConnect: Producer<TCPConnection> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
-        return TCPConnectSink(connect: self, observer: observer, cancel: cancel).run("uv_tcp_connect")
+        let sink = TCPConnectSink(connect: self, observer: observer, cancel: cancel)
+        sink.start("uv_tcp_connect")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// One `connect`: owns the lookup, then each attempt's socket in

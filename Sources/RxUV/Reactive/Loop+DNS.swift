@@ -62,7 +62,9 @@ private final class Lookup<Answer>: Producer<Answer> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Answer {
-        return LookupSink(lookup: self, observer: observer, cancel: cancel).run(operation)
+        let sink = LookupSink(lookup: self, observer: observer, cancel: cancel)
+        sink.start(operation)
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns one lookup request until it answers.

@@ -57,7 +57,9 @@ private final class TCPListen: Producer<TCPConnection> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
-        return TCPListenSink(listen: self, observer: observer, cancel: cancel).run("uv_listen")
+        let sink = TCPListenSink(listen: self, observer: observer, cancel: cancel)
+        sink.start("uv_listen")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns the listening socket (and, for a host name, the lookup before

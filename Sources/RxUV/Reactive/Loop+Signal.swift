@@ -25,7 +25,9 @@ private final class LoopSignal: Producer<Int32> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int32 {
-        return LoopSignalSink(loop: loop, signum: signum, observer: observer, cancel: cancel).run("uv_signal_start")
+        let sink = LoopSignalSink(loop: loop, signum: signum, observer: observer, cancel: cancel)
+        sink.start("uv_signal_start")
+        return (sink: sink, subscription: Disposables.create())
     }
 }
 

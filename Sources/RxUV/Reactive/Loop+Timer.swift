@@ -29,7 +29,9 @@ private final class LoopTimer: Producer<Int> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
-        return LoopTimerSink(loop: loop, dueTime: dueTime, period: period, observer: observer, cancel: cancel).run("uv_timer_start")
+        let sink = LoopTimerSink(loop: loop, dueTime: dueTime, period: period, observer: observer, cancel: cancel)
+        sink.start("uv_timer_start")
+        return (sink: sink, subscription: Disposables.create())
     }
 }
 

@@ -46,7 +46,9 @@ private final class UDPOpen: Producer<UDPSocket> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UDPSocket {
-        return UDPOpenSink(open: self, observer: observer, cancel: cancel).run(connects ? "uv_udp_connect" : "uv_udp_bind")
+        let sink = UDPOpenSink(open: self, observer: observer, cancel: cancel)
+        sink.start(connects ? "uv_udp_connect" : "uv_udp_bind")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns the lookup (for a host name) of one subscription, then hands the

@@ -84,7 +84,9 @@ private final class UnixListen: Producer<UnixConnection> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
-        return UnixListenSink(listen: self, observer: observer, cancel: cancel).run("uv_listen")
+        let sink = UnixListenSink(listen: self, observer: observer, cancel: cancel)
+        sink.start("uv_listen")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns the listening pipe of one subscription.
@@ -149,7 +151,9 @@ private final class UnixConnect: Producer<UnixConnection> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
-        return UnixConnectSink(loop: loop, path: path, observer: observer, cancel: cancel).run("uv_pipe_connect")
+        let sink = UnixConnectSink(loop: loop, path: path, observer: observer, cancel: cancel)
+        sink.start("uv_pipe_connect")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns the pipe of one connection attempt until it connects.

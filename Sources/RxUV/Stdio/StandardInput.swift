@@ -29,7 +29,9 @@ private final class StandardInput: Producer<ByteBuffer> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
-        return StandardInputSink(loop: loop, observer: observer, cancel: cancel).run("uv_read_start")
+        let sink = StandardInputSink(loop: loop, observer: observer, cancel: cancel)
+        sink.start("uv_read_start")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Reads standard input: as any stream is read, or a file's reads one

@@ -49,7 +49,9 @@ private final class StreamRead: Producer<ByteBuffer> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
-        StreamReadSink(stream: stream, observer: observer, cancel: cancel).run("uv_read_start")
+        let sink = StreamReadSink(stream: stream, observer: observer, cancel: cancel)
+        sink.start("uv_read_start")
+        return (sink: sink, subscription: Disposables.create())
     }
 
     /// Reads one given stream.

@@ -88,7 +88,9 @@ final class StreamWrite: Producer<Never> {
                 return (sink: sink, subscription: Disposables.create())
             }
         }
-        return StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel).run("uv_write")
+        let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel)
+        sink.start("uv_write")
+        return (sink: sink, subscription: Disposables.create())
     }
 }
 

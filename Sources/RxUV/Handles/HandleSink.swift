@@ -71,8 +71,20 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
         }
     }
 
+    /// `true` for a subscription whose work is a side effect that libuv
+    /// cannot take back once asked for (a write, a shutdown, a socket
+    /// option): `open()` runs even when the subscription was disposed
+    /// before it reached the loop thread, so a write disposed early still
+    /// takes its place among the others; disposing only stops the
+    /// notification. `false` (the default) for everything that owns a
+    /// handle or a request.
+    class var opensWhenDisposed: Bool {
+        false
+    }
+
     /// Creates what the subscription owns and hands it to `own(_:)`. Loop
-    /// thread; not called once disposed. A thrown error ends the subscription.
+    /// thread; not called once disposed (unless `opensWhenDisposed`). A
+    /// thrown error ends the subscription.
     func open() throws(UVError) {}
 
     /// Called on the loop thread after a dispose has released what the
@@ -112,7 +124,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
     final func runOnLoopThread(_ step: HandleSinkStep) {
         switch step {
         case .open:
-            guard !isDisposed else { return }
+            guard !isDisposed || Self.opensWhenDisposed else { return }
             do throws(UVError) {
                 try open()
             } catch {

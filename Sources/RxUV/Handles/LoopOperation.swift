@@ -37,6 +37,10 @@ final class LoopOperation<Target: AnyObject & Sendable>: Producer<Never> {
             super.init(loop: operation.loop, observer: observer, cancel: cancel)
         }
 
+        override class var opensWhenDisposed: Bool {
+            true
+        }
+
         override func open() throws(UVError) {
             try operation.body(operation.target) { [self] error in end(error) }
         }

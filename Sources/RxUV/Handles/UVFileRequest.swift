@@ -18,7 +18,7 @@ final class UVFileRequest: UVRequest {
         self.readBuffer = buffer
         self.completion = completion
         super.init(type: UV_FS)
-        var descriptorBuffer = uv_buf_init(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(buffer.count))
+        var descriptorBuffer = buffer.uvBuffer
         try submit("uv_fs_read", address: "fd \(descriptor)") {
             uv_fs_read(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
         }
@@ -31,7 +31,7 @@ final class UVFileRequest: UVRequest {
         self.readBuffer = nil
         self.completion = { count, _ in completion(count) }
         super.init(type: UV_FS)
-        var descriptorBuffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress).assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        var descriptorBuffer = bytes.uvBuffer()
         try submit("uv_fs_write", address: "fd \(descriptor)") {
             uv_fs_write(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
         }

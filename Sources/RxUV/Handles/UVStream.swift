@@ -140,7 +140,7 @@ private func uvConnectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _
 private func uvAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
     let owner = UVHandle.owner(of: handle, as: UVStream.self)
     let readBuffer = owner.loop.readBuffer
-    buffer!.pointee = uv_buf_init(readBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(readBuffer.count))
+    buffer!.pointee = readBuffer.uvBuffer
 }
 
 private func uvReadCompleted(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {

@@ -113,7 +113,7 @@ final class UVUDP: UVHandle {
             return Int(forced)
         }
         #endif
-        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress).assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        var buffer = bytes.uvBuffer()
         guard let address else { return Int(uv_udp_try_send(udp, &buffer, 1, nil)) }
         return Int(address.withSockAddr { uv_udp_try_send(udp, &buffer, 1, $0) })
     }
@@ -164,7 +164,7 @@ final class UDPSendRequest: UVRequest {
         self.completion = completion
         super.init(type: UV_UDP_SEND)
         let request = pointer.assumingMemoryBound(to: uv_udp_send_t.self)
-        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress).assumingMemoryBound(to: CChar.self), UInt32(bytes.count))
+        var buffer = bytes.uvBuffer()
         try submit("uv_udp_send", address: address?.description) {
             guard let address else { return uv_udp_send(request, udp.udp, &buffer, 1, nil, uvUDPSent) }
             return address.withSockAddr { uv_udp_send(request, udp.udp, &buffer, 1, $0, uvUDPSent) }
@@ -185,7 +185,7 @@ private func uvUDPSent(_ request: UnsafeMutablePointer<uv_udp_send_t>?, _ status
 private func uvUDPAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
     let owner = UVHandle.owner(of: handle, as: UVUDP.self)
     let receiveBuffer = owner.receiveBuffer
-    buffer!.pointee = uv_buf_init(receiveBuffer.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(receiveBuffer.count))
+    buffer!.pointee = receiveBuffer.uvBuffer
 }
 
 private func uvUDPReceived(_ udp: UnsafeMutablePointer<uv_udp_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?, _ sender: UnsafePointer<sockaddr>?, _ flags: UInt32) {

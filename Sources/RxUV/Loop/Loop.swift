@@ -190,38 +190,60 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         if isClosed { return }
         precondition(isOnLoopThread, "Loop.close must be called on the loop thread")
         runNoWait()
-        let open = openHandles.withLock { $0 }
-        let total = open.reduce(0, +)
-        if total > 0 {
-            // The kinds are declared in alphabetical order.
-            let kinds = UVHandleKind.allCases.compactMap { kind -> String? in
-                let count = open[kind.rawValue]
-                return count == 0 ? nil : count == 1 ? kind.name : "\(count) \(kind.name)"
-            }
-            throw UVError(code: UVError.Code.busy, operation: "Loop.close", address: "\(total) open handle\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))")
+        if let busy = openHandlesError() {
+            throw busy
         }
-        queue.close()
+        // Work another thread queued after that run was accepted: it runs
+        // now. If it opened handles, the loop stays open and says so.
+        let leftover = queue.close()
+        if !leftover.isEmpty {
+            leftover.forEach { $0() }
+            runNoWait()
+            if let busy = openHandlesError() {
+                reopenQueue()
+                throw busy
+            }
+        }
         uv_run(raw, UV_RUN_NOWAIT)
         do {
             try uvCall("uv_loop_close") { uv_loop_close(raw) }
         } catch {
             // Still open (a request in flight): take work again, as before.
-            // A wake-up that cannot be made leaves the loop refusing work,
-            // which `execute` reports; the reason goes to the error handler.
-            do throws(UVError) {
-                queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue))
-            } catch let wakeupError {
-                Hooks.defaultErrorHandler(wakeupError)
-            }
+            reopenQueue()
             throw error
         }
         isClosed = true
     }
 
+    /// `EBUSY` naming the handles still open, or `nil` when none is.
+    private func openHandlesError() -> UVError? {
+        let open = openHandles.withLock { $0 }
+        let total = open.reduce(0, +)
+        guard total > 0 else { return nil }
+        // The kinds are declared in alphabetical order.
+        let kinds = UVHandleKind.allCases.compactMap { kind -> String? in
+            let count = open[kind.rawValue]
+            return count == 0 ? nil : count == 1 ? kind.name : "\(count) \(kind.name)"
+        }
+        return UVError(code: UVError.Code.busy, operation: "Loop.close", address: "\(total) open handle\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))")
+    }
+
+    /// Takes work again after a close that failed. A wake-up handle that
+    /// cannot be made leaves the loop refusing work, which `execute`
+    /// reports; the reason goes to the error handler.
+    private func reopenQueue() {
+        do throws(UVError) {
+            queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue))
+        } catch {
+            Hooks.defaultErrorHandler(error)
+        }
+    }
+
     deinit {
         allocatedReadBuffer?.deallocate()
         if !isClosed {
-            queue.close()
+            // Work still queued cannot run on a loop that is going away.
+            _ = queue.close()
             uv_run(raw, UV_RUN_NOWAIT)
             if uv_loop_close(raw) == 0 {
                 raw.deallocate()

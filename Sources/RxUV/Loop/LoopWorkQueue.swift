@@ -70,12 +70,19 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     }
 
     /// Refuses further work and closes the wake-up handle. Loop thread.
-    func close() {
-        let wakeup = pending.withLock { pending -> UVAsync? in
+    ///
+    /// - Returns: work queued after the last drain and accepted before the
+    ///   queue closed; the caller runs it, since `enqueue` promised it would.
+    func close() -> [@Sendable () -> Void] {
+        let (wakeup, leftover) = pending.withLock { pending -> (UVAsync?, [@Sendable () -> Void]) in
             pending.isClosed = true
-            defer { pending.wakeup = nil }
-            return pending.wakeup
+            defer {
+                pending.wakeup = nil
+                pending.work.removeAll()
+            }
+            return (pending.wakeup, pending.work)
         }
         wakeup?.close()
+        return leftover
     }
 }

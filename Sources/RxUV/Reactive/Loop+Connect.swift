@@ -55,10 +55,7 @@ private final class TCPConnect: Producer<TCPConnection> {
         }
 
         override func open() throws(UVError) {
-            guard (0...65_535).contains(port) else {
-                throw UVError(code: UVError.Code.invalidArgument, operation: "uv_tcp_connect", address: target)
-            }
-            try withAddresses(host: host, port: port) { [self] addresses in
+            try withAddresses(host: host, port: port, operation: "uv_tcp_connect") { [self] addresses in
                 remaining = addresses
                 tryNext()
             }

@@ -4,7 +4,8 @@ extension Reactive where Base == Loop {
     /// Resolves `host` to its addresses (`uv_getaddrinfo`, on libuv's thread
     /// pool), each with `port`, without duplicates, in the resolver's order.
     ///
-    /// A numeric address resolves to itself. Fails with the lookup's
+    /// A numeric address resolves to itself. A port outside 0...65535
+    /// fails with `EINVAL`. Otherwise fails with the lookup's
     /// `UVError`, naming the host: `EAI_NONAME` for an unknown name,
     /// `EAI_AGAIN` for a temporary failure. The result arrives on the loop
     /// thread. Disposing cancels the lookup (`uv_cancel`) if the thread pool
@@ -12,7 +13,10 @@ extension Reactive where Base == Loop {
     public func resolve(host: String, port: Int = 0, family: AddressFamily = .any) -> Single<[SocketAddress]> {
         Single(
             raw: Lookup(loop: base, operation: "uv_getaddrinfo") { loop, finish throws(UVError) in
-                try AddressLookup(loop: loop, host: host, port: port, family: family) { status, addresses in
+                guard (0...65_535).contains(port) else {
+                    throw UVError(code: UVError.Code.invalidArgument, operation: "uv_getaddrinfo", address: "\(host):\(port)")
+                }
+                return try AddressLookup(loop: loop, host: host, port: port, family: family) { status, addresses in
                     if status < 0 || addresses.isEmpty {
                         finish(.failure(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)")))
                     } else {

@@ -74,7 +74,7 @@ private final class TCPListen: Producer<TCPConnection> {
 
         override func open() throws(UVError) {
             // A host name listens on its first address.
-            try withAddresses(host: listen.host, port: listen.port) { [self] addresses throws(UVError) in
+            try withAddresses(host: listen.host, port: listen.port, operation: "uv_tcp_bind") { [self] addresses throws(UVError) in
                 try startListening(on: addresses[0])
             }
         }
@@ -86,7 +86,9 @@ private final class TCPListen: Producer<TCPConnection> {
                 try server.listen(backlog: Int32(clamping: listen.backlog), address: address.description)
             }
             listening(server, address: address.description)
-            listen.onListening?(server.localAddress ?? address)
+            if !isDisposed {
+                listen.onListening?(server.localAddress ?? address)
+            }
         }
 
         override func connection(for stream: UVStream) -> TCPConnection {

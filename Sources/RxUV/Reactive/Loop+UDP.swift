@@ -62,10 +62,7 @@ private final class UDPOpen: Producer<UDPSocket> {
         }
 
         override func open() throws(UVError) {
-            guard (0...65_535).contains(request.port) else {
-                throw UVError(code: UVError.Code.invalidArgument, operation: request.connects ? "uv_udp_connect" : "uv_udp_bind", address: "\(request.host):\(request.port)")
-            }
-            try withAddresses(host: request.host, port: request.port) { [self] addresses throws(UVError) in
+            try withAddresses(host: request.host, port: request.port, operation: request.connects ? "uv_udp_connect" : "uv_udp_bind") { [self] addresses throws(UVError) in
                 let socket = try makeSocket(for: addresses[0])
                 forwardNext(socket)
                 forwardCompleted()

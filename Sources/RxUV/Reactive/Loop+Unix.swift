@@ -1,4 +1,5 @@
 @_spi(Bridge) import RxCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -40,8 +41,9 @@ extension Reactive where Base == Loop {
     /// and possibly listening already) and emits each accepted connection
     /// (`uv_pipe_open`, `uv_listen`).
     ///
-    /// The subscription takes the descriptor: disposing closes it, so it can
-    /// be subscribed to once. A descriptor that is not a socket fails with
+    /// The subscription takes the descriptor, also when it fails: disposing
+    /// closes it, so the Observable can be subscribed to once (a second
+    /// subscription, a `retry`, fails with `EBADF`). A descriptor that is not a socket fails with
     /// the error of `uv_pipe_open` or `uv_listen` (`ENOTSOCK`, `EBADF`).
     /// Events arrive on the loop thread.
     public func listen(unixSocket descriptor: Int32, backlog: Int = 4096) -> Observable<UnixConnection> {
@@ -75,6 +77,8 @@ private final class UnixListen: Producer<UnixConnection> {
     private let source: Source
     private let backlog: Int
     private let onListening: (@Sendable (String) -> Void)?
+    /// For `.descriptor`: set by the subscription that adopts it.
+    let descriptorTaken = Atomic<Bool>(false)
 
     init(loop: Loop, source: Source, backlog: Int, onListening: (@Sendable (String) -> Void)?) {
         self.loop = loop
@@ -103,11 +107,14 @@ private final class UnixListen: Producer<UnixConnection> {
             switch listen.source {
             case .descriptor(let descriptor):
                 let address = "fd \(descriptor)"
-                let pipe = try UVPipe(loop: loop)
-                try pipe.closingIfFails { () throws(UVError) in
-                    try pipe.open(descriptor, address: address)
-                    try pipe.listen(backlog: backlog, address: address)
+                // The first subscription takes the descriptor; a later one
+                // (a retry) must not adopt a number that may name another
+                // file by now.
+                guard listen.descriptorTaken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+                    throw UVError(code: UVError.Code.badFileDescriptor, operation: "uv_pipe_open", address: "\(address) (taken by an earlier subscription)")
                 }
+                let pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(descriptor, address: address) })
+                try pipe.closingIfFails { () throws(UVError) in try pipe.listen(backlog: backlog, address: address) }
                 listening(pipe, address: address)
             case .path(let path, let mode):
                 try UnixSocketPath.validate(path, operation: "uv_pipe_bind")
@@ -129,7 +136,9 @@ private final class UnixListen: Producer<UnixConnection> {
                     }
                 }
                 listening(pipe, address: address)
-                listen.onListening?(path)
+                if !isDisposed {
+                    listen.onListening?(path)
+                }
             }
         }
 

@@ -66,6 +66,15 @@ private final class StreamRead: Producer<ByteBuffer> {
         override func open() throws(UVError) {
             read(given)
         }
+
+        override func didRelease() {
+            if stream == nil {
+                // Disposed before it read: the subscription's end still
+                // closes the stream, as documented.
+                given.closeGracefully()
+            }
+            super.didRelease()
+        }
     }
 }
 

@@ -23,22 +23,27 @@ enum StreamWritePayload {
     func withBuffers<Result>(from offset: Int, _ body: (UnsafeMutablePointer<uv_buf_t>, Int) -> Result) -> Result {
         switch self {
         case .one(let buffer):
-            var descriptor = uv_buf_init(UnsafeMutableRawPointer(buffer.baseAddress + offset).assumingMemoryBound(to: CChar.self), UInt32(buffer.count - offset))
+            var descriptor = buffer.uvBuffer(from: offset)
             return body(&descriptor, 1)
         case .many(let buffers):
             return withUnsafeTemporaryAllocation(of: uv_buf_t.self, capacity: max(buffers.count, 1)) { descriptors in
+                // Buffers wholly before `offset` were written already; the
+                // one it falls in is written from there on.
                 var skip = offset
                 var used = 0
-                for buffer in buffers where skip < buffer.count {
-                    let start = buffer.baseAddress + skip
-                    descriptors[used] = uv_buf_init(UnsafeMutableRawPointer(start).assumingMemoryBound(to: CChar.self), UInt32(buffer.count - skip))
+                for buffer in buffers {
+                    if skip >= buffer.count {
+                        skip -= buffer.count
+                        continue
+                    }
+                    descriptors[used] = buffer.uvBuffer(from: skip)
                     skip = 0
                     used += 1
                 }
                 if used == 0 {
                     // Nothing left (or nothing at all): one empty buffer, so
                     // that libuv still reports the write in order.
-                    descriptors[0] = uv_buf_init(nil, 0)
+                    descriptors[0] = uv_buf_t(base: nil, len: 0)
                     used = 1
                 }
                 return body(descriptors.baseAddress!, used)
@@ -106,6 +111,10 @@ private final class StreamWriteSink<Observer: ObserverType>: HandleSink<Observer
         self.stream = stream
         self.payload = payload
         super.init(loop: stream.loop, observer: observer, cancel: cancel)
+    }
+
+    override class var opensWhenDisposed: Bool {
+        true
     }
 
     override func open() throws(UVError) {

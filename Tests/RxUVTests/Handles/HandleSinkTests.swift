@@ -152,14 +152,20 @@ final class HandleSinkTests: BridgeTestCase {
         case .beforeSubscribeCompletes:
             // Subscribed and disposed on another thread: the dispose wins
             // over the start the subscribe queued for the loop thread.
+            // The other thread's references go before the leak gate runs: a
+            // block GCD released later would release them off the loop thread.
             let done = DispatchSemaphore(value: 0)
-            let boxed = UncheckedBox(row)
+            // Two boxes, not a tuple: see `Loop.hop`.
+            let boxedRow = Box<Row?>(row)
+            let boxedFixture = Box<Fixture?>(fixture)
             DispatchQueue.global().async {
-                let subscription = boxed.value.subscribe(fixture) { events.increment() }
+                let subscription = boxedRow.value!.subscribe(boxedFixture.value!) { events.increment() }
                 subscription.dispose()
                 done.signal()
             }
             done.wait()
+            boxedRow.value = nil
+            boxedFixture.value = nil
             spin(for: 0.05)
             XCTAssertEqual(events.current, 0, "\(context): an event after dispose")
         case .insideOwnCallback:
@@ -228,13 +234,4 @@ private func connectAndHangUp(_ loop: Loop, _ address: SocketAddress) {
 /// Connects to the Unix-domain socket `path` and closes the connection at once.
 private func connectAndHangUp(_ loop: Loop, unixPath path: String) {
     _ = loop.rx.connect(unixPath: path).subscribe(onSuccess: { $0.close() }, onFailure: { _ in })
-}
-
-/// Carries a non-Sendable value to another thread that alone uses it.
-private final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
 }

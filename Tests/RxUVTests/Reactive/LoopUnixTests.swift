@@ -223,6 +223,20 @@ final class LoopUnixTests: BridgeTestCase {
         XCTAssertEqual(fcntl(descriptor, F_GETFD), -1)
     }
 
+    func testListen_AnInheritedDescriptorIsTakenOnce() {
+        let socketPath = path("once.sock")
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        XCTAssertEqual(bindUnix(descriptor, socketPath), 0)
+        let listener = loop.rx.listen(unixSocket: descriptor)
+        var second: UVError?
+        let first = listener.subscribe()
+        _ = listener.subscribe(onError: { second = $0 as? UVError })
+        first.dispose()
+        runLoop()
+        XCTAssertEqual(second?.code, .badFileDescriptor)
+        XCTAssertTrue(second?.description.contains("taken by an earlier subscription") ?? false, "\(String(describing: second))")
+    }
+
     func testListen_ANonSocketDescriptorFails() {
         var failure: UVError?
         let descriptor = open("/dev/null", O_RDONLY)
@@ -230,7 +244,8 @@ final class LoopUnixTests: BridgeTestCase {
         runLoop()
         XCTAssertNotNil(failure)
         XCTAssertEqual(failure?.operation, "uv_listen")
-        close(descriptor)
+        // The listener took the descriptor, failing or not, and closed it.
+        XCTAssertEqual(fcntl(descriptor, F_GETFD), -1)
     }
 
     // MARK: Helpers

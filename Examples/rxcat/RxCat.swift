@@ -15,8 +15,10 @@ struct RxCat: ParsableCommand {
         discussion: """
             Standard input may be a terminal, a pipe, a socket or a file. With --number, \
             each line (LF or CRLF) is printed with its number; a line longer than \
-            --max-line-length is an error. Exits 0 once every byte is written, 1 on an \
-            error (reported on standard error).
+            --max-line-length is an error. With --raw, a terminal on standard input is \
+            read in raw mode (each key as it is typed, no echo) until Ctrl-D; its mode is \
+            restored at the end, also when SIGINT or SIGTERM ends the program. Exits 0 \
+            once every byte is written, 1 on an error (reported on standard error).
             """
     )
 
@@ -25,6 +27,9 @@ struct RxCat: ParsableCommand {
 
     @Option(help: "With --number, the longest line accepted, in bytes.")
     var maxLineLength = 1 << 20
+
+    @Flag(help: "Read a terminal on standard input in raw mode, until Ctrl-D.")
+    var raw = false
 
     func validate() throws {
         guard maxLineLength >= 1 else {
@@ -38,16 +43,26 @@ struct RxCat: ParsableCommand {
         let errors = loop.standardError()
         var exitCode: Int32 = 0
 
+        // In raw mode, Ctrl-D is a byte like any other: the input ends there.
+        let input: Observable<ByteBuffer> =
+            raw
+            ? loop.rx.terminal().asObservable().flatMap { terminal in
+                terminal.setRawMode(true).andThen(loop.rx.stdin)
+                    .take(until: { $0.firstIndex(of: 4) != nil }, behavior: .inclusive)
+                    .map { chunk in chunk.firstIndex(of: 4).map { chunk.slice(at: 0, count: $0) } ?? chunk }
+                    .do(onDispose: { terminal.close() })
+            }
+            : loop.rx.stdin
         let chunks: Observable<ByteBuffer>
         if number {
             var count = 0
-            chunks = loop.rx.stdin.lines(maxLength: maxLineLength).map { line in
+            chunks = input.lines(maxLength: maxLineLength).map { line in
                 count += 1
                 let prefix = String(count)
                 return ByteBuffer(string: String(repeating: " ", count: max(0, 6 - prefix.count)) + prefix + "\t") + line + ByteBuffer(string: "\n")
             }
         } else {
-            chunks = loop.rx.stdin
+            chunks = input
         }
         // Each chunk is written in order; the copy ends with a flush, so the
         // loop (and the program) ends only when the last byte is out.

@@ -5,6 +5,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import socket
 import subprocess
 import tempfile
@@ -85,6 +86,42 @@ class RxCatTests(unittest.TestCase):
         os.close(controller)
         self.assertEqual(process.returncode, 0, err)
         self.assertEqual(out, b"     1\tfirst\n     2\tsecond\n     3\tthird\n")
+
+    def raw_session(self):
+        """rxcat --raw on a fresh pseudo-terminal, once its mode is raw."""
+        controller, terminal = pty.openpty()
+        process = rxcat("--raw", stdin=terminal)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and termios.tcgetattr(terminal)[3] & termios.ICANON:
+            time.sleep(0.02)
+        self.assertFalse(termios.tcgetattr(terminal)[3] & termios.ICANON, "rxcat did not enter raw mode")
+        return controller, terminal, process
+
+    def test_raw_mode_reads_keys_as_typed_and_is_restored_at_ctrl_d(self):
+        controller, terminal, process = self.raw_session()
+        # No newline: in raw mode the keys arrive at once.
+        os.write(controller, b"ab")
+        ready, _, _ = select.select([process.stdout], [], [], 5)
+        self.assertTrue(ready, "nothing came through before Ctrl-D")
+        first = os.read(process.stdout.fileno(), 100)
+        os.write(controller, b"c\x04")
+        out, err = process.communicate(timeout=20)
+        canonical = termios.tcgetattr(terminal)[3] & termios.ICANON
+        os.close(terminal)
+        os.close(controller)
+        self.assertEqual(process.returncode, 0, err)
+        self.assertEqual(first + out, b"abc")
+        self.assertTrue(canonical, "the terminal was left in raw mode")
+
+    def test_raw_mode_is_restored_when_sigterm_ends_the_program(self):
+        controller, terminal, process = self.raw_session()
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=20)
+        canonical = termios.tcgetattr(terminal)[3] & termios.ICANON
+        os.close(terminal)
+        os.close(controller)
+        self.assertEqual(process.returncode, -signal.SIGTERM)
+        self.assertTrue(canonical, "the terminal was left in raw mode")
 
     def test_the_shared_pipe_stays_blocking(self):
         read_end, write_end = os.pipe()

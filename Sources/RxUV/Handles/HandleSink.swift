@@ -26,8 +26,8 @@ enum HandleSinkStep {
 ///   through `UVHandle`; a request is cancelled with `uv_cancel`), then
 ///   calls `didRelease()`. What it is given after that is released at once.
 /// - The handle reaches the sink one way: the sink is the handle's `target`
-///   (`UVTimerTarget`, `UVSignalTarget`, `UVStreamTarget`), which the handle
-///   holds until its close callback.
+///   (`UVTimerTarget`, `UVSignalTarget`, `UVStreamTarget`, `UVUDPTarget`),
+///   which the handle holds until its close callback.
 ///
 /// A `Producer.run` makes its sink, calls `start`, and returns the sink
 /// itself as the disposable: typed as the subclass, whose generic metadata

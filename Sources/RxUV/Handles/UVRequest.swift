@@ -24,8 +24,12 @@ class UVRequest: UVResource {
     /// request keeps itself alive until its callback. A failed submit throws
     /// and never calls back.
     func submit(_ operation: StaticString, address: @autoclosure () -> String? = nil, _ call: () -> Int32) throws(UVError) {
+        // `data` points here before the call: work on the thread pool may
+        // start before `call` returns (the caller holds this object until
+        // then). The reference the callback releases is taken after.
+        request.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         try uvCall(operation, address: address(), call)
-        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        _ = Unmanaged.passRetained(self)
     }
 
     /// The request's owner in its completion callback; releases the

@@ -12,7 +12,7 @@ extension Reactive where Base == Loop {
     /// has not started it, and otherwise drops the answer.
     public func resolve(host: String, port: Int = 0, family: AddressFamily = .any) -> Single<[SocketAddress]> {
         Single(
-            raw: Lookup(loop: base, operation: "uv_getaddrinfo") { loop, finish throws(UVError) in
+            raw: RequestSingle(loop: base, operation: "uv_getaddrinfo") { loop, finish throws(UVError) in
                 guard (0...65_535).contains(port) else {
                     throw UVError(code: UVError.Code.invalidArgument, operation: "uv_getaddrinfo", address: "\(host):\(port)")
                 }
@@ -37,7 +37,7 @@ extension Reactive where Base == Loop {
     /// answer.
     public func reverseLookup(_ address: SocketAddress) -> Single<(host: String, service: String)> {
         Single(
-            raw: Lookup(loop: base, operation: "uv_getnameinfo") { loop, finish throws(UVError) in
+            raw: RequestSingle(loop: base, operation: "uv_getnameinfo") { loop, finish throws(UVError) in
                 try NameLookup(loop: loop, address: address) { status, host, service in
                     if status < 0 {
                         finish(.failure(UVError(status: status, operation: "uv_getnameinfo", address: address.description)))
@@ -46,52 +46,5 @@ extension Reactive where Base == Loop {
                     }
                 }
             })
-    }
-}
-
-/// The observable of a lookup on libuv's thread pool: one request per
-/// subscription, owned by it (so disposing cancels it), answering once.
-private final class Lookup<Answer>: Producer<Answer> {
-    /// Submits the request, which calls `finish` once with the answer.
-    typealias Submit = (_ loop: Loop, _ finish: @escaping (Result<Answer, UVError>) -> Void) throws(UVError) -> UVRequest
-
-    private let loop: Loop
-    private let operation: StaticString
-    private let submit: Submit
-
-    init(loop: Loop, operation: StaticString, submit: @escaping Submit) {
-        self.loop = loop
-        self.operation = operation
-        self.submit = submit
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Answer {
-        let sink = LookupSink(lookup: self, observer: observer, cancel: cancel)
-        sink.start(operation)
-        return (sink: sink, subscription: Disposables.create())
-    }
-
-    /// Owns one lookup request until it answers.
-    private final class LookupSink<Observer: ObserverType>: HandleSink<Observer>, @unchecked Sendable where Observer.Element == Answer {
-        private let lookup: Lookup
-
-        init(lookup: Lookup, observer: Observer, cancel: SinkDisposer) {
-            self.lookup = lookup
-            super.init(loop: lookup.loop, observer: observer, cancel: cancel)
-        }
-
-        override func open() throws(UVError) {
-            let request = try lookup.submit(loop) { [self] result in
-                disown()
-                switch result {
-                case .success(let answer):
-                    forwardNext(answer)
-                    forwardCompleted()
-                case .failure(let error):
-                    forwardError(error)
-                }
-            }
-            own(request)
-        }
     }
 }

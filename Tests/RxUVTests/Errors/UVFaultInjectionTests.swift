@@ -29,7 +29,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
     private enum Scenario: String {
         case listen, listenOnName, accept, connect, connectToName, read, write, vectoredWrite, queuedWrite, shutdown,
             timer, schedulerTimer, signal, newLoop, loopClose, resolve, reverseLookup, unixListen, unixListenAbstract,
-            unixConnect, unixConnectAbstract, udpBind, udpConnect, udpReceive, udpSend
+            unixConnect, unixConnectAbstract, udpBind, udpConnect, udpReceive, udpSend, work
     }
 
     override func tearDownWithError() throws {
@@ -66,6 +66,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_loop_close", status: .busy, scenario: .loopClose),
         Fault(operation: "uv_getaddrinfo", status: .lookupOutOfMemory, scenario: .resolve),
         Fault(operation: "uv_getnameinfo", status: .lookupOutOfMemory, scenario: .reverseLookup),
+        Fault(operation: "uv_queue_work", status: .invalidArgument, scenario: .work),
         Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, scenario: .unixListen),
         Fault(operation: "uv_pipe_bind", status: .permissionDenied, scenario: .unixListen),
         Fault(operation: "uv_listen", status: .addressInUse, scenario: .unixListen),
@@ -202,6 +203,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
         case .udpBind: return singleError(loop.rx.bindUDP(host: "127.0.0.1", port: 0))
         case .udpConnect: return singleError(loop.rx.connectUDP(host: "127.0.0.1", port: 9))
         case .udpReceive, .udpSend: return udpError(receive: scenario == .udpReceive)
+        case .work: return singleError(loop.rx.work { 1 })
         case .resolve: return singleError(loop.rx.resolve(host: "localhost"))
         case .reverseLookup: return singleError(loop.rx.reverseLookup(try! SocketAddress(ip: "127.0.0.1", port: 80)))
         }

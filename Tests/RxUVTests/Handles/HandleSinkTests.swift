@@ -89,6 +89,9 @@ final class HandleSinkTests: BridgeTestCase {
         Row(name: "loop.rx.resolve") { fixture, event in
             fixture.loop.rx.resolve(host: "localhost").subscribe { _ in event() }
         },
+        Row(name: "loop.rx.work") { fixture, event in
+            fixture.loop.rx.work { 42 }.subscribe { _ in event() }
+        },
         Row(name: "loop.rx.reverseLookup") { fixture, event in
             fixture.loop.rx.reverseLookup(fixture.server).subscribe { _ in event() }
         },

@@ -58,8 +58,14 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
     @inline(__always)
     final func start(_ operation: StaticString) {
         if !loop.onLoopThread(self, .open) {
-            forwardError(UVError(code: UVError.Code.invalidArgument, operation: "\(operation) (the loop is closed)"))
+            loopClosed(operation)
         }
+    }
+
+    /// Ends the subscription with `EINVAL` naming `operation`: the loop
+    /// refused the work because it is closed.
+    final func loopClosed(_ operation: StaticString) {
+        forwardError(UVError(code: UVError.Code.invalidArgument, operation: "\(operation) (the loop is closed)"))
     }
 
     /// Ends the subscription: with `error`, or completed when it is `nil`.

@@ -20,10 +20,6 @@ final class UVPipe: UVStream {
         try UVPipe(loop: loop)
     }
 
-    override var peerDescription: String? {
-        peerPath.map(UnixSocketPath.display)
-    }
-
     /// Binds to a file-system `path` (`uv_pipe_bind`); the caller has checked
     /// its length, since libuv 1.44 silently truncates a long one. libuv
     /// unlinks the path when this handle closes.

@@ -40,10 +40,10 @@ private func uvWriteCompleted(_ request: UnsafeMutablePointer<uv_write_t>?, _ st
 final class ShutdownRequest: UVRequest {
     private var completion: ((Int32) -> Void)?
 
-    init(stream: UVStream, completion: @escaping (Int32) -> Void) throws(UVError) {
+    init(stream: UVStream, peer: @autoclosure () -> String?, completion: @escaping (Int32) -> Void) throws(UVError) {
         self.completion = completion
         super.init(type: UV_SHUTDOWN)
-        try submit("uv_shutdown", address: stream.peerDescription) {
+        try submit("uv_shutdown", address: peer()) {
             uv_shutdown(pointer.assumingMemoryBound(to: uv_shutdown_t.self), stream.stream, uvShutdownCompleted)
         }
     }

@@ -82,12 +82,6 @@ class UVStream: UVHandle {
         close()
     }
 
-    /// The peer's address for error messages; streams without addresses
-    /// (pipes, TTYs) have none.
-    var peerDescription: String? {
-        nil
-    }
-
     fileprivate func connectionArrived(_ status: Int32) {
         #if TRACE_RESOURCES || DEBUG
         if status >= 0, let forced = UVFaultInjection.forcedStatus(for: "uv_connection_cb") {

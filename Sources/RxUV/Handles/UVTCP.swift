@@ -28,10 +28,6 @@ final class UVTCP: UVStream {
         try UVTCP(loop: loop)
     }
 
-    override var peerDescription: String? {
-        remoteAddress?.description
-    }
-
     /// Adopts an open TCP socket descriptor (`uv_tcp_open`).
     func open(_ descriptor: Int32) throws(UVError) {
         try uvCall("uv_tcp_open", address: "fd \(descriptor)") { uv_tcp_open(tcp, descriptor) }

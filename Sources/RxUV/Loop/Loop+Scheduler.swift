@@ -95,11 +95,6 @@ final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unche
         super.init(loop: loop, observer: UnobservedErrors(), cancel: nil)
     }
 
-    /// Reports that the loop refused the action.
-    func loopClosed(_ operation: StaticString) {
-        forwardError(UVError(code: UVError.Code.invalidArgument, operation: "\(operation) (the loop is closed)"))
-    }
-
     override func open() throws(UVError) {
         let timer = try UVTimer(loop: loop)
         try timer.closingIfFails { () throws(UVError) in try timer.start(milliseconds: timeout, periodMilliseconds: period) }

@@ -163,6 +163,17 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return hop(work, step)
     }
 
+    /// The loop thread's shortcut for work that can finish without a
+    /// subscription (a write the kernel takes at once): runs `body` now and
+    /// returns its result when called on the loop thread; elsewhere runs
+    /// nothing and returns `nil`, and the caller makes its `HandleSink`,
+    /// whose `start` hops. The one place besides `onLoopThread(_:_:)` that
+    /// asks which thread this is.
+    @inline(__always)
+    func immediately<Result>(_ body: () -> Result) -> Result? {
+        isOnLoopThread ? body() : nil
+    }
+
     /// The off-thread half of `onLoopThread(_:_:)`.
     @inline(never)
     private func hop<Work: LoopThreadWork>(_ work: Work, _ step: Work.Step) -> Bool {

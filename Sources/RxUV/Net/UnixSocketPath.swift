@@ -49,14 +49,14 @@ enum UnixSocketPath {
         }
         // A non-blocking probe: an AF_UNIX connect answers at once.
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw systemError("socket", address: path) }
+        guard probe >= 0 else { throw UVError.fromErrno("socket", address: path) }
         defer { Glibc.close(probe) }
         let result = withAddress(of: path) { connect(probe, $0, $1) }
         if result == 0 || errno == EAGAIN || errno == EINPROGRESS {
             throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (a server answers there)")
         }
-        guard errno == ECONNREFUSED else { throw systemError("connect", address: path) }
-        guard unlink(path) == 0 || errno == ENOENT else { throw systemError("unlink", address: path) }
+        guard errno == ECONNREFUSED else { throw UVError.fromErrno("connect", address: path) }
+        guard unlink(path) == 0 || errno == ENOENT else { throw UVError.fromErrno("unlink", address: path) }
     }
 
     /// A new socket bound to the abstract name `path` (close-on-exec,
@@ -64,7 +64,7 @@ enum UnixSocketPath {
     static func boundAbstractSocket(_ path: String) throws(UVError) -> Int32 {
         let descriptor = try newSocket(path)
         guard withAddress(of: path, { bind(descriptor, $0, $1) }) == 0 else {
-            let error = systemError("bind", address: display(path))
+            let error = UVError.fromErrno("bind", address: display(path))
             Glibc.close(descriptor)
             throw error
         }
@@ -77,7 +77,7 @@ enum UnixSocketPath {
     static func connectedAbstractSocket(_ path: String) throws(UVError) -> Int32 {
         let descriptor = try newSocket(path)
         guard withAddress(of: path, { connect(descriptor, $0, $1) }) == 0 else {
-            let error = systemError("uv_pipe_connect", address: display(path))
+            let error = UVError.fromErrno("uv_pipe_connect", address: display(path))
             Glibc.close(descriptor)
             throw error
         }
@@ -86,7 +86,7 @@ enum UnixSocketPath {
 
     private static func newSocket(_ path: String) throws(UVError) -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw systemError("socket", address: display(path)) }
+        guard descriptor >= 0 else { throw UVError.fromErrno("socket", address: display(path)) }
         return descriptor
     }
 
@@ -104,10 +104,5 @@ enum UnixSocketPath {
         return withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(length)) }
         }
-    }
-
-    /// The `UVError` for the current `errno` (libuv's codes are `-errno`).
-    private static func systemError(_ operation: String, address: String) -> UVError {
-        UVError(code: UVError.Code(rawValue: -errno), operation: operation, address: address)
     }
 }

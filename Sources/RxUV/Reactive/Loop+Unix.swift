@@ -130,7 +130,7 @@ private final class UnixListen: Producer<UnixConnection> {
                     try pipe.closingIfFails { () throws(UVError) in
                         try pipe.bind(path)
                         if let mode, chmod(path, mode) != 0 {
-                            throw UVError(code: UVError.Code(rawValue: -errno), operation: "chmod", address: path)
+                            throw UVError.fromErrno("chmod", address: path)
                         }
                         try pipe.listen(backlog: backlog, address: address)
                     }

@@ -59,7 +59,7 @@ enum StandardDescriptor {
     private static func duplicate(_ descriptor: Int32) throws(UVError) -> Int32 {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
         guard copy >= 0 else {
-            throw UVError(code: UVError.Code(rawValue: -errno), operation: "dup", address: "fd \(descriptor)")
+            throw UVError.fromErrno("dup", address: "fd \(descriptor)")
         }
         return copy
     }

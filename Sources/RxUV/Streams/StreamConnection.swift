@@ -152,7 +152,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
             guard stream.handle.isOpen else {
                 throw stream.error(.notConnected, "uv_shutdown")
             }
-            _ = try ShutdownRequest(stream: stream.handle) { status in
+            _ = try ShutdownRequest(stream: stream.handle, peer: stream.peerDescription) { status in
                 finish(status < 0 ? stream.error(UVError.Code(rawValue: status), "uv_shutdown") : nil)
             }
         }

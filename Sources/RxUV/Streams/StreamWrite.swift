@@ -77,9 +77,10 @@ final class StreamWrite: Producer<Never> {
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
-        if stream.loop.isOnLoopThread {
+        let stream = self.stream
+        let payload = self.payload
+        if let attempt = stream.loop.immediately({ stream.writeAtOnce(payload) }) {
             // The common case ends here, without a sink.
-            let attempt = stream.writeAtOnce(payload)
             switch attempt {
             case .written:
                 observer.onCompleted()

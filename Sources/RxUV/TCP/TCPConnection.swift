@@ -33,8 +33,8 @@ public final class TCPConnection: StreamConnection, @unchecked Sendable {
     /// of coalescing them (Nagle's algorithm). Completes on the loop thread;
     /// fails with `ENOTCONN` on a closed connection.
     public func setNoDelay(_ enabled: Bool) -> Completable {
-        operation("uv_tcp_nodelay") { (stream, finish) throws(UVError) in
-            try unsafeDowncast(stream, to: TCPConnection.self).socket.setNoDelay(enabled)
+        option("uv_tcp_nodelay") { (connection, finish) throws(UVError) in
+            try connection.socket.setNoDelay(enabled)
             finish(nil)
         }
     }
@@ -45,10 +45,15 @@ public final class TCPConnection: StreamConnection, @unchecked Sendable {
     /// `ENOTCONN` on a closed connection.
     public func setKeepAlive(_ enabled: Bool, delay: RxTimeInterval = .seconds(60)) -> Completable {
         let seconds = UInt32(clamping: max(1, delay.nanoseconds / 1_000_000_000))
-        return operation("uv_tcp_keepalive") { (stream, finish) throws(UVError) in
-            try unsafeDowncast(stream, to: TCPConnection.self).socket.setKeepAlive(enabled, delay: seconds)
+        return option("uv_tcp_keepalive") { (connection, finish) throws(UVError) in
+            try connection.socket.setKeepAlive(enabled, delay: seconds)
             finish(nil)
         }
+    }
+
+    /// A socket option set on the loop thread when subscribed (`LoopOperation`).
+    private func option(_ operation: StaticString, _ body: @escaping LoopOperation<TCPConnection>.Body) -> Completable {
+        Completable(raw: LoopOperation(loop: loop, target: self, operation: operation, body: body))
     }
 
     /// Aborts the connection with a TCP reset (`uv_tcp_close_reset`): the

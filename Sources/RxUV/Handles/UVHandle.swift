@@ -51,10 +51,42 @@ class UVHandle: UVResource {
     /// thrown.
     func adopt(_ operation: StaticString, initialize: () -> Int32) throws(UVError) {
         try uvCall(operation, initialize)
+        becomeOpen()
+    }
+
+    /// Retains the handle into `handle->data` and counts it open: right
+    /// after its init.
+    private func becomeOpen() {
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         isOpen = true
         if retainedLoop != nil {
             loop.handleOpened(self)
+        }
+    }
+
+    /// Runs a call that initialises the handle and starts it in one step
+    /// (`uv_spawn`), which leaves the handle initialised even when it fails:
+    /// the handle is adopted either way, and on failure closed before the
+    /// error is thrown.
+    func adoptStarting(_ operation: StaticString, address: @autoclosure () -> String?, start: () -> Int32) throws(UVError) {
+        var failure: UVError?
+        var didStart = false
+        do throws(UVError) {
+            try uvCall(operation, address: address()) {
+                didStart = true
+                return start()
+            }
+        } catch {
+            failure = error
+        }
+        // A forced fault (debug builds) skipped the call: nothing to close.
+        if let failure, !didStart {
+            throw failure
+        }
+        becomeOpen()
+        if let failure {
+            close()
+            throw failure
         }
     }
 
@@ -121,12 +153,15 @@ class UVHandle: UVResource {
 
 /// The kinds of handle RxUV opens, as the loop counts them.
 enum UVHandleKind: Int, CaseIterable {
-    case async, pipe, signal, tcp, timer, tty, udp
+    case async, fsEvent, fsPoll, pipe, process, signal, tcp, timer, tty, udp
 
     /// The name `Loop.close` uses: `timer`, `tcp`...
     var name: String {
         switch self {
         case .async: "async"
+        case .fsEvent: "fs_event"
+        case .fsPoll: "fs_poll"
+        case .process: "process"
         case .pipe: "pipe"
         case .signal: "signal"
         case .tcp: "tcp"

@@ -1,14 +1,31 @@
 internal import CLibUV
 
-/// A `uv_fs_t` reading or writing one buffer of a file on libuv's thread
-/// pool (`uv_fs_read`, `uv_fs_write`, at the file's current position).
-/// Cancellable until the thread pool starts it.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `uv_fs_t` on libuv's thread pool: opening a file (`uv_fs_open`), or
+/// reading or writing one buffer of it (`uv_fs_read`, `uv_fs_write`, at the
+/// file's current position). Cancellable until the thread pool starts it.
 final class UVFileRequest: UVRequest {
     private let bytes: ByteBuffer?
     /// A read's buffer: the request's own, since a read the thread pool has
     /// started cannot be cancelled and writes into it until it completes.
     private let readBuffer: UnsafeMutableRawBufferPointer?
     private var completion: ((Int, ByteBuffer?) -> Void)?
+
+    /// Opens `path` for reading (closed on exec); `completion` gets the
+    /// descriptor or a negative status (`UV_ECANCELED` when cancelled in
+    /// time: a descriptor that arrives after its owner went must be closed).
+    init(loop: Loop, opening path: String, completion: @escaping (Int) -> Void) throws(UVError) {
+        self.bytes = nil
+        self.readBuffer = nil
+        self.completion = { result, _ in completion(result) }
+        super.init(type: UV_FS)
+        try submit("uv_fs_open", address: path) {
+            uv_fs_open(loop.raw, fs, path, O_RDONLY | O_CLOEXEC, 0, uvFileRequestDone)
+        }
+    }
 
     /// Reads up to `capacity` bytes of `descriptor`; `completion` gets the
     /// count (0 at the end of the file) and the bytes, or a negative status.

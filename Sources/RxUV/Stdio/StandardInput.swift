@@ -35,62 +35,15 @@ private final class StandardInput: Producer<ByteBuffer> {
     }
 
     /// Reads standard input: as any stream is read, or a file's reads one
-    /// request at a time (each owned, so disposing cancels it).
-    private final class StandardInputSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unchecked Sendable where Observer.Element == ByteBuffer {
-        // Loop-thread state.
-        private var file: Int32?
-        private var isReadingFile = false
-
+    /// request at a time (`FileReadingSink`).
+    private final class StandardInputSink<Observer: ObserverType>: FileReadingSink<Observer>, @unchecked Sendable where Observer.Element == ByteBuffer {
         override func open() throws(UVError) {
             switch try StandardDescriptor.open(0, forWriting: false, loop: loop) {
             case .stream(let handle):
                 read(StreamConnection(handle: handle))
             case .file(let descriptor):
-                file = descriptor
-                try readFile()
+                try readFile(descriptor, name: "stdin", chunkSize: 64 * 1024)
             }
         }
-
-        /// Reads the next chunk of the file.
-        private func readFile() throws(UVError) {
-            guard let file else { return }
-            let request = try UVFileRequest(loop: loop, reading: file, capacity: 64 * 1024) { [self] count, bytes in
-                disown()
-                isReadingFile = false
-                guard !isDisposed else {
-                    closeFile()
-                    return
-                }
-                if count > 0, let bytes {
-                    forwardNext(bytes)
-                    do throws(UVError) {
-                        try readFile()
-                    } catch {
-                        forwardError(error)
-                    }
-                } else if count == 0 {
-                    forwardCompleted()
-                } else {
-                    forwardError(UVError(status: Int32(count), operation: "uv_fs_read", address: "stdin"))
-                }
-            }
-            isReadingFile = true
-            own(request)
-        }
-
-        /// Closes the duplicate descriptor, unless a read still uses it (its
-        /// completion closes it then).
-        private func closeFile() {
-            guard let descriptor = file, !isReadingFile else { return }
-            file = nil
-            Glibc.close(descriptor)
-        }
-
-        override func didRelease() {
-            super.didRelease()
-            stream = nil
-            closeFile()
-        }
-
     }
 }

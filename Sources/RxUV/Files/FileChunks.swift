@@ -1,0 +1,99 @@
+@_spi(Bridge) import RxCore
+
+/// The observable of `loop.rx.fileChunks` and of
+/// `StreamConnection.write(fileAt:)`: opens the file (`uv_fs_open`) and
+/// reads it chunk by chunk (`FileReadingSink`). With a `destination`, each
+/// chunk is written to it and the next read only when that write is done;
+/// nothing is emitted, and the sequence completes after the last write.
+final class FileChunks: Producer<ByteBuffer> {
+    private let loop: Loop
+    private let path: String
+    private let chunkSize: Int
+    private let destination: StreamConnection?
+
+    init(loop: Loop, path: String, chunkSize: Int, destination: StreamConnection? = nil) {
+        self.loop = loop
+        self.path = path
+        self.chunkSize = chunkSize
+        self.destination = destination
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+        let sink = FileChunksSink(chunks: self, observer: observer, cancel: cancel)
+        sink.start("uv_fs_open")
+        return (sink: sink, subscription: Disposables.create())
+    }
+
+    private final class FileChunksSink<Observer: ObserverType>: FileReadingSink<Observer>, @unchecked Sendable where Observer.Element == ByteBuffer {
+        private let chunks: FileChunks
+
+        init(chunks: FileChunks, observer: Observer, cancel: SinkDisposer) {
+            self.chunks = chunks
+            super.init(loop: chunks.loop, observer: observer, cancel: cancel)
+        }
+
+        override func open() throws(UVError) {
+            let path = chunks.path
+            let request = try UVFileRequest(loop: loop, opening: path) { [self] result in
+                disown()
+                guard result >= 0 else {
+                    forwardError(UVError(status: Int32(result), operation: "uv_fs_open", address: path))
+                    return
+                }
+                do throws(UVError) {
+                    // Owned from here: closed on dispose, even one that
+                    // came while the open was running.
+                    try readFile(Int32(result), name: path, chunkSize: chunks.chunkSize)
+                } catch {
+                    forwardError(error)
+                }
+                if isDisposed {
+                    closeFile()
+                }
+            }
+            own(request)
+        }
+
+        override func fileChunkRead(_ bytes: ByteBuffer) {
+            guard let destination = chunks.destination else {
+                super.fileChunkRead(bytes)
+                return
+            }
+            let payload = StreamWritePayload.one(bytes)
+            switch destination.writeAtOnce(payload) {
+            case .written:
+                chunkWritten(nil)
+            case .mustQueue(let offset):
+                destination.queueWrite(payload, from: offset) { [self] error in chunkWritten(error) }
+            case .failed(let error):
+                chunkWritten(error)
+            }
+        }
+
+        /// The last chunk's write is done: read the next, or fail.
+        private func chunkWritten(_ error: UVError?) {
+            guard !isDisposed else { return }
+            do throws(UVError) {
+                if let error { throw error }
+                try readNextChunk()
+            } catch {
+                closeFile()
+                forwardError(error)
+            }
+        }
+    }
+}
+
+extension StreamConnection {
+    /// Writes the file at `path` to this stream, `chunkSize` bytes at a
+    /// time: each chunk read on libuv's thread pool (`uv_fs_read`) and
+    /// written (`uv_try_write`, then `uv_write`), the next one read only
+    /// when the last is written, so a slow peer holds one chunk in memory,
+    /// not the file. Completes on the loop thread after the last write;
+    /// fails with the `UVError` of the open, a read or a write. Disposing
+    /// stops after the chunk in flight and closes the file (the stream
+    /// stays open).
+    public final func write(fileAt path: String, chunkSize: Int = 64 * 1024) -> Completable {
+        FileChunks(loop: loop, path: path, chunkSize: max(chunkSize, 1), destination: self).asCompletable()
+    }
+}

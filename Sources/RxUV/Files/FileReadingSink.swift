@@ -1,0 +1,86 @@
+@_spi(Bridge) import RxCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A reading subscription that reads a stream (as `StreamReadingSink`) or a
+/// regular file, which epoll cannot watch: chunk after chunk with
+/// `uv_fs_read` on libuv's thread pool, each request owned (so disposing
+/// cancels it), the next one submitted when the last chunk was delivered.
+/// Serves `loop.rx.stdin` (when standard input is a file),
+/// `loop.rx.fileChunks` and `StreamConnection.write(fileAt:)`.
+///
+/// The descriptor is closed at the end of the file, on a failure, and on
+/// dispose (once a read in flight has come back: the pool may be reading
+/// into it).
+class FileReadingSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unchecked Sendable where Observer.Element == ByteBuffer {
+    // Loop-thread state.
+    private var file: Int32?
+    private var isReadingFile = false
+    /// The path, or what names the file in errors.
+    private var fileName = ""
+    private var chunkSize = 64 * 1024
+
+    /// Starts reading `descriptor`, which this sink now owns. Loop thread.
+    final func readFile(_ descriptor: Int32, name: String, chunkSize: Int) throws(UVError) {
+        file = descriptor
+        fileName = name
+        self.chunkSize = chunkSize
+        try readNextChunk()
+    }
+
+    /// Reads the next chunk; `fileChunkRead` gets it. Loop thread.
+    final func readNextChunk() throws(UVError) {
+        guard let file, !isDisposed else { return }
+        let request = try UVFileRequest(loop: loop, reading: file, capacity: chunkSize) { [self] count, bytes in
+            disown()
+            isReadingFile = false
+            guard !isDisposed else {
+                closeFile()
+                return
+            }
+            if count > 0, let bytes {
+                fileChunkRead(bytes)
+            } else if count == 0 {
+                closeFile()
+                fileEnded()
+            } else {
+                closeFile()
+                forwardError(UVError(status: Int32(count), operation: "uv_fs_read", address: fileName))
+            }
+        }
+        isReadingFile = true
+        own(request)
+    }
+
+    /// A chunk arrived. By default: delivered, then the next one read.
+    func fileChunkRead(_ bytes: ByteBuffer) {
+        forwardNext(bytes)
+        do throws(UVError) {
+            try readNextChunk()
+        } catch {
+            closeFile()
+            forwardError(error)
+        }
+    }
+
+    /// The end of the file (the descriptor is closed). By default: completed.
+    func fileEnded() {
+        forwardCompleted()
+    }
+
+    /// Closes the descriptor, unless a read still uses it (its completion
+    /// closes it then).
+    final func closeFile() {
+        guard let descriptor = file, !isReadingFile else { return }
+        file = nil
+        Glibc.close(descriptor)
+    }
+
+    override func didRelease() {
+        super.didRelease()
+        stream = nil
+        closeFile()
+    }
+}

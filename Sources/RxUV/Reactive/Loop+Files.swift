@@ -1,0 +1,123 @@
+@_spi(Bridge) import RxCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Reactive where Base == Loop {
+    /// The whole contents of the file at `path`, read on libuv's thread pool
+    /// (`uv_fs_open`, `uv_fs_fstat`, `uv_fs_read`, `uv_fs_close`, in one
+    /// trip to the pool); the result arrives on the loop thread.
+    ///
+    /// Fails with `EFBIG` when the file holds more than `maxSize` bytes
+    /// (checked before reading and while reading, so a file that grows is
+    /// caught too); never truncates. Other failures are the `UVError` of the
+    /// call, naming it and the path (`ENOENT`, `EACCES`, `EISDIR`...).
+    /// Disposing before a pool thread took the work cancels it; after, the
+    /// result is dropped.
+    public func readFile(path: String, maxSize: Int = 64 * 1024 * 1024) -> Single<ByteBuffer> {
+        work { () throws -> ByteBuffer in
+            let descriptor = try BlockingFileSystem.open(path, flags: O_RDONLY)
+            defer { try? BlockingFileSystem.close(descriptor, path: path) }
+            let status = try BlockingFileSystem.stat(descriptor, path: path)
+            guard status.size <= UInt64(maxSize) else {
+                throw Self.tooLarge(path, maxSize)
+            }
+            // The size is a hint (a file may grow, and /proc's say 0): the
+            // buffer grows, up to one byte past `maxSize`, which tells a
+            // file that holds more.
+            var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(Int(status.size) + 1, 4096), maxSize + 1), alignment: 16)
+            defer { storage.deallocate() }
+            var total = 0
+            while true {
+                if total == storage.count {
+                    guard total <= maxSize else { throw Self.tooLarge(path, maxSize) }
+                    let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: min(total * 2, maxSize + 1), alignment: 16)
+                    grown.copyMemory(from: UnsafeRawBufferPointer(storage))
+                    storage.deallocate()
+                    storage = grown
+                }
+                let count = try BlockingFileSystem.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[total...]), path: path)
+                if count == 0 { break }
+                total += count
+                if total > maxSize {
+                    throw Self.tooLarge(path, maxSize)
+                }
+            }
+            return ByteBuffer(UnsafeRawBufferPointer(rebasing: storage[..<total]))
+        }
+    }
+
+    private static func tooLarge(_ path: String, _ maxSize: Int) -> UVError {
+        UVError(code: .fileTooLarge, operation: "readFile", address: "\(path) holds more than maxSize (\(maxSize) bytes)")
+    }
+
+    /// Writes `bytes` to the file at `path` on libuv's thread pool and
+    /// completes on the loop thread.
+    ///
+    /// With `atomic` (the default), readers see the old contents or the
+    /// new, never a part: the bytes go to a temporary file in the same
+    /// directory (`uv_fs_mkstemp`), which is flushed to disk (`uv_fs_fsync`)
+    /// and renamed over `path` (`uv_fs_rename`), and the directory is
+    /// flushed too; the new file keeps the permissions of the one it
+    /// replaces (a new one gets `0644`). A failure or a crash part-way
+    /// leaves the old file whole (the temporary file is removed on
+    /// failure). Without `atomic`, the file is truncated and written in
+    /// place (created `0666` less the umask).
+    ///
+    /// Fails with the `UVError` of the call that failed, naming it and the
+    /// path. Disposing before a pool thread took the work cancels it;
+    /// after, the write goes on to its end.
+    public func writeFile(path: String, bytes: ByteBuffer, atomic: Bool = true) -> Completable {
+        work { () throws in
+            guard atomic else {
+                let descriptor = try BlockingFileSystem.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+                defer { try? BlockingFileSystem.close(descriptor, path: path) }
+                try BlockingFileSystem.writeAll(descriptor, bytes, path: path)
+                return
+            }
+            let slash = path.lastIndex(of: "/")
+            let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            let existing = try BlockingFileSystem.stat(path)
+            let temporary = try BlockingFileSystem.makeTemporaryFile("\(directory == "/" ? "" : directory)/.\(name).XXXXXX")
+            do throws(UVError) {
+                defer { try? BlockingFileSystem.close(temporary.descriptor, path: temporary.path) }
+                try BlockingFileSystem.writeAll(temporary.descriptor, bytes, path: temporary.path)
+                try BlockingFileSystem.changeMode(temporary.descriptor, to: existing.exists ? existing.permissions : 0o644, path: temporary.path)
+                try BlockingFileSystem.sync(temporary.descriptor, path: temporary.path)
+                try BlockingFileSystem.rename(temporary.path, to: path)
+            } catch {
+                try? BlockingFileSystem.unlink(temporary.path)
+                throw error
+            }
+            // The rename lives in the directory: flush it too.
+            let directoryDescriptor = try BlockingFileSystem.open(directory, flags: O_RDONLY | O_DIRECTORY)
+            defer { try? BlockingFileSystem.close(directoryDescriptor, path: directory) }
+            try BlockingFileSystem.sync(directoryDescriptor, path: directory)
+        }.asCompletable()
+    }
+
+    /// The status of `path` (`uv_fs_stat`, following symbolic links), from
+    /// libuv's thread pool, on the loop thread. A missing path succeeds with
+    /// `FileStatus.missing`; other failures are the call's `UVError`
+    /// (`EACCES`, `ENOTDIR`...).
+    public func stat(path: String) -> Single<FileStatus> {
+        work { () throws -> FileStatus in try BlockingFileSystem.stat(path) }
+    }
+
+    /// The file at `path`, `chunkSize` bytes at a time, read on libuv's
+    /// thread pool (`uv_fs_open`, then `uv_fs_read`) and delivered on the
+    /// loop thread.
+    ///
+    /// The next chunk is read only when the subscriber's `onNext` for the
+    /// last one returned, so one chunk is in memory at a time. Completes at
+    /// the end of the file; fails with the call's `UVError` (`ENOENT`...).
+    /// Disposing cancels the read in flight (or drops its chunk) and closes
+    /// the descriptor. For a consumer that finishes a chunk later (a write
+    /// to a slow connection), `StreamConnection.write(fileAt:chunkSize:)`
+    /// reads the next chunk only when the last is written.
+    public func fileChunks(path: String, chunkSize: Int = 64 * 1024) -> Observable<ByteBuffer> {
+        FileChunks(loop: base, path: path, chunkSize: max(chunkSize, 1))
+    }
+}

@@ -1,0 +1,223 @@
+import Dispatch
+import RxCore
+import RxUV
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `readFile`, `writeFile`, `stat`, `fileChunks` and `write(fileAt:)` on
+/// real files in a temporary directory.
+final class FileCallTests: BridgeTestCase {
+    private var directory: String!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        var template = Array("/tmp/rxuv-files-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw UVError(code: .permissionDenied, operation: "mkdtemp") }
+        directory = String(cString: made)
+    }
+
+    override func tearDownWithError() throws {
+        removeTree(directory)
+        try super.tearDownWithError()
+    }
+
+    private func removeTree(_ path: String) {
+        guard let handle = opendir(path) else { return }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { unlink("\(path)/\(name)") }
+        }
+        closedir(handle)
+        rmdir(path)
+    }
+
+    /// Writes `bytes` to `path` with plain POSIX calls.
+    private func put(_ bytes: [UInt8], _ path: String, mode: mode_t = 0o644) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        fchmod(descriptor, mode)
+        close(descriptor)
+    }
+
+    /// The result of `single`, run on the test's loop.
+    private func value<Value>(_ single: Single<Value>) throws -> Value {
+        var result: Result<Value, Error>?
+        _ = single.subscribe(onSuccess: { result = .success($0) }, onFailure: { result = .failure($0) })
+        runLoop()
+        return try XCTUnwrap(result).get()
+    }
+
+    private func value(_ completable: Completable) throws {
+        _ = try value(completable.andThen(Single.just(())))
+    }
+
+    /// Open descriptors of this process.
+    private func openDescriptorCount() -> Int {
+        guard let handle = opendir("/proc/self/fd") else { return -1 }
+        defer { closedir(handle) }
+        var count = 0
+        while readdir(handle) != nil { count += 1 }
+        return count
+    }
+
+    private func pattern(_ count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    }
+
+    // MARK: readFile
+
+    func testReadFile_WholeFile_EmptyFile_AndProcFileOfSizeZero() throws {
+        let bytes = pattern(300_000)
+        put(bytes, "\(directory!)/data")
+        put([], "\(directory!)/empty")
+        XCTAssertEqual(Array(try value(loop.rx.readFile(path: "\(directory!)/data"))), bytes)
+        XCTAssertEqual(try value(loop.rx.readFile(path: "\(directory!)/empty")).count, 0)
+        // /proc files report size 0 and hold more than one page.
+        let maps = try value(loop.rx.readFile(path: "/proc/self/maps"))
+        XCTAssertGreaterThan(maps.count, 4096)
+    }
+
+    func testReadFile_MaxSize_Enforced() throws {
+        put(pattern(1000), "\(directory!)/data")
+        XCTAssertEqual(try value(loop.rx.readFile(path: "\(directory!)/data", maxSize: 1000)).count, 1000)
+        XCTAssertThrowsError(try value(loop.rx.readFile(path: "\(directory!)/data", maxSize: 999))) { error in
+            XCTAssertEqual((error as? UVError)?.code, .fileTooLarge)
+            XCTAssertTrue("\(error)".contains("maxSize (999 bytes)"), "\(error)")
+        }
+        // A file whose size says 0 but holds more: caught while reading.
+        XCTAssertThrowsError(try value(loop.rx.readFile(path: "/proc/self/maps", maxSize: 100))) { error in
+            XCTAssertEqual((error as? UVError)?.code, .fileTooLarge)
+        }
+    }
+
+    func testReadFile_Failures_NameTheCallAndPath() {
+        let table: [(path: String, code: UVError.Code)] = [
+            ("\(directory!)/missing", .noSuchFileOrDirectory),
+            (directory!, .isADirectory),
+        ]
+        for row in table {
+            XCTAssertThrowsError(try value(loop.rx.readFile(path: row.path)), row.path) { error in
+                XCTAssertEqual((error as? UVError)?.code, row.code, "\(error)")
+                XCTAssertTrue("\(error)".contains(row.path), "\(error)")
+            }
+            assertNoLeaks(row.path)
+        }
+    }
+
+    // MARK: writeFile and stat
+
+    func testWriteFile_AtomicReplacesAndKeepsMode_PlainCreates() throws {
+        let path = "\(directory!)/config"
+        put(Array("old".utf8), path, mode: 0o600)
+        try value(loop.rx.writeFile(path: path, bytes: ByteBuffer(string: "new contents")))
+        XCTAssertEqual(try value(loop.rx.readFile(path: path)).string, "new contents")
+        let status = try value(loop.rx.stat(path: path))
+        XCTAssertEqual(status.kind, .regular)
+        XCTAssertEqual(status.size, 12)
+        XCTAssertEqual(status.permissions, 0o600)
+        // No temporary file left behind.
+        XCTAssertEqual(try entries(), ["config"])
+
+        try value(loop.rx.writeFile(path: "\(directory!)/fresh", bytes: ByteBuffer(pattern(70_000)), atomic: false))
+        XCTAssertEqual(Array(try value(loop.rx.readFile(path: "\(directory!)/fresh"))), pattern(70_000))
+        XCTAssertEqual(try value(loop.rx.stat(path: "\(directory!)/fresh")).size, 70_000)
+    }
+
+    private func entries() throws -> [String] {
+        let handle = try XCTUnwrap(opendir(directory))
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    func testWriteFile_IntoMissingDirectory_FailsAndLeavesNothing() throws {
+        XCTAssertThrowsError(try value(loop.rx.writeFile(path: "\(directory!)/no/such/file", bytes: ByteBuffer(string: "x")))) { error in
+            XCTAssertEqual((error as? UVError)?.code, .noSuchFileOrDirectory, "\(error)")
+        }
+    }
+
+    func testStat_KindsAndMissing() throws {
+        XCTAssertEqual(try value(loop.rx.stat(path: directory)).kind, .directory)
+        XCTAssertEqual(try value(loop.rx.stat(path: "\(directory!)/missing")), .missing)
+        XCTAssertFalse(FileStatus.missing.exists)
+        XCTAssertEqual(try value(loop.rx.stat(path: "/dev/null")).kind, .characterDevice)
+    }
+
+    // MARK: fileChunks
+
+    func testFileChunks_InOrder_OneChunkReadAfterTheLastWasTaken() throws {
+        let bytes = pattern(1_000_003)
+        put(bytes, "\(directory!)/big")
+        var chunks: [ByteBuffer] = []
+        var completed = false
+        _ = loop.rx.fileChunks(path: "\(directory!)/big", chunkSize: 65536).subscribe(
+            onNext: { chunks.append($0) }, onCompleted: { completed = true })
+        runLoop()
+        XCTAssertTrue(completed)
+        XCTAssertEqual(chunks.count, 16)
+        XCTAssertTrue(chunks.dropLast().allSatisfy { $0.count == 65536 })
+        XCTAssertEqual(Array(ByteBuffer(concatenating: chunks)), bytes)
+    }
+
+    func testFileChunks_DisposedMidFile_ClosesTheDescriptor() throws {
+        put(pattern(2_000_000), "\(directory!)/big")
+        let before = openDescriptorCount()
+        var received = 0
+        var subscription: Disposable?
+        subscription = loop.rx.fileChunks(path: "\(directory!)/big", chunkSize: 4096).subscribe(onNext: { _ in
+            received += 1
+            if received == 3 { subscription?.dispose() }
+        })
+        runLoop()
+        XCTAssertEqual(received, 3)
+        XCTAssertEqual(openDescriptorCount(), before)
+    }
+
+    func testFileChunks_MissingFile_FailsWithENOENT() {
+        var failure: Error?
+        _ = loop.rx.fileChunks(path: "\(directory!)/missing").subscribe(onError: { failure = $0 })
+        runLoop()
+        XCTAssertEqual((failure as? UVError)?.code, .noSuchFileOrDirectory)
+        XCTAssertTrue("\(String(describing: failure))".contains("missing"))
+    }
+
+    /// 4 MiB written to a peer: the file arrives whole, and the sender's
+    /// write queue never holds more than one chunk (the next chunk is read
+    /// only when the last is written).
+    func testWriteFileAt_ArrivesWhole_QueueHoldsAtMostOneChunk() throws {
+        let bytes = pattern(4 * 1024 * 1024)
+        put(bytes, "\(directory!)/big")
+        var received: [ByteBuffer] = []
+        var largestQueue = 0
+        var completed = false
+        let port = Shared(0)
+        let loop = self.loop!
+        let listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).take(1).subscribe(onNext: { connection in
+            let watch = loop.rx.timer(after: .milliseconds(1), repeating: .milliseconds(1)).subscribe(onNext: { _ in
+                largestQueue = max(largestQueue, connection.writeQueueSize)
+            })
+            _ = connection.write(fileAt: "\(self.directory!)/big", chunkSize: 65536).subscribe(onCompleted: {
+                completed = true
+                largestQueue = max(largestQueue, connection.writeQueueSize)
+                watch.dispose()
+                connection.close()
+            })
+        })
+        _ = loop.rx.timer(after: .milliseconds(0)).flatMap { _ in loop.rx.connect(host: "127.0.0.1", port: port.value).asObservable() }
+            .flatMap { $0.rx.data }
+            .subscribe(onNext: { received.append($0) })
+        runLoop(timeout: 30)
+        listener.dispose()
+        XCTAssertTrue(completed)
+        XCTAssertEqual(Array(ByteBuffer(concatenating: received)), bytes)
+        XCTAssertLessThanOrEqual(largestQueue, 65536)
+    }
+}

@@ -1,0 +1,161 @@
+import RxCore
+import RxUV
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `watch`, `watchFile` and `poll` on real files in a temporary directory.
+/// What happens to the files is scheduled on the loop's own timers, so the
+/// timeline is the test's.
+final class FileEventTests: BridgeTestCase {
+    private var directory: String!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        var template = Array("/tmp/rxuv-events-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw UVError(code: .permissionDenied, operation: "mkdtemp") }
+        directory = String(cString: made)
+    }
+
+    override func tearDownWithError() throws {
+        if let handle = opendir(directory) {
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != ".", name != ".." { unlink("\(directory!)/\(name)") }
+            }
+            closedir(handle)
+        }
+        rmdir(directory)
+        try super.tearDownWithError()
+    }
+
+    private func put(_ text: String, _ path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
+        close(descriptor)
+    }
+
+    /// An editor's save: write a temporary file, rename it over `path`.
+    private func saveAtomically(_ text: String, _ path: String) {
+        put(text, path + ".swp")
+        rename(path + ".swp", path)
+    }
+
+    /// Runs `action` on the loop thread after `milliseconds`.
+    private func at(_ milliseconds: Int, _ action: @escaping () -> Void) {
+        _ = loop.rx.timer(after: .milliseconds(milliseconds)).subscribe(onNext: { _ in action() })
+    }
+
+    func testWatch_Directory_SeesCreateChangeAndRename() throws {
+        var events: [FileEvent] = []
+        let path = "\(directory!)/a"
+        let subscription = loop.rx.watch(path: directory).subscribe(onNext: { events.append($0) })
+        at(50) { self.put("one", path) }
+        at(100) { rename(path, "\(self.directory!)/b") }
+        at(300) { subscription.dispose() }
+        runLoop()
+        XCTAssertTrue(events.contains(FileEvent(name: "a", kind: .rename)), "\(events)")
+        XCTAssertTrue(events.contains { $0.name == "a" && $0.kind.contains(.change) }, "\(events)")
+        XCTAssertTrue(events.contains(FileEvent(name: "b", kind: .rename)), "\(events)")
+    }
+
+    func testWatch_Recursive_FailsClearly() {
+        var failure: Error?
+        _ = loop.rx.watch(path: directory, recursive: true).subscribe(onError: { failure = $0 })
+        runLoop()
+        XCTAssertEqual((failure as? UVError)?.code, .notSupported)
+        XCTAssertTrue("\(String(describing: failure))".contains("recursive watching is not supported"))
+    }
+
+    func testWatch_MissingPath_FailsWithENOENT() {
+        var failure: Error?
+        _ = loop.rx.watch(path: "\(directory!)/missing").subscribe(onError: { failure = $0 })
+        runLoop()
+        XCTAssertEqual((failure as? UVError)?.code, .noSuchFileOrDirectory)
+    }
+
+    /// Five editor saves, spaced wider than the settle time: five statuses,
+    /// each of the new file (a watch on the original inode would have gone
+    /// blind after the first).
+    func testWatchFile_FiveAtomicSaves_OneStatusEach() throws {
+        let path = "\(directory!)/config"
+        put("0", path)
+        var statuses: [FileStatus] = []
+        let subscription = loop.rx.watchFile(path: path, settle: .milliseconds(50)).subscribe(onNext: { statuses.append($0) })
+        for save in 1...5 {
+            at(save * 200) { self.saveAtomically(String(repeating: "x", count: save), path) }
+        }
+        at(1400) { subscription.dispose() }
+        runLoop()
+        XCTAssertEqual(statuses.map(\.size), [1, 2, 3, 4, 5])
+        XCTAssertTrue(statuses.allSatisfy { $0.kind == .regular })
+    }
+
+    /// The trap `watchFile` avoids: `watch` on the file itself follows its
+    /// inode, and after the first atomic save it sees nothing more.
+    func testWatch_OnTheFileItself_GoesBlindAfterAnAtomicSave() throws {
+        let path = "\(directory!)/config"
+        put("0", path)
+        var phase = 0
+        var eventsByPhase: [Int: Int] = [:]
+        let subscription = loop.rx.watch(path: path).subscribe(onNext: { _ in eventsByPhase[phase, default: 0] += 1 })
+        at(100) {
+            phase = 1
+            self.saveAtomically("1", path)
+        }
+        at(300) {
+            phase = 2
+            self.saveAtomically("22", path)
+            self.put("333", path)
+        }
+        at(500) { subscription.dispose() }
+        runLoop()
+        XCTAssertGreaterThan(eventsByPhase[1, default: 0], 0)
+        XCTAssertEqual(eventsByPhase[2, default: 0], 0)
+    }
+
+    /// Five saves in one burst: one status, of the last.
+    func testWatchFile_BurstOfSaves_CoalescesIntoOne() throws {
+        let path = "\(directory!)/config"
+        put("0", path)
+        var statuses: [FileStatus] = []
+        let subscription = loop.rx.watchFile(path: path, settle: .milliseconds(100)).subscribe(onNext: { statuses.append($0) })
+        at(100) {
+            for save in 1...5 { self.saveAtomically(String(repeating: "y", count: save), path) }
+        }
+        at(600) { subscription.dispose() }
+        runLoop()
+        XCTAssertEqual(statuses.map(\.size), [5])
+    }
+
+    func testWatchFile_DeleteThenRecreate_SeesMissingThenTheNewFile() throws {
+        let path = "\(directory!)/config"
+        put("old", path)
+        var statuses: [FileStatus] = []
+        let subscription = loop.rx.watchFile(path: path, settle: .milliseconds(50)).subscribe(onNext: { statuses.append($0) })
+        at(100) { unlink(path) }
+        at(400) { self.put("recreated", path) }
+        at(700) { subscription.dispose() }
+        runLoop()
+        XCTAssertEqual(statuses.map(\.kind), [.missing, .regular])
+        XCTAssertEqual(statuses.last?.size, 9)
+    }
+
+    func testPoll_SeesASizeChange_ThenAMissingFile() throws {
+        let path = "\(directory!)/polled"
+        put("abc", path)
+        var changes: [(previous: FileStatus, current: FileStatus)] = []
+        let subscription = loop.rx.poll(path: path, interval: .milliseconds(20)).subscribe(onNext: { changes.append($0) })
+        at(150) { self.put("abcdefghij", path) }
+        at(400) { unlink(path) }
+        at(650) { subscription.dispose() }
+        runLoop()
+        XCTAssertEqual(changes.count, 2, "\(changes)")
+        XCTAssertEqual(changes.first?.previous.size, 3)
+        XCTAssertEqual(changes.first?.current.size, 10)
+        XCTAssertEqual(changes.last?.previous.size, 10)
+        XCTAssertEqual(changes.last?.current, .missing)
+    }
+}

@@ -29,7 +29,8 @@ final class UVFaultInjectionTests: BridgeTestCase {
     private enum Scenario: String {
         case listen, listenOnName, accept, connect, connectToName, read, write, vectoredWrite, queuedWrite, shutdown,
             timer, schedulerTimer, signal, newLoop, loopClose, resolve, reverseLookup, unixListen, unixListenAbstract,
-            unixConnect, unixConnectAbstract, udpBind, udpConnect, udpReceive, udpSend, work
+            unixConnect, unixConnectAbstract, udpBind, udpConnect, udpReceive, udpSend, work, spawn, kill, readFile,
+            writeFile, writeFileInPlace, stat, fileChunks, watch, watchFile, poll
     }
 
     override func tearDownWithError() throws {
@@ -80,6 +81,30 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_udp_connect", status: .networkUnreachable, scenario: .udpConnect),
         Fault(operation: "uv_udp_recv_start", status: .outOfMemory, scenario: .udpReceive),
         Fault(operation: "uv_udp_send", status: .noBufferSpace, scenario: .udpSend),
+        Fault(operation: "uv_spawn", status: .outOfMemory, scenario: .spawn),
+        Fault(operation: "uv_spawn", status: .permissionDenied, scenario: .spawn),
+        // stdin's pipe (1st), then stdout's: the first is closed again.
+        Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, after: 1, scenario: .spawn),
+        Fault(operation: "uv_kill", status: .notPermitted, scenario: .kill),
+        Fault(operation: "uv_fs_open", status: .tooManyOpenFiles, scenario: .readFile),
+        Fault(operation: "uv_fs_fstat", status: .ioError, scenario: .readFile),
+        Fault(operation: "uv_fs_read", status: .ioError, scenario: .readFile),
+        Fault(operation: "uv_fs_stat", status: .permissionDenied, scenario: .writeFile),
+        Fault(operation: "uv_fs_mkstemp", status: .noSpaceLeft, scenario: .writeFile),
+        Fault(operation: "uv_fs_write", status: .noSpaceLeft, scenario: .writeFile),
+        Fault(operation: "uv_fs_fchmod", status: .permissionDenied, scenario: .writeFile),
+        Fault(operation: "uv_fs_fsync", status: .ioError, scenario: .writeFile),
+        Fault(operation: "uv_fs_rename", status: .crossDeviceLink, scenario: .writeFile),
+        Fault(operation: "uv_fs_open", status: .readOnlyFileSystem, scenario: .writeFileInPlace),
+        Fault(operation: "uv_fs_write", status: .noSpaceLeft, scenario: .writeFileInPlace),
+        Fault(operation: "uv_fs_stat", status: .permissionDenied, scenario: .stat),
+        Fault(operation: "uv_fs_open", status: .tooManyOpenFiles, scenario: .fileChunks),
+        Fault(operation: "uv_fs_read", status: .ioError, scenario: .fileChunks),
+        Fault(operation: "uv_fs_event_init", status: .tooManyOpenFiles, scenario: .watch),
+        Fault(operation: "uv_fs_event_start", status: .noSpaceLeft, scenario: .watch),
+        Fault(operation: "uv_fs_event_start", status: .noSpaceLeft, scenario: .watchFile),
+        Fault(operation: "uv_fs_poll_init", status: .outOfMemory, scenario: .poll),
+        Fault(operation: "uv_fs_poll_start", status: .outOfMemory, scenario: .poll),
     ]
 
     func testFaultInjection_EveryRowFailsCleanly() {
@@ -97,6 +122,11 @@ final class UVFaultInjectionTests: BridgeTestCase {
             }
             XCTAssertEqual(failure.code, fault.status, "\(row): \(failure)")
             XCTAssertEqual(failure.operation, fault.operation, "\(row): \(failure)")
+            if fault.scenario == .writeFile {
+                XCTAssertEqual(contents(of: "/tmp/rxuv-fault-\(getpid()).txt"), "old", "\(row): the failed atomic write damaged the file")
+                XCTAssertFalse(temporaryFileLeft(), "\(row): the temporary file was left behind")
+            }
+            unlink("/tmp/rxuv-fault-\(getpid()).txt")
             assertNoLeaks(row)
         }
     }
@@ -204,6 +234,20 @@ final class UVFaultInjectionTests: BridgeTestCase {
         case .udpConnect: return singleError(loop.rx.connectUDP(host: "127.0.0.1", port: 9))
         case .udpReceive, .udpSend: return udpError(receive: scenario == .udpReceive)
         case .work: return singleError(loop.rx.work { 1 })
+        case .spawn: return singleError(loop.rx.spawn(ProcessOptions("true")))
+        case .kill: return killError()
+        case .readFile: return singleError(loop.rx.readFile(path: scratchFile()))
+        case .writeFile: return singleError(loop.rx.writeFile(path: scratchFile(), bytes: ByteBuffer(string: "new")).andThen(Single.just(())))
+        case .writeFileInPlace:
+            return singleError(loop.rx.writeFile(path: scratchFile(), bytes: ByteBuffer(string: "new"), atomic: false).andThen(Single.just(())))
+        case .stat: return singleError(loop.rx.stat(path: scratchFile()))
+        case .fileChunks: return singleError(loop.rx.fileChunks(path: scratchFile()).toArray())
+        case .watch: return singleError(loop.rx.watch(path: "/tmp").take(1).asSingle())
+        case .watchFile:
+            let error = singleError(loop.rx.watchFile(path: scratchFile()).take(1).asSingle())
+            XCTAssertTrue("\(String(describing: error))".contains("inotify watch limit"), "\(String(describing: error))")
+            return error
+        case .poll: return singleError(loop.rx.poll(path: "/tmp", interval: .seconds(1)).map { _ in () }.take(1).asSingle())
         case .resolve: return singleError(loop.rx.resolve(host: "localhost"))
         case .reverseLookup: return singleError(loop.rx.reverseLookup(try! SocketAddress(ip: "127.0.0.1", port: 80)))
         }
@@ -253,6 +297,53 @@ final class UVFaultInjectionTests: BridgeTestCase {
     }
 
     /// The error a Single fails with.
+    /// A file of this test's in /tmp holding "old", made anew for each row.
+    /// A failed atomic write must leave it whole, with nothing beside it.
+    private func scratchFile() -> String {
+        let path = "/tmp/rxuv-fault-\(getpid()).txt"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = write(descriptor, "old", 3)
+        close(descriptor)
+        return path
+    }
+
+    /// Whether an atomic write's temporary file (`.name.XXXXXX`) is in /tmp.
+    private func temporaryFileLeft() -> Bool {
+        guard let directory = opendir("/tmp") else { return false }
+        defer { closedir(directory) }
+        let prefix = ".rxuv-fault-\(getpid()).txt."
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(prefix) { return true }
+        }
+        return false
+    }
+
+    private func contents(of path: String) -> String {
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptor, &buffer, buffer.count)
+        return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+    }
+
+    /// `kill` on a running child fails; releasing the child then tears it
+    /// down (with a `uv_kill` that works).
+    private func killError() -> Error? {
+        var failure: Error?
+        var child: ChildProcess?
+        _ = loop.rx.spawn(ProcessOptions("sleep", arguments: ["5"])).subscribe(onSuccess: { spawned in
+            child = spawned
+            _ = spawned.kill().subscribe(onError: {
+                failure = $0
+                child = nil
+            })
+        })
+        runLoop()
+        XCTAssertNil(child)
+        return failure
+    }
+
     private func singleError<Element>(_ single: Single<Element>) -> Error? {
         var failure: Error?
         _ = single.subscribe(onFailure: { failure = $0 })

@@ -25,6 +25,8 @@ final class HandleSinkTests: BridgeTestCase {
         let unixPath: String
         /// A UDP socket on 127.0.0.1.
         let udp: UDPSocket
+        /// An empty directory of this case's, for the file-event rows.
+        let scratchDirectory: String
     }
 
     /// One bridge Observable.
@@ -92,6 +94,44 @@ final class HandleSinkTests: BridgeTestCase {
         Row(name: "loop.rx.work") { fixture, event in
             fixture.loop.rx.work { 42 }.subscribe { _ in event() }
         },
+        Row(name: "loop.rx.spawn") { fixture, event in
+            fixture.loop.rx.spawn(ProcessOptions("true")).subscribe { _ in event() }
+        },
+        Row(name: "child.exit") { fixture, event in
+            fixture.loop.rx.spawn(ProcessOptions("sh", arguments: ["-c", "exit 0"])).asObservable()
+                .flatMap { $0.exit.asObservable() }
+                .subscribe { _ in event() }
+        },
+        Row(name: "child.stdout") { fixture, event in
+            fixture.loop.rx.spawn(ProcessOptions("echo", arguments: ["out"])).asObservable()
+                .flatMap { $0.stdout }
+                .subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.readFile") { fixture, event in
+            fixture.loop.rx.readFile(path: "/etc/passwd").subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.fileChunks") { fixture, event in
+            fixture.loop.rx.fileChunks(path: "/etc/passwd", chunkSize: 16).subscribe { _ in event() }
+        },
+        Row(name: "connection.write(fileAt:)") { fixture, event in
+            fixture.client.write(fileAt: "/etc/passwd").subscribe { _ in event() }
+        },
+        Row(name: "loop.rx.watch") { fixture, event in
+            let subscription = fixture.loop.rx.watch(path: fixture.scratchDirectory).subscribe { _ in event() }
+            // Queued behind the watch's start: touches the directory once it watches.
+            _ = fixture.loop.rx.timer(after: .milliseconds(5)).subscribe(onNext: { _ in
+                close(open("\(fixture.scratchDirectory)/touched", O_WRONLY | O_CREAT, 0o644))
+            })
+            return subscription
+        },
+        Row(name: "loop.rx.poll") { fixture, event in
+            let path = "\(fixture.scratchDirectory)/polled"
+            let subscription = fixture.loop.rx.poll(path: path, interval: .milliseconds(5)).subscribe { _ in event() }
+            _ = fixture.loop.rx.timer(after: .milliseconds(30)).subscribe(onNext: { _ in
+                close(open(path, O_WRONLY | O_CREAT, 0o644))
+            })
+            return subscription
+        },
         Row(name: "loop.rx.reverseLookup") { fixture, event in
             fixture.loop.rx.reverseLookup(fixture.server).subscribe { _ in event() }
         },
@@ -149,7 +189,14 @@ final class HandleSinkTests: BridgeTestCase {
         let udp = Box<UDPSocket?>(nil)
         _ = loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe(onSuccess: { udp.value = $0 })
         spin(until: { udp.value != nil })
-        let fixture = Fixture(loop: loop, server: server.address, client: client, unixPath: unixPath, udp: udp.value!)
+        var template = Array("/tmp/rxuv-sink-XXXXXX".utf8CString)
+        let scratchDirectory = String(cString: mkdtemp(&template)!)
+        defer {
+            unlink("\(scratchDirectory)/touched")
+            unlink("\(scratchDirectory)/polled")
+            rmdir(scratchDirectory)
+        }
+        let fixture = Fixture(loop: loop, server: server.address, client: client, unixPath: unixPath, udp: udp.value!, scratchDirectory: scratchDirectory)
         let events = Counter()
         switch testCase {
         case .beforeSubscribeCompletes:

@@ -84,5 +84,12 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: examples
         ),
+        .executableTarget(
+            name: "rxsponge",
+            dependencies: ["RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/rxsponge",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
     ]
 )

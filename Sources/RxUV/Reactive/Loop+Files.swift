@@ -80,7 +80,7 @@ extension Reactive where Base == Loop {
             let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
             let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
             let existing = try BlockingFileSystem.stat(path)
-            let temporary = try BlockingFileSystem.makeTemporaryFile("\(directory == "/" ? "" : directory)/.\(name).XXXXXX")
+            let temporary = try BlockingFileSystem.makeTemporaryFile(beside: path, directory: directory, name: name)
             do throws(UVError) {
                 defer { try? BlockingFileSystem.close(temporary.descriptor, path: temporary.path) }
                 try BlockingFileSystem.writeAll(temporary.descriptor, bytes, path: temporary.path)

@@ -5,7 +5,7 @@ import RxUV
 
 func followBuild(loop: Loop) -> Disposable {
     var build = ProcessOptions("make", arguments: ["-k"])
-    build.newSession = true  // the teardown reaches make's own children too
+    build.newSession = true // the teardown reaches make's own children too
     return loop.rx.spawn(build).asObservable()
         .flatMap { child in
             Observable.merge(

@@ -52,7 +52,8 @@ struct RxSponge: ParsableCommand {
             .takeLast(1)
             .map { ByteBuffer(concatenating: $0.chunks) }
             .ifEmpty(default: ByteBuffer())
-        let sponge = soaked
+        let sponge =
+            soaked
             .flatMap { bytes in loop.rx.writeFile(path: path, bytes: bytes, atomic: !inPlace).asObservable() }
             .subscribe(onError: { error in
                 exitCode = 1

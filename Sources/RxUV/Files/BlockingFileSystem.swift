@@ -41,7 +41,7 @@ enum BlockingFileSystem {
         var status = FileStatus.missing
         do throws(UVError) {
             try call("uv_fs_stat", path, { uv_fs_stat(nil, $0, path, nil) }, read: { status = FileStatus($0.pointee.statbuf) })
-        } catch where error.code == .noSuchFileOrDirectory {
+        } catch  where error.code == .noSuchFileOrDirectory {
             return .missing
         }
         return status

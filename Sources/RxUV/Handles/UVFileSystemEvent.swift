@@ -29,7 +29,7 @@ final class UVFileSystemEvent: UVHandle {
     func start(_ path: String) throws(UVError) {
         do throws(UVError) {
             try uvCall("uv_fs_event_start", address: path) { uv_fs_event_start(event, uvFileSystemEvent, path, 0) }
-        } catch where error.code == .noSpaceLeft {
+        } catch  where error.code == .noSpaceLeft {
             throw UVError(
                 code: error.code, operation: "uv_fs_event_start",
                 address: "\(path): the inotify watch limit is reached (fs.inotify.max_user_watches), not a full disk")

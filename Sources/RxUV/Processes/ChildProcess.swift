@@ -86,10 +86,11 @@ public final class ChildProcess: @unchecked Sendable {
     /// child has exited (its pid may be another process's by then) or with
     /// `EINVAL` for a bad signal number.
     public func kill(_ signal: Int32 = 15, group: Bool = false) -> Completable {
-        Completable(raw: LoopOperation(loop: core.loop, target: core, operation: "uv_kill") { (core, finish) throws(UVError) in
-            try core.send(signal, toGroup: group)
-            finish(nil)
-        })
+        Completable(
+            raw: LoopOperation(loop: core.loop, target: core, operation: "uv_kill") { (core, finish) throws(UVError) in
+                try core.send(signal, toGroup: group)
+                finish(nil)
+            })
     }
 
     /// `source`, keeping this object alive while subscribed.

@@ -119,7 +119,8 @@ private final class FileSystemPoll: Producer<(previous: FileStatus, current: Fil
         self.interval = interval
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == (previous: FileStatus, current: FileStatus) {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == (previous: FileStatus, current: FileStatus) {
         let sink = FileSystemPollSink(poll: self, observer: observer, cancel: cancel)
         sink.start("uv_fs_poll_start")
         return (sink: sink, subscription: Disposables.create())

@@ -93,11 +93,10 @@ enum BlockingFileSystem {
         try call("uv_fs_unlink", path) { uv_fs_unlink(nil, $0, path, nil) }
     }
 
-    /// `uv_fs_mkstemp` of a file `.name.XXXXXX` beside `path` (in
-    /// `directory`, whose name it is in): the descriptor and the file's
-    /// path. An error names `path`, the file the caller means to write.
-    static func makeTemporaryFile(beside path: String, directory: String, name: String) throws(UVError) -> (descriptor: Int32, path: String) {
-        let template = "\(directory == "/" ? "" : directory)/.\(name).XXXXXX"
+    /// `uv_fs_mkstemp` of `template` (ending in `XXXXXX`), a file beside
+    /// `path`: the descriptor and the file's path. An error names `path`,
+    /// the file the caller means to write.
+    static func makeTemporaryFile(beside path: String, template: String) throws(UVError) -> (descriptor: Int32, path: String) {
         var made = template
         let descriptor = Int32(
             try call("uv_fs_mkstemp", "\(path) (temporary file \(template))", { uv_fs_mkstemp(nil, $0, template, nil) }, read: { made = String(cString: $0.pointee.path) }))

@@ -35,11 +35,10 @@ extension Reactive where Base == Loop {
     /// status. Events arrive on the loop thread; fails like `watch` (a
     /// missing parent directory gives `ENOENT`). Disposing closes the watch.
     public func watchFile(path: String, settle: RxTimeInterval = .milliseconds(100)) -> Observable<FileStatus> {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let components = PathComponents(path)
+        let name = components.name
         let loop = base
-        return watch(path: directory)
+        return watch(path: components.directory)
             .filter { $0.name == name }
             .debounce(settle, scheduler: loop)
             .flatMapLatest { _ in loop.rx.stat(path: path) }

@@ -76,11 +76,9 @@ extension Reactive where Base == Loop {
                 try BlockingFileSystem.writeAll(descriptor, bytes, path: path)
                 return
             }
-            let slash = path.lastIndex(of: "/")
-            let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            let components = PathComponents(path)
             let existing = try BlockingFileSystem.stat(path)
-            let temporary = try BlockingFileSystem.makeTemporaryFile(beside: path, directory: directory, name: name)
+            let temporary = try BlockingFileSystem.makeTemporaryFile(beside: path, template: components.sibling(prefix: ".", suffix: ".XXXXXX"))
             do throws(UVError) {
                 defer { try? BlockingFileSystem.close(temporary.descriptor, path: temporary.path) }
                 try BlockingFileSystem.writeAll(temporary.descriptor, bytes, path: temporary.path)
@@ -92,9 +90,9 @@ extension Reactive where Base == Loop {
                 throw error
             }
             // The rename lives in the directory: flush it too.
-            let directoryDescriptor = try BlockingFileSystem.open(directory, flags: O_RDONLY | O_DIRECTORY)
-            defer { try? BlockingFileSystem.close(directoryDescriptor, path: directory) }
-            try BlockingFileSystem.sync(directoryDescriptor, path: directory)
+            let directoryDescriptor = try BlockingFileSystem.open(components.directory, flags: O_RDONLY | O_DIRECTORY)
+            defer { try? BlockingFileSystem.close(directoryDescriptor, path: components.directory) }
+            try BlockingFileSystem.sync(directoryDescriptor, path: components.directory)
         }.asCompletable()
     }
 

@@ -309,14 +309,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
 
     /// Whether an atomic write's temporary file (`.name.XXXXXX`) is in /tmp.
     private func temporaryFileLeft() -> Bool {
-        guard let directory = opendir("/tmp") else { return false }
-        defer { closedir(directory) }
-        let prefix = ".rxuv-fault-\(getpid()).txt."
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(prefix) { return true }
-        }
-        return false
+        DirectoryListing.entries(of: "/tmp").contains { $0.hasPrefix(".rxuv-fault-\(getpid()).txt.") }
     }
 
     private func contents(of path: String) -> String {

@@ -10,28 +10,17 @@ import Glibc
 /// `readFile`, `writeFile`, `stat`, `fileChunks` and `write(fileAt:)` on
 /// real files in a temporary directory.
 final class FileCallTests: BridgeTestCase {
-    private var directory: String!
+    private var temporary: TemporaryDirectory!
+    private var directory: String! { temporary.path }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        var template = Array("/tmp/rxuv-files-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw UVError(code: .permissionDenied, operation: "mkdtemp") }
-        directory = String(cString: made)
+        temporary = try TemporaryDirectory("rxuv-files")
     }
 
     override func tearDownWithError() throws {
-        removeTree(directory)
+        temporary.remove()
         try super.tearDownWithError()
-    }
-
-    private func removeTree(_ path: String) {
-        guard let handle = opendir(path) else { return }
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { unlink("\(path)/\(name)") }
-        }
-        closedir(handle)
-        rmdir(path)
     }
 
     /// Writes `bytes` to `path` with plain POSIX calls.
@@ -57,11 +46,7 @@ final class FileCallTests: BridgeTestCase {
 
     /// Open descriptors of this process.
     private func openDescriptorCount() -> Int {
-        guard let handle = opendir("/proc/self/fd") else { return -1 }
-        defer { closedir(handle) }
-        var count = 0
-        while readdir(handle) != nil { count += 1 }
-        return count
+        DirectoryListing.entries(of: "/proc/self/fd").count
     }
 
     private func pattern(_ count: Int) -> [UInt8] {
@@ -120,22 +105,11 @@ final class FileCallTests: BridgeTestCase {
         XCTAssertEqual(status.size, 12)
         XCTAssertEqual(status.permissions, 0o600)
         // No temporary file left behind.
-        XCTAssertEqual(try entries(), ["config"])
+        XCTAssertEqual(temporary.entries, ["config"])
 
         try value(loop.rx.writeFile(path: "\(directory!)/fresh", bytes: ByteBuffer(pattern(70_000)), atomic: false))
         XCTAssertEqual(Array(try value(loop.rx.readFile(path: "\(directory!)/fresh"))), pattern(70_000))
         XCTAssertEqual(try value(loop.rx.stat(path: "\(directory!)/fresh")).size, 70_000)
-    }
-
-    private func entries() throws -> [String] {
-        let handle = try XCTUnwrap(opendir(directory))
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names.sorted()
     }
 
     func testWriteFile_IntoMissingDirectory_FailsAndLeavesNothing() throws {

@@ -10,24 +10,16 @@ import Glibc
 /// What happens to the files is scheduled on the loop's own timers, so the
 /// timeline is the test's.
 final class FileEventTests: BridgeTestCase {
-    private var directory: String!
+    private var temporary: TemporaryDirectory!
+    private var directory: String! { temporary.path }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        var template = Array("/tmp/rxuv-events-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw UVError(code: .permissionDenied, operation: "mkdtemp") }
-        directory = String(cString: made)
+        temporary = try TemporaryDirectory("rxuv-events")
     }
 
     override func tearDownWithError() throws {
-        if let handle = opendir(directory) {
-            while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != ".", name != ".." { unlink("\(directory!)/\(name)") }
-            }
-            closedir(handle)
-        }
-        rmdir(directory)
+        temporary.remove()
         try super.tearDownWithError()
     }
 

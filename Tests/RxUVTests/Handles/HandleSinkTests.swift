@@ -189,14 +189,9 @@ final class HandleSinkTests: BridgeTestCase {
         let udp = Box<UDPSocket?>(nil)
         _ = loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe(onSuccess: { udp.value = $0 })
         spin(until: { udp.value != nil })
-        var template = Array("/tmp/rxuv-sink-XXXXXX".utf8CString)
-        let scratchDirectory = String(cString: mkdtemp(&template)!)
-        defer {
-            unlink("\(scratchDirectory)/touched")
-            unlink("\(scratchDirectory)/polled")
-            rmdir(scratchDirectory)
-        }
-        let fixture = Fixture(loop: loop, server: server.address, client: client, unixPath: unixPath, udp: udp.value!, scratchDirectory: scratchDirectory)
+        let scratch = try! TemporaryDirectory("rxuv-sink")
+        defer { scratch.remove() }
+        let fixture = Fixture(loop: loop, server: server.address, client: client, unixPath: unixPath, udp: udp.value!, scratchDirectory: scratch.path)
         let events = Counter()
         switch testCase {
         case .beforeSubscribeCompletes:

@@ -11,17 +11,16 @@ import Glibc
 /// `python3`, `sleep`, `yes`): statuses, byte-exact output, input, the
 /// teardown of children let go of, and reaping.
 final class ChildProcessTests: BridgeTestCase {
-    private var directory: String!
+    private var temporary: TemporaryDirectory!
+    private var directory: String! { temporary.path }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        var template = Array("/tmp/rxuv-process-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw UVError(code: .permissionDenied, operation: "mkdtemp") }
-        directory = String(cString: made)
+        temporary = try TemporaryDirectory("rxuv-process")
     }
 
     override func tearDownWithError() throws {
-        _ = try? run(ProcessOptions("rm", arguments: ["-rf", directory]))
+        temporary.remove()
         try super.tearDownWithError()
     }
 
@@ -46,34 +45,33 @@ final class ChildProcessTests: BridgeTestCase {
     /// Whether process `pid` runs: exists and is not a zombie (an orphan's
     /// zombie waits for whoever adopted it).
     private func isRunning(_ pid: Int32) -> Bool {
-        guard let file = fopen("/proc/\(pid)/stat", "r") else { return false }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 512)
-        guard fgets(&line, 512, file) != nil else { return false }
-        let text = String(cString: line)
-        guard let close = text.lastIndex(of: ")") else { return false }
-        return text[text.index(after: close)...].split(separator: " ").first != "Z"
+        processes().contains { $0.pid == pid && $0.state != "Z" }
+    }
+
+    /// Each process's pid, name, state and parent, from `/proc/<pid>/stat`.
+    private func processes() -> [(pid: Int32, name: String, state: Substring, parent: Int32)] {
+        DirectoryListing.entries(of: "/proc").compactMap { entry in
+            guard let pid = Int32(entry), let file = fopen("/proc/\(pid)/stat", "r") else { return nil }
+            defer { fclose(file) }
+            var line = [CChar](repeating: 0, count: 512)
+            guard fgets(&line, 512, file) != nil else { return nil }
+            let text = String(cString: line)
+            // "pid (name) state ppid ...": the name may hold spaces.
+            guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { return nil }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+            return (pid, String(text[text.index(after: open)..<close]), fields[0], parent)
+        }
     }
 
     /// Zombies whose parent is this process.
     private func zombieChildren() -> [Int32] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
-        var zombies: [Int32] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = Int32(name), let file = fopen("/proc/\(pid)/stat", "r") else { continue }
-            var line = [CChar](repeating: 0, count: 512)
-            let text = fgets(&line, 512, file).map { _ in String(cString: line) } ?? ""
-            fclose(file)
-            // "pid (comm) state ppid ...": comm may hold spaces, so parse after ')'.
-            guard let close = text.lastIndex(of: ")") else { continue }
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            if fields.count > 1, fields[0] == "Z", Int32(fields[1]) == getpid() {
-                zombies.append(pid)
-            }
-        }
-        return zombies
+        processes().filter { $0.state == "Z" && $0.parent == getpid() }.map(\.pid)
+    }
+
+    /// Children of this process named `name`.
+    private func childPIDs(named name: String) -> [Int32] {
+        processes().filter { $0.name == name && $0.parent == getpid() }.map(\.pid)
     }
 
     // MARK: Status
@@ -197,26 +195,6 @@ final class ChildProcessTests: BridgeTestCase {
             XCTAssertFalse(exists(pid), "the child is still there")
         }
         XCTAssertEqual(zombieChildren(), [])
-    }
-
-    /// Children of this process named `name`.
-    private func childPIDs(named name: String) -> [Int32] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
-        var found: [Int32] = []
-        while let entry = readdir(directory) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let pid = Int32(entryName), let file = fopen("/proc/\(pid)/stat", "r") else { continue }
-            var line = [CChar](repeating: 0, count: 512)
-            let text = fgets(&line, 512, file).map { _ in String(cString: line) } ?? ""
-            fclose(file)
-            guard let close = text.lastIndex(of: ")"), let open = text.firstIndex(of: "(") else { continue }
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            if String(text[text.index(after: open)..<close]) == name, fields.count > 1, Int32(fields[1]) == getpid() {
-                found.append(pid)
-            }
-        }
-        return found
     }
 
     // MARK: Teardown and reaping

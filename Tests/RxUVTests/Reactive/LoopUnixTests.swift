@@ -10,20 +10,16 @@ import Glibc
 /// and `connect(unixPath:)`, over file-system paths in a temporary directory
 /// and over abstract names.
 final class LoopUnixTests: BridgeTestCase {
-    private var directory = ""
+    private var temporary: TemporaryDirectory!
+    private var directory: String { temporary.path }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        var template = Array("/tmp/rxuv-unix-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw UVError(code: .permissionDenied, operation: "mkdtemp") }
-        directory = String(cString: made)
+        temporary = try TemporaryDirectory("rxuv-unix")
     }
 
     override func tearDownWithError() throws {
-        if let entries = try? FileManagerLite.entries(of: directory) {
-            for entry in entries { unlink("\(directory)/\(entry)") }
-        }
-        rmdir(directory)
+        temporary.remove()
         try super.tearDownWithError()
     }
 
@@ -50,7 +46,7 @@ final class LoopUnixTests: BridgeTestCase {
         let name = abstractName()
         let received = echo(Array("over an abstract name".utf8), through: name)
         XCTAssertEqual(String(decoding: received, as: UTF8.self), "over an abstract name")
-        XCTAssertEqual(try FileManagerLite.entries(of: directory), [])
+        XCTAssertEqual(DirectoryListing.entries(of: directory), [])
     }
 
     /// Listens on `socketPath` with an echo, sends `bytes` from a client,
@@ -262,21 +258,5 @@ final class LoopUnixTests: BridgeTestCase {
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-    }
-}
-
-/// Directory listing without Foundation.
-enum FileManagerLite {
-    static func entries(of directory: String) throws -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
     }
 }

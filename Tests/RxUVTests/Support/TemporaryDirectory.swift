@@ -1,0 +1,47 @@
+import RxUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A directory of one test's own in /tmp (`mkdtemp`), removed with the
+/// files in it.
+struct TemporaryDirectory {
+    let path: String
+
+    /// Makes `/tmp/<prefix>-XXXXXX`.
+    init(_ prefix: String) throws {
+        var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw UVError(code: .permissionDenied, operation: "mkdtemp", address: prefix) }
+        path = String(cString: made)
+    }
+
+    /// The names in the directory, sorted.
+    var entries: [String] {
+        DirectoryListing.entries(of: path)
+    }
+
+    /// Removes the files in the directory, then the directory.
+    func remove() {
+        for entry in entries { unlink("\(path)/\(entry)") }
+        rmdir(path)
+    }
+}
+
+/// Directory listing without Foundation.
+enum DirectoryListing {
+    /// The names in `directory` but `.` and `..`, sorted; none when it
+    /// cannot be read.
+    static func entries(of directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

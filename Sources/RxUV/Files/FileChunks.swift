@@ -11,6 +11,11 @@ final class FileChunks: Producer<ByteBuffer> {
     private let chunkSize: Int
     private let destination: StreamConnection?
 
+    /// `chunkSize` between 1 byte and 16 MiB: each read allocates a chunk.
+    static func clamped(_ chunkSize: Int) -> Int {
+        min(max(chunkSize, 1), 16 * 1024 * 1024)
+    }
+
     init(loop: Loop, path: String, chunkSize: Int, destination: StreamConnection? = nil) {
         self.loop = loop
         self.path = path
@@ -92,8 +97,8 @@ extension StreamConnection {
     /// not the file. Completes on the loop thread after the last write;
     /// fails with the `UVError` of the open, a read or a write. Disposing
     /// stops after the chunk in flight and closes the file (the stream
-    /// stays open).
+    /// stays open). `chunkSize` is taken between 1 byte and 16 MiB.
     public final func write(fileAt path: String, chunkSize: Int = 64 * 1024) -> Completable {
-        FileChunks(loop: loop, path: path, chunkSize: max(chunkSize, 1), destination: self).asCompletable()
+        FileChunks(loop: loop, path: path, chunkSize: FileChunks.clamped(chunkSize), destination: self).asCompletable()
     }
 }

@@ -67,7 +67,8 @@ class UVHandle: UVResource {
     /// Runs a call that initialises the handle and starts it in one step
     /// (`uv_spawn`), which leaves the handle initialised even when it fails:
     /// the handle is adopted either way, and on failure closed before the
-    /// error is thrown.
+    /// error is thrown, unless libuv left it active (a child started, then
+    /// a later step failed): then it stays open and the caller decides.
     func adoptStarting(_ operation: StaticString, address: @autoclosure () -> String?, start: () -> Int32) throws(UVError) {
         var failure: UVError?
         var didStart = false
@@ -85,7 +86,9 @@ class UVHandle: UVResource {
         }
         becomeOpen()
         if let failure {
-            close()
+            if uv_is_active(handle) == 0 {
+                close()
+            }
             throw failure
         }
     }
@@ -153,7 +156,7 @@ class UVHandle: UVResource {
 
 /// The kinds of handle RxUV opens, as the loop counts them.
 enum UVHandleKind: Int, CaseIterable {
-    case async, fsEvent, fsPoll, pipe, process, signal, tcp, timer, tty, udp
+    case async, fsEvent, fsPoll, pipe, poll, process, signal, tcp, timer, tty, udp
 
     /// The name `Loop.close` uses: `timer`, `tcp`...
     var name: String {
@@ -163,6 +166,7 @@ enum UVHandleKind: Int, CaseIterable {
         case .fsPoll: "fs_poll"
         case .process: "process"
         case .pipe: "pipe"
+        case .poll: "poll"
         case .signal: "signal"
         case .tcp: "tcp"
         case .timer: "timer"

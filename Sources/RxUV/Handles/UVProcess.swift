@@ -19,6 +19,9 @@ protocol UVProcessTarget: AnyObject {
 final class UVProcess: UVHandle {
     /// Told of the exit; released when the handle closes.
     var target: UVProcessTarget?
+    /// A spawn that failed after the child started: the handle closes at
+    /// the exit, with no one to tell.
+    private var closesAtExit = false
 
     /// Spawns the child described by `options` (whose `exit_cb` this sets);
     /// `executable` names it in errors. libuv leaves the handle initialised
@@ -27,8 +30,19 @@ final class UVProcess: UVHandle {
         super.init(loop: loop, type: UV_PROCESS, kind: .process)
         options.exit_cb = uvProcessExited
         let process = self.process
-        try withUnsafePointer(to: &options) { (pointer) throws(UVError) in
-            try adoptStarting("uv_spawn", address: executable) { uv_spawn(loop.raw, process, pointer) }
+        do throws(UVError) {
+            try withUnsafePointer(to: &options) { (pointer) throws(UVError) in
+                try adoptStarting("uv_spawn", address: executable) { uv_spawn(loop.raw, process, pointer) }
+            }
+        } catch {
+            if isOpen {
+                // The child runs, but its pipes could not be set up: end it,
+                // and let the exit callback close the handle (never before:
+                // no one would reap it).
+                closesAtExit = true
+                _ = uv_process_kill(process, SIGKILL)
+            }
+            throw error
         }
     }
 
@@ -46,7 +60,11 @@ final class UVProcess: UVHandle {
     }
 
     fileprivate func exited(_ status: Int64, _ signal: Int32) {
-        target?.processExited(status: status, signal: signal)
+        if closesAtExit {
+            close()
+        } else {
+            target?.processExited(status: status, signal: signal)
+        }
     }
 }
 

@@ -27,6 +27,19 @@ class UVStream: UVHandle {
     /// Where listen and read callbacks go; released when the handle closes.
     var target: UVStreamTarget?
 
+    /// Ignores SIGPIPE for the whole process, once, before the first stream
+    /// (a TCP socket, or a pipe to a child, which libuv writes with plain
+    /// `write`): a write to a closed peer then fails with `EPIPE` instead
+    /// of killing the process.
+    private static let ignoreSIGPIPE: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
+
+    override init(loop: Loop, type: uv_handle_type, kind: UVHandleKind, isLoopInternal: Bool = false) {
+        _ = Self.ignoreSIGPIPE
+        super.init(loop: loop, type: type, kind: kind, isLoopInternal: isLoopInternal)
+    }
+
     override func releaseCallbacks() {
         target = nil
     }

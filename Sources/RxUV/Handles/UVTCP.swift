@@ -5,17 +5,10 @@ import RxCore
 import Glibc
 #endif
 
-/// Ignores SIGPIPE for the whole process, once, before the first TCP handle:
-/// a write to a closed peer then fails with `EPIPE` instead of killing us.
-private let ignoreSIGPIPE: Void = {
-    signal(SIGPIPE, SIG_IGN)
-}()
-
 /// A `uv_tcp_t`: a listening socket or a connection. What it shares with
 /// other streams (listen, read, write) is in `UVStream`.
 final class UVTCP: UVStream {
     init(loop: Loop) throws(UVError) {
-        _ = ignoreSIGPIPE
         super.init(loop: loop, type: UV_TCP, kind: .tcp)
         try adopt("uv_tcp_init") { uv_tcp_init(loop.raw, tcp) }
     }

@@ -13,9 +13,9 @@ import Glibc
 /// ended. Events arrive on the loop thread; every member is safe from any
 /// thread.
 ///
-/// **Lifetime.** The child is kept by this object and by every
-/// subscription to its `stdout`, `stderr` or `exit`. When the last of them
-/// goes before the child exited (a chain disposed, the object released),
+/// **Lifetime.** The child is kept by this object, by the Observables its
+/// `stdout`, `stderr` and `exit` return, and by their subscriptions. When
+/// the last of them goes before the child exited (a chain disposed, the object released),
 /// the child is torn down: SIGTERM (to its process group when it was
 /// started with `newSession`), then SIGKILL after
 /// `ProcessOptions.teardownGracePeriod`. Either way the `uv_process_t`
@@ -119,7 +119,13 @@ public final class ChildProcess: @unchecked Sendable {
     static func spawn(_ options: ProcessOptions, on loop: Loop) throws(UVError) -> ChildProcess {
         let environment = options.environment == .inherit ? nil : options.environment.entries(inheriting: ExecutableSearch.currentEnvironment())
         let searchPath = options.environment.variables["PATH"] ?? (options.environment.inherits ? getenv("PATH").map { String(cString: $0) } : nil)
-        guard let executable = ExecutableSearch.locate(options.executable, path: searchPath) else {
+        let executable: String
+        switch ExecutableSearch.locate(options.executable, path: searchPath, directory: options.workingDirectory) {
+        case .executable(let found):
+            executable = found
+        case .notExecutable(let found):
+            throw UVError(code: .permissionDenied, operation: "uv_spawn", address: found)
+        case .missing:
             throw UVError(code: .noSuchFileOrDirectory, operation: "uv_spawn", address: "\(options.executable) (not found in PATH)")
         }
         var pipes: [UVPipe?] = []

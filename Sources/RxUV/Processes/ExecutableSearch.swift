@@ -8,28 +8,42 @@ enum ExecutableSearch {
     /// The directories searched when `PATH` is not set, as `execvp` does.
     static let defaultPath = "/usr/local/bin:/usr/bin:/bin"
 
-    /// `name` itself when it has a slash (libuv reports a missing one);
-    /// otherwise the first executable regular file `dir/name` for the
-    /// directories of `path`, or `nil`.
-    static func locate(_ name: String, path: String?) -> String? {
-        if name.contains("/") {
-            return name
-        }
-        guard !name.isEmpty else { return nil }
-        for directory in (path ?? defaultPath).split(separator: ":", omittingEmptySubsequences: false) {
-            // An empty entry is the working directory, as for `execvp`.
-            let candidate = directory.isEmpty ? name : "\(directory)/\(name)"
-            if isExecutableFile(candidate) {
-                return candidate
-            }
-        }
-        return nil
+    /// What a search found.
+    enum Found: Equatable {
+        /// The program to run.
+        case executable(String)
+        /// A file by that name that may not be run (`EACCES`).
+        case notExecutable(String)
+        /// Nothing by that name (`ENOENT`).
+        case missing
     }
 
-    private static func isExecutableFile(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
-        return access(path, X_OK) == 0
+    /// `name` itself when it has a slash (libuv reports a missing one);
+    /// otherwise the first executable regular file `dir/name` for the
+    /// directories of `path`, where an empty entry is the working directory
+    /// and a relative one is taken from it (the child's, `directory`, when
+    /// given), as `execvp` in the child would; failing that, the first such
+    /// file that is not executable.
+    static func locate(_ name: String, path: String?, directory: String?) -> Found {
+        if name.contains("/") {
+            return .executable(name)
+        }
+        guard !name.isEmpty else { return .missing }
+        var firstUnrunnable: String?
+        for entry in (path ?? defaultPath).split(separator: ":", omittingEmptySubsequences: false) {
+            var base = entry.isEmpty ? "." : String(entry)
+            if !base.hasPrefix("/"), let directory {
+                base = "\(directory)/\(base)"
+            }
+            let candidate = "\(base)/\(name)"
+            var status = stat()
+            guard stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+            if access(candidate, X_OK) == 0 {
+                return .executable(candidate)
+            }
+            firstUnrunnable = firstUnrunnable ?? candidate
+        }
+        return firstUnrunnable.map { .notExecutable($0) } ?? .missing
     }
 
     /// This process's environment (`environ`).

@@ -128,6 +128,9 @@ private final class FileSystemPoll: Producer<(previous: FileStatus, current: Fil
     private final class FileSystemPollSink<Observer: ObserverType>: HandleSink<Observer>, UVFileSystemPollTarget, @unchecked Sendable
     where Observer.Element == (previous: FileStatus, current: FileStatus) {
         private let poll: FileSystemPoll
+        /// The last `current` reported was `.missing`: libuv keeps the status
+        /// from before the file went as its `previous`. Loop-thread state.
+        private var reportedMissing = false
 
         init(poll: FileSystemPoll, observer: Observer, cancel: SinkDisposer) {
             self.poll = poll
@@ -145,8 +148,10 @@ private final class FileSystemPoll: Producer<(previous: FileStatus, current: Fil
         func fileSystemPolled(status: Int32, previous: FileStatus, current: FileStatus) {
             if status == 0 || status == UVError.Code.noSuchFileOrDirectory.rawValue {
                 let current = status == 0 ? current : .missing
+                let previous = reportedMissing ? .missing : previous
                 // A path missing from the start is reported once, unchanged.
                 if current != previous {
+                    reportedMissing = !current.exists
                     forwardNext((previous: previous, current: current))
                 }
             } else {

@@ -17,6 +17,9 @@ extension Reactive where Base == Loop {
     /// result is dropped.
     public func readFile(path: String, maxSize: Int = 64 * 1024 * 1024) -> Single<ByteBuffer> {
         work { () throws -> ByteBuffer in
+            guard maxSize >= 0 else {
+                throw UVError(code: .invalidArgument, operation: "readFile", address: "\(path): maxSize \(maxSize) is negative")
+            }
             let descriptor = try BlockingFileSystem.open(path, flags: O_RDONLY)
             defer { try? BlockingFileSystem.close(descriptor, path: path) }
             let status = try BlockingFileSystem.stat(descriptor, path: path)
@@ -26,13 +29,15 @@ extension Reactive where Base == Loop {
             // The size is a hint (a file may grow, and /proc's say 0): the
             // buffer grows, up to one byte past `maxSize`, which tells a
             // file that holds more.
-            var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(Int(status.size) + 1, 4096), maxSize + 1), alignment: 16)
+            let cap = maxSize == Int.max ? Int.max : maxSize + 1
+            let hint = Int(status.size) == Int.max ? Int.max : Int(status.size) + 1
+            var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(hint, 4096), cap), alignment: 16)
             defer { storage.deallocate() }
             var total = 0
             while true {
                 if total == storage.count {
                     guard total <= maxSize else { throw Self.tooLarge(path, maxSize) }
-                    let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: min(total * 2, maxSize + 1), alignment: 16)
+                    let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: min(total.multipliedReportingOverflow(by: 2).overflow ? Int.max : total * 2, cap), alignment: 16)
                     grown.copyMemory(from: UnsafeRawBufferPointer(storage))
                     storage.deallocate()
                     storage = grown
@@ -62,8 +67,10 @@ extension Reactive where Base == Loop {
     /// flushed too; the new file keeps the permissions of the one it
     /// replaces (a new one gets `0644`). A failure or a crash part-way
     /// leaves the old file whole (the temporary file is removed on
-    /// failure). Without `atomic`, the file is truncated and written in
-    /// place (created `0666` less the umask).
+    /// failure). Only flushing the directory comes after the rename: if that
+    /// fails, the Completable fails though the file was replaced. Without
+    /// `atomic`, the file is truncated and written in place (created `0666`
+    /// less the umask).
     ///
     /// Fails with the `UVError` of the call that failed, naming it and the
     /// path. Disposing before a pool thread took the work cancels it;
@@ -72,8 +79,14 @@ extension Reactive where Base == Loop {
         work { () throws in
             guard atomic else {
                 let descriptor = try BlockingFileSystem.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
-                defer { try? BlockingFileSystem.close(descriptor, path: path) }
-                try BlockingFileSystem.writeAll(descriptor, bytes, path: path)
+                do throws(UVError) {
+                    try BlockingFileSystem.writeAll(descriptor, bytes, path: path)
+                } catch {
+                    try? BlockingFileSystem.close(descriptor, path: path)
+                    throw error
+                }
+                // A deferred write error (NFS, a full quota) shows at close.
+                try BlockingFileSystem.close(descriptor, path: path)
                 return
             }
             let components = PathComponents(path)
@@ -108,6 +121,8 @@ extension Reactive where Base == Loop {
     /// thread pool (`uv_fs_open`, then `uv_fs_read`) and delivered on the
     /// loop thread.
     ///
+    /// `chunkSize` is taken between 1 byte and 16 MiB.
+    ///
     /// The next chunk is read only when the subscriber's `onNext` for the
     /// last one returned, so one chunk is in memory at a time. Completes at
     /// the end of the file; fails with the call's `UVError` (`ENOENT`...).
@@ -116,6 +131,6 @@ extension Reactive where Base == Loop {
     /// to a slow connection), `StreamConnection.write(fileAt:chunkSize:)`
     /// reads the next chunk only when the last is written.
     public func fileChunks(path: String, chunkSize: Int = 64 * 1024) -> Observable<ByteBuffer> {
-        FileChunks(loop: base, path: path, chunkSize: max(chunkSize, 1))
+        FileChunks(loop: base, path: path, chunkSize: FileChunks.clamped(chunkSize))
     }
 }

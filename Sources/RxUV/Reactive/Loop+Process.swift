@@ -44,14 +44,21 @@ extension Reactive where Base == Loop {
         } else if options.standardInput == .pipe {
             options.standardInput = .discard
         }
+        let loop = base
+        let drainTimeout = options.outputDrainTimeout
         return spawn(options).flatMap { child in
             let executable = child.executable
             let feed: Single<Void> =
                 if let stdin = child.stdin, let input {
                     // The child may exit without reading: not an error here.
+                    // A descendant that holds its input open without reading
+                    // gets the drain timeout after the exit, as output does.
                     stdin.write(input).andThen(stdin.shutdown())
                         .catch { _ in .empty() }
+                        .asObservable()
+                        .take(until: child.exit.asObservable().delay(drainTimeout, scheduler: loop))
                         .do(onDispose: { stdin.close() })
+                        .asCompletable()
                         .andThen(.just(()))
                 } else {
                     .just(())

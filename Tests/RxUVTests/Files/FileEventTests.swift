@@ -135,19 +135,22 @@ final class FileEventTests: BridgeTestCase {
         XCTAssertEqual(statuses.last?.size, 9)
     }
 
-    func testPoll_SeesASizeChange_ThenAMissingFile() throws {
+    func testPoll_SeesASizeChange_AMissingFile_AndItsReturn() throws {
         let path = "\(directory!)/polled"
         put("abc", path)
         var changes: [(previous: FileStatus, current: FileStatus)] = []
         let subscription = loop.rx.poll(path: path, interval: .milliseconds(20)).subscribe(onNext: { changes.append($0) })
         at(150) { self.put("abcdefghij", path) }
         at(400) { unlink(path) }
-        at(650) { subscription.dispose() }
+        at(650) { self.put("back", path) }
+        at(900) { subscription.dispose() }
         runLoop()
-        XCTAssertEqual(changes.count, 2, "\(changes)")
+        XCTAssertEqual(changes.count, 3, "\(changes)")
         XCTAssertEqual(changes.first?.previous.size, 3)
         XCTAssertEqual(changes.first?.current.size, 10)
-        XCTAssertEqual(changes.last?.previous.size, 10)
-        XCTAssertEqual(changes.last?.current, .missing)
+        XCTAssertEqual(changes[1].previous.size, 10)
+        XCTAssertEqual(changes[1].current, .missing)
+        XCTAssertEqual(changes.last?.previous, .missing)
+        XCTAssertEqual(changes.last?.current.size, 4)
     }
 }

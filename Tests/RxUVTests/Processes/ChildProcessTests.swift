@@ -163,6 +163,24 @@ final class ChildProcessTests: BridgeTestCase {
         XCTAssertEqual(try run(inherited).standardOutput.string, "hi \(String(cString: getenv("HOME")))\n")
     }
 
+    /// A child that exits without reading its input: the write fails with
+    /// EPIPE (SIGPIPE is ignored), which `run` does not count as an error.
+    func testRun_ChildIgnoringItsInput_IsNotAnError() throws {
+        let output = try run(shell("exit 0"), input: ByteBuffer(Array(repeating: 7, count: 4 * 1024 * 1024)))
+        XCTAssertEqual(output.status, .exited(0))
+    }
+
+    func testExecutableInPATH_NotExecutable_FailsWithEACCES() throws {
+        let path = "\(directory!)/rxuv-tool"
+        _ = try run(shell("echo 'echo hi' > \(path); chmod 644 \(path)"))
+        var options = ProcessOptions("rxuv-tool")
+        options.environment = .inherit(adding: ["PATH": "\(directory!):/usr/bin:/bin"])
+        XCTAssertThrowsError(try run(options)) { error in
+            XCTAssertEqual((error as? UVError)?.code, .permissionDenied, "\(error)")
+            XCTAssertTrue("\(error)".contains(path), "\(error)")
+        }
+    }
+
     func testStandardDescriptors_DiscardInheritAndGivenDescriptor() throws {
         let path = "\(directory!)/out"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

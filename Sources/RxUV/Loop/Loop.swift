@@ -112,6 +112,19 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return uv_run(raw, mode) != 0
     }
 
+    /// The loop's clock in milliseconds (`uv_now`: updated once per
+    /// iteration, so reading it costs a load). Loop thread.
+    var clockMilliseconds: UInt64 {
+        uv_now(raw)
+    }
+
+    /// Keeps `run()` running while the loop is idle (`true`), until `stop()`;
+    /// or lets it return again when nothing is active (`false`, the
+    /// default). A `LoopGroup`'s loops keep running. Loop thread.
+    func keepRunning(_ enabled: Bool) {
+        queue.keepLoopAlive(enabled)
+    }
+
     /// Asks a running loop to return from `run()` after the current
     /// iteration (`uv_stop`). Safe from any thread.
     public func stop() {

@@ -14,6 +14,9 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
         /// The `uv_async_t` that wakes the loop, read by `enqueue` on any
         /// thread and replaced by `close()` / `reopen`, both under this lock.
         var wakeup: UVAsync?
+        /// The wake-up handle stays referenced, so the loop runs while idle
+        /// (a `LoopGroup`'s loop, until its group shuts down).
+        var keepsLoopAlive = false
     }
 
     private let pending = Mutex(Pending())
@@ -40,10 +43,27 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     /// Installs `wakeup` and takes work again (after a failed close, or at
     /// the start). Loop thread.
     func open(with wakeup: UVAsync) {
-        wakeup.unref()
-        pending.withLock { pending in
+        let keepsLoopAlive = pending.withLock { pending in
             pending.isClosed = false
             pending.wakeup = wakeup
+            return pending.keepsLoopAlive
+        }
+        if !keepsLoopAlive {
+            wakeup.unref()
+        }
+    }
+
+    /// Keeps the loop running while idle, or lets an idle `run()` return
+    /// again. Loop thread.
+    func keepLoopAlive(_ enabled: Bool) {
+        let wakeup = pending.withLock { pending in
+            pending.keepsLoopAlive = enabled
+            return pending.wakeup
+        }
+        if enabled {
+            wakeup?.ref()
+        } else {
+            wakeup?.unref()
         }
     }
 
@@ -66,7 +86,8 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
                 work()
             }
         }
-        pending.withLock { $0.wakeup }?.unref()
+        let idleWakeup = pending.withLock { $0.keepsLoopAlive ? nil : $0.wakeup }
+        idleWakeup?.unref()
     }
 
     /// Refuses further work and closes the wake-up handle. Loop thread.

@@ -45,6 +45,9 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         var isReadingPaused = false
         var pendingWrites = 0
         var closeWhenDrained = false
+        /// The loop's clock (`uv_now`, ms) at the last read or finished
+        /// write: what a `Server`'s idle timeout looks at.
+        var lastActivity: UInt64
     }
 
     private let state: LoopBound<State>
@@ -63,7 +66,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     /// Wraps an open stream. Loop thread.
     init(handle: UVStream) {
         self.loop = handle.loop
-        self.state = LoopBound(State(handle: handle), loop: handle.loop)
+        self.state = LoopBound(State(handle: handle, lastActivity: handle.loop.clockMilliseconds), loop: handle.loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -99,6 +102,11 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     /// `true` once the stream is closed or closing.
     public final var isClosed: Bool {
         closedFlag.load(ordering: .acquiring)
+    }
+
+    /// The loop's clock at the last read or finished write. Loop thread.
+    final var lastActivity: UInt64 {
+        state.value.lastActivity
     }
 
     /// The peer, for error messages (a TCP connection's remote address).
@@ -219,6 +227,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         guard pendingWrites == 0 else { return .mustQueue(from: 0) }
         let written = payload.withBuffers(from: 0) { buffers, count in handle.tryWrite(buffers, count: count) }
         if written == payload.count {
+            state.value.lastActivity = loop.clockMilliseconds
             return .written
         }
         if written >= 0 {
@@ -264,6 +273,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     }
 
     private func writeFinished() {
+        state.value.lastActivity = loop.clockMilliseconds
         updateQueue()
         if !isWritable, queuedBytes.load(ordering: .relaxed) <= lowWatermark {
             if state.value.isReadingPaused {
@@ -366,6 +376,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     final func readCompleted(_ count: Int, _ bytes: UnsafeRawPointer?) {
         if count > 0, let bytes {
             guard let reader else { return }
+            state.value.lastActivity = loop.clockMilliseconds
             // In place (through LoopBound's `_modify`): a copy of the
             // reference would make the spare storage look shared, never reused.
             reader.received(ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit))

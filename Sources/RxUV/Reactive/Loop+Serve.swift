@@ -1,0 +1,99 @@
+import RxCore
+
+extension Reactive where Base == LoopGroup {
+    /// Listens on `host`:`port` and serves each connection with `handler`,
+    /// on the loop `options.distribution` places it on. Succeeds with the
+    /// `Server` once it listens (the address has the port the kernel chose
+    /// for port 0), on one of the group's loop threads.
+    ///
+    /// `handler` is called on the connection's loop thread, and the
+    /// connection's whole chain runs there; the `Completable` it returns is
+    /// the connection's life (see `Server`). Connections of different loops
+    /// never meet in one chain.
+    ///
+    /// Fails with the `UVError` of the socket calls (`EADDRINUSE`,
+    /// `EACCES`), a bad address (`EINVAL`), or a name that does not resolve.
+    /// Disposing before it succeeded closes the listening sockets.
+    public func serve(
+        host: String, port: Int, options: ServerOptions = ServerOptions(),
+        handler: @escaping @Sendable (ServedConnection) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: base.loops, host: host, port: port, options: options, handler: handler)
+    }
+}
+
+extension Reactive where Base == Loop {
+    /// Listens on `host`:`port` and serves each connection with `handler` on
+    /// this loop: `LoopGroup`'s `serve` with one loop. A `Server` limits,
+    /// counts, times out and drains the connections a hand-written
+    /// `listen(...).flatMap` would leave to the daemon.
+    public func serve(
+        host: String, port: Int, options: ServerOptions = ServerOptions(),
+        handler: @escaping @Sendable (ServedConnection) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: [base], host: host, port: port, options: options, handler: handler)
+    }
+}
+
+/// Resolves the address, opens the listening sockets and starts a `Server`.
+enum ServerStart {
+    static func serve(
+        loops: [Loop], host: String, port: Int, options: ServerOptions,
+        handler: @escaping @Sendable (ServedConnection) -> Completable
+    ) -> Single<Server> {
+        let address: Single<SocketAddress>
+        if let numeric = try? SocketAddress(ip: host, port: port) {
+            address = .just(numeric)
+        } else if !(0...65_535).contains(port) {
+            address = .error(UVError(code: .invalidArgument, operation: "Server", address: "\(host):\(port)"))
+        } else {
+            address = loops[0].rx.resolve(host: host, port: port).map { addresses throws(UVError) in
+                guard let first = addresses.first else {
+                    throw UVError(code: .unknownHost, operation: "Server", address: host)
+                }
+                return first
+            }
+        }
+        return address.flatMap { address in
+            Single<Server>.create { observer in
+                let sockets: [ListeningSocket]
+                do throws(UVError) {
+                    sockets = try openSockets(address, count: options.distribution == .reusePort ? loops.count : 1, options: options)
+                } catch {
+                    observer(.failure(error))
+                    return Disposables.create()
+                }
+                let server = Server(loops: loops, address: sockets[0].address, options: options, handler: handler)
+                let delivered = SingleAssignmentDisposable()
+                server.start(sockets: sockets) { error in
+                    if let error {
+                        server.stopAccepting()
+                        observer(.failure(error))
+                    } else if !delivered.isDisposed {
+                        observer(.success(server))
+                    } else {
+                        server.stopAccepting()
+                    }
+                }
+                return delivered
+            }
+        }
+    }
+
+    /// The sockets: the first bound to `address`, the others (reuse-port)
+    /// to the port the first got.
+    private static func openSockets(_ address: SocketAddress, count: Int, options: ServerOptions) throws(UVError) -> [ListeningSocket] {
+        var sockets: [ListeningSocket] = []
+        do throws(UVError) {
+            let first = try ListeningSocket(address: address, backlog: options.backlog, reusePort: options.distribution == .reusePort)
+            sockets.append(first)
+            for _ in 1..<max(count, 1) {
+                sockets.append(try ListeningSocket(address: first.address, backlog: options.backlog, reusePort: true))
+            }
+            return sockets
+        } catch {
+            for socket in sockets { socket.close() }
+            throw error
+        }
+    }
+}

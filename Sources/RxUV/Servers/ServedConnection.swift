@@ -1,0 +1,21 @@
+import RxCore
+
+/// One connection a `Server` accepted, as its handler gets it.
+///
+/// The handler runs on `loop`'s thread, and so does everything the
+/// connection emits: a connection's whole chain stays on one loop.
+// @unchecked Sendable: `quiesce` is an immutable Observable over a
+// thread-safe subject; the rest is Sendable.
+public struct ServedConnection: @unchecked Sendable {
+    /// The connection.
+    public let connection: TCPConnection
+    /// The loop the connection lives on.
+    public let loop: Loop
+    /// Emits once, then completes, when the server starts to drain
+    /// (`Server.drain`): the handler should finish (stop reading, say
+    /// goodbye, let its writes flush) before the drain's deadline resets
+    /// the connection. `take(until: quiesce)` on the read side is the usual
+    /// answer. On the connection's loop thread; at once for a connection
+    /// accepted while draining.
+    public let quiesce: Observable<Void>
+}

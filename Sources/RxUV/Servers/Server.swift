@@ -1,0 +1,246 @@
+import RxCore
+import Synchronization
+
+/// A TCP server over one loop or a `LoopGroup`: it listens, places each
+/// accepted connection on a loop, runs a handler for it there, limits and
+/// counts connections, closes idle ones, and drains.
+///
+/// Made by `loop.rx.serve` or `group.rx.serve`. Each connection is given to
+/// the handler on its own loop's thread, and the `Completable` the handler
+/// returns is the connection's life: when it ends (completed, failed, or
+/// disposed by the server) the connection closes once its writes are
+/// flushed. A handler's error cannot reach a subscriber, so it goes to
+/// `Hooks.defaultErrorHandler` (standard error by default). Connections are
+/// never delivered from several loops into one chain: that would break Rx's
+/// serial delivery.
+///
+/// A server keeps itself alive while it accepts or has a connection open,
+/// as a listening subscription keeps its loop running: it ends after
+/// `drain` (or `stopAccepting` and the last connection closing), not when
+/// released.
+///
+/// Every member is safe from any thread.
+// @unchecked Sendable: immutable, atomic, or under `state`'s lock; each
+// shard's connection table is its loop thread's.
+public final class Server: ReactiveCompatible, @unchecked Sendable {
+    /// The address the server listens on (with the port the kernel chose for
+    /// port 0).
+    public let address: SocketAddress
+    /// The options it was made with.
+    public let options: ServerOptions
+    /// The loops connections are placed on.
+    public let loops: [Loop]
+
+    let handler: @Sendable (ServedConnection) -> Completable
+    private(set) var shards: [ServerShard] = []
+    private var acceptors: [ServerAcceptor] = []
+    private let total = Atomic<Int>(0)
+    private let turn = Atomic<Int>(0)
+    private let countChanges = BehaviorSubject<Int>(value: 0)
+    /// Completes once draining and no connection is left.
+    private let drained = AsyncSubject<Void>()
+    private let state = Mutex((isDraining: false, openAcceptors: 0, keepAlive: Server?.none))
+
+    init(loops: [Loop], address: SocketAddress, options: ServerOptions, handler: @escaping @Sendable (ServedConnection) -> Completable) {
+        self.loops = loops
+        self.address = address
+        self.options = options
+        self.handler = handler
+        shards = loops.enumerated().map { ServerShard(loop: $1, index: $0, server: self) }
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// Opens the listening sockets and starts accepting: one socket on the
+    /// first loop, or one per loop with `.reusePort`. Runs on each
+    /// acceptor's loop thread; `completion` gets the first error, once.
+    func start(sockets: [ListeningSocket], completion: @escaping @Sendable (UVError?) -> Void) {
+        acceptors = sockets.enumerated().map { ServerAcceptor(loop: loops[$0], socket: $1, server: self) }
+        state.withLock {
+            $0.openAcceptors = acceptors.count
+            $0.keepAlive = self
+        }
+        let remaining = Atomic<Int>(acceptors.count)
+        let failure = Mutex<UVError?>(nil)
+        for acceptor in acceptors {
+            let queued = acceptor.loop.execute {
+                do throws(UVError) {
+                    try acceptor.start()
+                } catch {
+                    acceptor.close()
+                    failure.withLock { $0 = $0 ?? error }
+                }
+                if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                    completion(failure.withLock { $0 })
+                }
+            }
+            if !queued {
+                acceptor.close()
+                failure.withLock { $0 = $0 ?? UVError(code: .invalidArgument, operation: "Server (the loop is closed)") }
+                if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                    completion(failure.withLock { $0 })
+                }
+            }
+        }
+    }
+
+    /// Open connections, over every loop.
+    public var connectionCount: Int {
+        total.load(ordering: .relaxed)
+    }
+
+    /// Open connections on each loop, in the order of `loops`.
+    public var connectionCounts: [Int] {
+        shards.map { $0.count.load(ordering: .relaxed) }
+    }
+
+    /// `true` once `drain` has started.
+    public var isDraining: Bool {
+        state.withLock { $0.isDraining }
+    }
+
+    /// The number of open connections, now and at each change, on the
+    /// first loop's thread. Completes when the drain is done.
+    public var connections: Observable<Int> {
+        countChanges.distinctUntilChanged()
+    }
+
+    /// Stops accepting: closes the listening sockets, so new connects are
+    /// refused. Open connections go on. Safe from any thread, any number of
+    /// times.
+    public func stopAccepting() {
+        for acceptor in acceptors {
+            _ = acceptor.loop.onLoopThread { acceptor.close() }
+        }
+    }
+
+    /// Drains the server when subscribed: stops accepting (new connects are
+    /// refused), tells every handler to finish (`ServedConnection.quiesce`),
+    /// waits for the connections to close, and at `deadline` resets those
+    /// still open. Completes, on a loop thread, once no connection is left.
+    /// Draining twice waits for the same end. Disposing stops waiting (and
+    /// the deadline's reset), not the drain.
+    public func drain(deadline: RxTimeInterval) -> Completable {
+        let server = self
+        return Completable.create { observer in
+            server.beginDrain()
+            let done = server.drained.subscribe(onCompleted: { observer(.completed) })
+            let reset = server.loops[0].rx.timer(after: deadline).subscribe(onNext: { _ in server.resetRemaining() })
+            return Disposables.create(done, reset)
+        }
+    }
+
+    private func beginDrain() {
+        let first = state.withLock { state -> Bool in
+            defer { state.isDraining = true }
+            return !state.isDraining
+        }
+        guard first else { return }
+        stopAccepting()
+        for shard in shards {
+            _ = shard.loop.onLoopThread { shard.quiesce() }
+        }
+        finishDrainIfEmpty()
+    }
+
+    private func resetRemaining() {
+        for shard in shards {
+            _ = shard.loop.onLoopThread { shard.resetAll() }
+        }
+    }
+
+    private func finishDrainIfEmpty() {
+        guard total.load(ordering: .acquiring) == 0, isDraining else { return }
+        drained.onCompleted()
+        _ = loops[0].onLoopThread { [countChanges] in countChanges.onCompleted() }
+    }
+
+    // MARK: Accepting
+
+    /// A connection accepted on `loop` (an acceptor's): refused above
+    /// `maxConnections`, else counted and placed on a loop. Loop thread.
+    func accepted(_ descriptor: Int32, on loop: Loop) {
+        if !reserve() {
+            ListeningSocket.refuse(descriptor)
+            return
+        }
+        let shard = place(acceptedOn: loop)
+        shard.count.add(1, ordering: .relaxed)
+        countChanged()
+        if shard.loop === loop {
+            shard.adopt(descriptor)
+        } else if !shard.loop.execute({ shard.adopt(descriptor) }) {
+            // That loop is closed (its group shut down): no new connection.
+            ListeningSocket.refuse(descriptor)
+            connectionEnded(on: shard)
+        }
+    }
+
+    /// Counts one more connection unless that would pass the limit.
+    private func reserve() -> Bool {
+        guard let limit = options.maxConnections else {
+            total.add(1, ordering: .relaxed)
+            return true
+        }
+        var current = total.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = total.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    private func place(acceptedOn loop: Loop) -> ServerShard {
+        switch options.distribution {
+        case .reusePort:
+            return shards.first { $0.loop === loop } ?? shards[0]
+        case .roundRobin:
+            return shards[turn.wrappingAdd(1, ordering: .relaxed).oldValue % shards.count]
+        case .leastConnections:
+            return shards.min { $0.count.load(ordering: .relaxed) < $1.count.load(ordering: .relaxed) } ?? shards[0]
+        }
+    }
+
+    /// A connection on `shard` is gone. Any loop thread.
+    func connectionEnded(on shard: ServerShard) {
+        shard.count.subtract(1, ordering: .relaxed)
+        total.subtract(1, ordering: .acquiringAndReleasing)
+        countChanged()
+        if isDraining {
+            finishDrainIfEmpty()
+        }
+        releaseIfFinished()
+    }
+
+    /// An acceptor closed its socket. Its loop thread.
+    func acceptorClosed() {
+        state.withLock { $0.openAcceptors -= 1 }
+        releaseIfFinished()
+    }
+
+    /// Lets go of the server's hold on itself once it neither accepts nor
+    /// has a connection.
+    private func releaseIfFinished() {
+        let released = state.withLock { state -> Server? in
+            guard state.openAcceptors == 0, total.load(ordering: .acquiring) == 0 else { return nil }
+            defer { state.keepAlive = nil }
+            return state.keepAlive
+        }
+        // Released outside the lock (the last reference may go here).
+        _ = released
+    }
+
+    /// Tells `connections`' subscribers, on the first loop, when any.
+    private func countChanged() {
+        guard countChanges.hasObservers else { return }
+        _ = loops[0].onLoopThread { [self] in countChanges.onNext(connectionCount) }
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

@@ -1,0 +1,103 @@
+import RxCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server's listening socket on one loop: a `uv_poll_t` tells when
+/// connections wait, which are accepted here (`accept4`-style, by RxUV) and
+/// handed to the server, which places each on a loop.
+///
+/// Running out of descriptors or memory (`EMFILE`, `ENFILE`, `ENOMEM`,
+/// `ENOBUFS`) is reported to `Hooks.defaultErrorHandler` and accepting
+/// pauses for 100 ms (the socket stays readable, so accepting at once would
+/// spin); other failures end accepting on this socket, also reported.
+// @unchecked Sendable: handed to its loop's thread, where all of it is touched.
+final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
+    let loop: Loop
+    private let socket: ListeningSocket
+    private weak var server: Server?
+    // Loop-thread state.
+    private var poll: UVPoll?
+    private var pause: UVTimer?
+    private var isClosed = false
+
+    /// Connections accepted in one readiness callback, at most: the rest
+    /// wait for the next turn of the loop, so one busy listener cannot
+    /// starve the connections already open.
+    private static let batch = 128
+
+    init(loop: Loop, socket: ListeningSocket, server: Server) {
+        self.loop = loop
+        self.socket = socket
+        self.server = server
+    }
+
+    /// Starts accepting. Loop thread.
+    func start() throws(UVError) {
+        let poll = try UVPoll(loop: loop, descriptor: socket.descriptor)
+        try poll.closingIfFails { () throws(UVError) in try poll.startReading() }
+        poll.target = self
+        self.poll = poll
+    }
+
+    func pollReady(status: Int32) {
+        guard status >= 0 else {
+            Hooks.defaultErrorHandler(UVError(status: status, operation: "uv_poll", address: socket.address.description))
+            close()
+            return
+        }
+        for _ in 0..<Self.batch {
+            guard !isClosed, let server else { return }
+            do throws(UVError) {
+                guard let connection = try socket.accept() else { return }
+                server.accepted(connection, on: self.loop)
+            } catch {
+                Hooks.defaultErrorHandler(error)
+                if UVError.Code.transientAcceptFailures.contains(error.code) {
+                    pauseAccepting()
+                } else {
+                    close()
+                }
+                return
+            }
+        }
+    }
+
+    private func pauseAccepting() {
+        poll?.stopReading()
+        do throws(UVError) {
+            let timer = try UVTimer(loop: loop)
+            try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: .milliseconds(100), repeating: nil) }
+            timer.target = self
+            pause = timer
+        } catch {
+            close()
+        }
+    }
+
+    func timerFired() {
+        pause?.close()
+        pause = nil
+        do throws(UVError) {
+            try poll?.startReading()
+        } catch {
+            Hooks.defaultErrorHandler(error)
+            close()
+        }
+    }
+
+    /// Stops accepting and closes the socket: new connects are refused.
+    /// Loop thread.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        pause?.close()
+        pause = nil
+        // uv_close stops polling at once: the descriptor may go now.
+        poll?.close()
+        poll = nil
+        socket.close()
+        server?.acceptorClosed()
+    }
+}

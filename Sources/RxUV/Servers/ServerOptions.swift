@@ -1,0 +1,38 @@
+import RxCore
+
+/// How a `Server` listens, spreads and limits its connections.
+public struct ServerOptions: Sendable {
+    /// How accepted connections are spread over the loops. Default:
+    /// `.roundRobin`.
+    public var distribution: ConnectionDistribution = .roundRobin
+    /// The most connections open at once, over every loop; a connection
+    /// above it is refused at once (accepted and reset, so the client sees
+    /// `ECONNRESET` instead of waiting), and the count never exceeds it.
+    /// `nil` (the default): no limit.
+    public var maxConnections: Int?
+    /// A connection that neither receives nor finishes a write for this long
+    /// is closed (checked every quarter of it). `nil` (the default): never.
+    public var idleTimeout: RxTimeInterval?
+    /// The listening socket's queue of connections not yet accepted (the
+    /// kernel caps it at `net.core.somaxconn`). Default 4096.
+    public var backlog = 4096
+
+    /// The defaults.
+    public init() {}
+}
+
+/// How a `Server` spreads accepted connections over its loops.
+public enum ConnectionDistribution: Sendable, Hashable {
+    /// One listening socket, accepted on the first loop; each connection
+    /// goes to the next loop in turn (its descriptor is opened there with
+    /// `uv_tcp_open`). Even, whatever the clients do.
+    case roundRobin
+    /// Like `.roundRobin`, but each connection goes to the loop with the
+    /// fewest open connections (ties: the first).
+    case leastConnections
+    /// One listening socket per loop, all bound to the address with
+    /// `SO_REUSEPORT`: the kernel spreads connections by a hash of their
+    /// addresses, with no hop between loops; uneven for few clients. Before
+    /// Linux 5.14, connections queued on a listener drop when it closes.
+    case reusePort
+}

@@ -1,0 +1,150 @@
+import RxCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server's part on one loop: the connections that live there, each with
+/// its handler's subscription and quiesce signal, and the idle sweep.
+// @unchecked Sendable: `count` is atomic; the rest is touched on the loop's
+// thread only (connections arrive through `Loop.execute`).
+final class ServerShard: UVTimerTarget, @unchecked Sendable {
+    let loop: Loop
+    let index: Int
+    /// Connections open here (also read by other loops' acceptors, for
+    /// least-connections).
+    let count = Atomic<Int>(0)
+    /// Weak: the server keeps itself alive while it has a connection.
+    private weak var server: Server?
+
+    private struct Entry {
+        let connection: TCPConnection
+        let quiesce: AsyncSubject<Void>
+        let handling: SingleAssignmentDisposable
+        let watchingClose: SingleAssignmentDisposable
+        /// The handler has ended; the connection closes once its writes
+        /// are flushed.
+        var isClosing = false
+    }
+
+    // Loop-thread state.
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var sweep: UVTimer?
+    private var isQuiescing = false
+
+    init(loop: Loop, index: Int, server: Server) {
+        self.loop = loop
+        self.index = index
+        self.server = server
+    }
+
+    /// Opens the accepted `descriptor` here (`uv_tcp_open`) and runs the
+    /// handler on it. The server has counted it already; it is uncounted
+    /// when the connection has closed. Loop thread.
+    func adopt(_ descriptor: Int32) {
+        let connection: TCPConnection
+        do throws(UVError) {
+            let handle = try UVTCP(loop: loop)
+            try handle.closingIfFails { () throws(UVError) in try handle.open(descriptor) }
+            connection = TCPConnection(handle: handle)
+        } catch {
+            Glibc.close(descriptor)
+            Hooks.defaultErrorHandler(error)
+            server?.connectionEnded(on: self)
+            return
+        }
+        guard let server else {
+            connection.closeNow(reset: true)
+            return
+        }
+        let key = ObjectIdentifier(connection)
+        let entry = Entry(connection: connection, quiesce: AsyncSubject(), handling: SingleAssignmentDisposable(), watchingClose: SingleAssignmentDisposable())
+        entries[key] = entry
+        if isQuiescing {
+            entry.quiesce.onNext(())
+            entry.quiesce.onCompleted()
+        }
+        startSweepIfNeeded()
+        // `rx.writable` completes when the connection has closed, however it
+        // closes (the handler's end, the peer, a reset).
+        entry.watchingClose.setDisposable(connection.rx.writable.subscribe(onCompleted: { [self] in closed(key) }))
+        let served = ServedConnection(connection: connection, loop: loop, quiesce: entry.quiesce.asObservable())
+        entry.handling.setDisposable(
+            server.handler(served).subscribe(
+                onCompleted: { [self] in finish(key, error: nil) },
+                onError: { [self] in finish(key, error: $0) }))
+    }
+
+    /// A handler ended (or the server ends it): closes the connection once
+    /// its writes are flushed, or at once with a reset. Loop thread.
+    private func finish(_ key: ObjectIdentifier, error: Error?, reset: Bool = false) {
+        guard let entry = entries[key] else { return }
+        if let error {
+            Hooks.defaultErrorHandler(error)
+        }
+        entries[key]?.isClosing = true
+        entry.handling.dispose()
+        if reset {
+            entry.connection.closeNow(reset: true)
+        } else {
+            entry.connection.closeGracefully()
+        }
+    }
+
+    /// The connection has closed: uncounted. Loop thread.
+    private func closed(_ key: ObjectIdentifier) {
+        guard let entry = entries.removeValue(forKey: key) else { return }
+        entry.handling.dispose()
+        entry.watchingClose.dispose()
+        if entries.isEmpty {
+            sweep?.close()
+            sweep = nil
+        }
+        server?.connectionEnded(on: self)
+    }
+
+    /// Tells every handler here to finish, and every later one at once.
+    /// Loop thread.
+    func quiesce() {
+        isQuiescing = true
+        for entry in entries.values {
+            entry.quiesce.onNext(())
+            entry.quiesce.onCompleted()
+        }
+    }
+
+    /// Resets every connection still here (a drain's deadline). Loop thread.
+    func resetAll() {
+        for key in Array(entries.keys) {
+            finish(key, error: nil, reset: true)
+        }
+    }
+
+    // MARK: Idle timeout
+
+    private func startSweepIfNeeded() {
+        guard sweep == nil, let idle = server?.options.idleTimeout else { return }
+        do throws(UVError) {
+            let timer = try UVTimer(loop: loop)
+            let period = max(UVTimer.milliseconds(idle) / 4, 1)
+            try timer.closingIfFails { () throws(UVError) in try timer.start(milliseconds: period, periodMilliseconds: period) }
+            timer.target = self
+            sweep = timer
+        } catch {
+            Hooks.defaultErrorHandler(error)
+        }
+    }
+
+    /// Closes the connections idle for the timeout or longer.
+    func timerFired() {
+        guard let idle = server?.options.idleTimeout else { return }
+        let limit = UVTimer.milliseconds(idle)
+        let now = loop.clockMilliseconds
+        // An idle one closes; one still closing after as long (its peer
+        // does not read what is left to write) is reset.
+        for (key, entry) in entries where now &- entry.connection.lastActivity >= limit {
+            finish(key, error: nil, reset: entry.isClosing)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Dispatch
+import RxCore
+import RxUV
+import Synchronization
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `LoopGroup`: loops on threads of their own, round robin, shutdown and
+/// its diagnostics.
+final class LoopGroupTests: BridgeTestCase {
+    func testEachLoopRunsOnItsOwnThread_NextTakesThemInTurn() throws {
+        let group = try LoopGroup(threads: 4)
+        XCTAssertEqual(group.loops.count, 4)
+        let threads = Shared<[Int: UInt]>([:])
+        let done = DispatchSemaphore(value: 0)
+        for (index, loop) in group.loops.enumerated() {
+            XCTAssertFalse(loop.isOnLoopThread)
+            XCTAssertTrue(
+                loop.execute {
+                    XCTAssertTrue(loop.isOnLoopThread)
+                    threads.mutate { $0[index] = UInt(bitPattern: Int(bitPattern: pthread_self())) }
+                    done.signal()
+                })
+        }
+        for _ in 0..<4 { XCTAssertEqual(done.wait(timeout: .now() + 5), .success) }
+        XCTAssertEqual(Set(threads.value.values).count, 4)
+        let order = (0..<8).map { _ in group.next() }
+        for index in 0..<8 {
+            XCTAssertTrue(order[index] === group.loops[index % 4])
+        }
+        try group.shutdown()
+        try group.shutdown()
+        // A loop whose group shut down takes no more work.
+        XCTAssertFalse(group.loops[0].execute {})
+    }
+
+    func testIdleLoops_KeepRunning_TimersFireOnTheirThreads() throws {
+        let group = try LoopGroup(threads: 2)
+        let fired = Shared<[Bool]>([])
+        let done = DispatchSemaphore(value: 0)
+        for loop in group.loops {
+            _ = loop.rx.timer(after: .milliseconds(20)).subscribe(onNext: { _ in
+                fired.mutate { $0.append(loop.isOnLoopThread) }
+                done.signal()
+            })
+        }
+        for _ in 0..<2 { XCTAssertEqual(done.wait(timeout: .now() + 5), .success) }
+        XCTAssertEqual(fired.value, [true, true])
+        try group.shutdown()
+    }
+
+    /// A handle left open: shutdown names it, loop by loop; the loop can then
+    /// be finished on another thread.
+    func testShutdown_WithHandlesOpen_NamesThem() throws {
+        let group = try LoopGroup(threads: 2)
+        let timer = group.loops[1].rx.timer(after: .seconds(60), repeating: .seconds(60)).subscribe()
+        let started = DispatchSemaphore(value: 0)
+        group.loops[1].execute { started.signal() }
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success)
+        XCTAssertThrowsError(try group.shutdown()) { error in
+            XCTAssertEqual((error as? UVError)?.code, .busy)
+            XCTAssertTrue("\(error)".contains("loop 1: 1 open handle: timer"), "\(error)")
+        }
+        // The stopped loop is this thread's now: finish it here.
+        timer.dispose()
+        group.loops[1].run()
+        XCTAssertNoThrow(try group.loops[1].close())
+    }
+
+    func testGroupOfOne_BehavesLikeALoop() throws {
+        let group = try LoopGroup(threads: 1)
+        let value = Shared<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        _ = group.next().rx.work { 6 * 7 }.subscribe(onSuccess: {
+            value.value = $0
+            done.signal()
+        })
+        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        XCTAssertEqual(value.value, 42)
+        try group.shutdown()
+    }
+}

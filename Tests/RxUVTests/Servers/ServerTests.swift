@@ -1,0 +1,279 @@
+import Dispatch
+import RxCore
+import RxUV
+import Synchronization
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `Server` over a `LoopGroup` of 4: spreading, limits, idle timeout and
+/// drain, with clients on the test's own loop.
+final class ServerTests: BridgeTestCase {
+    private var group: LoopGroup!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        group = try LoopGroup(threads: 4)
+    }
+
+    override func tearDownWithError() throws {
+        // Every loop of the group must end with no handle open.
+        XCTAssertNoThrow(try group.shutdown())
+        group = nil
+        try super.tearDownWithError()
+    }
+
+    /// What each served connection reports: its loop's index, and whether
+    /// its handler ran on that loop's thread.
+    private final class Record: Sendable {
+        let perLoop = Mutex([0, 0, 0, 0])
+        let offThread = Atomic<Int>(0)
+        let most = Atomic<Int>(0)
+    }
+
+    /// An echo that stops reading when the server quiesces.
+    private func echo(_ record: Record, loops: [Loop]) -> @Sendable (ServedConnection) -> Completable {
+        { served in
+            if !served.loop.isOnLoopThread { record.offThread.add(1, ordering: .relaxed) }
+            let index = loops.firstIndex { $0 === served.loop } ?? 0
+            record.perLoop.withLock { $0[index] += 1 }
+            return served.connection.rx.data
+                .take(until: served.quiesce)
+                .concatMap { bytes in
+                    if !served.loop.isOnLoopThread { record.offThread.add(1, ordering: .relaxed) }
+                    return served.connection.write(bytes).asObservable()
+                }
+                .asCompletable()
+        }
+    }
+
+    /// Starts a server on the group and waits until it listens.
+    private func serve(_ options: ServerOptions, handler: @escaping @Sendable (ServedConnection) -> Completable) throws -> Server {
+        let server = Shared<Result<Server, UVError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        _ = group.rx.serve(host: "127.0.0.1", port: 0, options: options, handler: handler).subscribe(
+            onSuccess: {
+                server.value = .success($0)
+                done.signal()
+            },
+            onFailure: {
+                server.value = .failure($0 as! UVError)
+                done.signal()
+            })
+        XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
+        return try XCTUnwrap(server.value).get()
+    }
+
+    /// Drains `server` (deadline 0 unless given) and waits for it.
+    private func drain(_ server: Server, deadline: RxTimeInterval = .seconds(0)) {
+        let done = DispatchSemaphore(value: 0)
+        _ = server.drain(deadline: deadline).subscribe(onCompleted: { done.signal() })
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "the drain did not end")
+    }
+
+    /// `count` clients, at most 500 at once, each sending a line and reading
+    /// its echo: the number whose echo came back byte-exact.
+    private func echoClients(_ count: Int, port: Int) -> Int {
+        var exact = 0
+        let loop = self.loop!
+        _ = Observable.range(start: 0, count: count)
+            .map { index -> Observable<Bool> in
+                loop.rx.connect(host: "127.0.0.1", port: port).asObservable().flatMap { client -> Observable<Bool> in
+                    let line = ByteBuffer(string: "client \(index) says hello\n")
+                    return client.write(line).asObservable().map { _ in ByteBuffer() }
+                        .concat(client.rx.data)
+                        .scan(into: ByteBuffer()) { $0 = $0 + $1 }
+                        .filter { $0.count >= line.count }
+                        .take(1)
+                        .map { $0 == line }
+                        .do(onDispose: { client.close() })
+                }
+            }
+            .merge(maxConcurrent: 500)
+            .subscribe(onNext: { if $0 { exact += 1 } }, onError: { XCTFail("client: \($0)") })
+        runLoop(timeout: 60)
+        return exact
+    }
+
+    private func checkSpread(_ distribution: ConnectionDistribution, connections: Int, tolerance: Double?) throws {
+        let record = Record()
+        var options = ServerOptions()
+        options.distribution = distribution
+        let server = try serve(options, handler: echo(record, loops: group.loops))
+        XCTAssertEqual(echoClients(connections, port: server.address.port), connections)
+        drain(server)
+        let perLoop = record.perLoop.withLock { $0 }
+        XCTAssertEqual(perLoop.reduce(0, +), connections)
+        XCTAssertEqual(record.offThread.load(ordering: .relaxed), 0, "a handler ran off its loop's thread")
+        print("\(distribution): \(perLoop) for \(connections) connections")
+        if let tolerance {
+            let even = Double(connections) / 4
+            for count in perLoop {
+                XCTAssertLessThanOrEqual(abs(Double(count) - even), even * tolerance, "\(distribution): \(perLoop)")
+            }
+        } else {
+            XCTAssertTrue(perLoop.allSatisfy { $0 > 0 }, "\(distribution): \(perLoop)")
+        }
+    }
+
+    func testRoundRobin_10000Connections_EvenAndEchoExact() throws {
+        try checkSpread(.roundRobin, connections: 10_000, tolerance: 0.10)
+    }
+
+    func testLeastConnections_10000Connections_WithinTenPercent() throws {
+        try checkSpread(.leastConnections, connections: 10_000, tolerance: 0.10)
+    }
+
+    /// The kernel spreads by a hash: every loop gets some, as it decides.
+    func testReusePort_10000Connections_EveryLoopServes() throws {
+        try checkSpread(.reusePort, connections: 10_000, tolerance: nil)
+    }
+
+    /// Open descriptors of this process, but `/dev/null`: each loop opens
+    /// one on first use and keeps it (libuv's reserve for `EMFILE`).
+    private func descriptorCount() -> Int {
+        DirectoryListing.entries(of: "/proc/self/fd").filter { entry in
+            var buffer = [CChar](repeating: 0, count: 256)
+            let count = readlink("/proc/self/fd/\(entry)", &buffer, 255)
+            return String(decoding: buffer.prefix(max(count, 0)).map { UInt8(bitPattern: $0) }, as: UTF8.self) != "/dev/null"
+        }.count
+    }
+
+    func testMaxConnections_RefusesAboveTheLimit_CountNeverExceeds() throws {
+        let descriptorsBefore = descriptorCount()
+        let most = Atomic<Int>(0)
+        let serverBox = Shared<Server?>(nil)
+        var options = ServerOptions()
+        options.maxConnections = 5
+        let server = try serve(options) { served in
+            most.max(serverBox.value?.connectionCount ?? 0, ordering: .relaxed)
+            return served.connection.rx.data.take(until: served.quiesce).asCompletable()
+        }
+        serverBox.value = server
+        var refusedBeforeClose = 0
+        var ended = 0
+        var clients: [TCPConnection] = []
+        let loop = self.loop!
+        for _ in 0..<8 {
+            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).asObservable()
+                .flatMap { client -> Observable<ByteBuffer> in
+                    clients.append(client)
+                    return client.rx.data
+                }
+                .subscribe(onError: { _ in ended += 1 }, onCompleted: { ended += 1 })
+        }
+        // Let every connect arrive, then look, then close the clients.
+        _ = loop.rx.timer(after: .milliseconds(300)).subscribe(onNext: { _ in
+            refusedBeforeClose = ended
+            XCTAssertEqual(server.connectionCount, 5)
+            for client in clients { client.close() }
+        })
+        runLoop()
+        XCTAssertEqual(refusedBeforeClose, 3, "the connections over the limit were not refused at once")
+        XCTAssertEqual(ended, 8)
+        XCTAssertLessThanOrEqual(most.load(ordering: .relaxed), 5)
+        drain(server)
+        XCTAssertEqual(server.connectionCount, 0)
+        usleep(50_000)
+        XCTAssertEqual(descriptorCount(), descriptorsBefore, "a descriptor leaked")
+        serverBox.value = nil
+    }
+
+    /// Drain: new connects refused at once; the in-flight echo finishes
+    /// byte-exact; an idle client is closed at once; a client that never
+    /// reads holds its connection until the deadline resets it.
+    func testDrain_RefusesNew_FinishesInFlight_ClosesIdle_ResetsTheStuck() throws {
+        let record = Record()
+        let server = try serve(ServerOptions(), handler: echo(record, loops: group.loops))
+        let port = server.address.port
+        let loop = self.loop!
+        var clients: [String: TCPConnection] = [:]
+        for name in ["inFlight", "idle", "stuck"] {
+            _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { clients[name] = $0 })
+        }
+        let payload = ByteBuffer((0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        var echoed: [ByteBuffer] = []
+        var inFlightEnded: Error?? = nil
+        var idleEndedAt: Double?
+        var drainEndedAt: Double?
+        var refused: Error?
+        var stuckEnd: Error?
+        var stuckReceived = 0
+        let start = DispatchTime.now()
+        func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+        // Keeps this loop running until the drain, on the group, has ended.
+        let keepAlive = loop.rx.timer(after: .seconds(15)).subscribe()
+        _ = loop.rx.timer(after: .milliseconds(100)).subscribe(onNext: { _ in
+            let inFlight = clients["inFlight"]!
+            _ = inFlight.rx.data.subscribe(onNext: { echoed.append($0) }, onError: { inFlightEnded = .some($0) }, onCompleted: { inFlightEnded = .some(nil) })
+            _ = inFlight.write(payload).subscribe()
+            _ = clients["idle"]!.rx.data.subscribe(onCompleted: { idleEndedAt = seconds() })
+            // 8 MiB at a peer that never reads: the echo backs up.
+            _ = clients["stuck"]!.write(ByteBuffer(Array(repeating: 1, count: 8 << 20))).subscribe(onError: { _ in })
+        })
+        _ = loop.rx.timer(after: .milliseconds(400)).subscribe(onNext: { _ in
+            // The drain ends on a group loop: its end comes back here.
+            _ = server.drain(deadline: .milliseconds(600)).asObservable().observe(on: loop).subscribe(onCompleted: {
+                drainEndedAt = seconds()
+                keepAlive.dispose()
+                // Now read what the stuck client never read: then the reset.
+                _ = clients["stuck"]!.rx.data.subscribe(
+                    onNext: { stuckReceived += $0.count }, onError: { stuckEnd = $0 }, onCompleted: { clients["stuck"]!.close() })
+                clients["inFlight"]!.close()
+                clients["idle"]!.close()
+            })
+        })
+        _ = loop.rx.timer(after: .milliseconds(450)).subscribe(onNext: { _ in
+            _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { $0.close() }, onFailure: { refused = $0 })
+        })
+        runLoop(timeout: 20)
+        XCTAssertEqual(ByteBuffer(concatenating: echoed), payload, "the in-flight echo was not finished byte-exact")
+        XCTAssertNotNil(inFlightEnded)
+        XCTAssertEqual((refused as? UVError)?.code, .connectionRefused, "\(String(describing: refused))")
+        let idleAt = try XCTUnwrap(idleEndedAt)
+        XCTAssertLessThan(idleAt, 0.9, "the idle client was not closed at once")
+        let drainAt = try XCTUnwrap(drainEndedAt)
+        XCTAssertGreaterThanOrEqual(drainAt, 0.95, "the drain ended before the deadline reset the stuck client")
+        XCTAssertLessThan(drainAt, 3)
+        // The reset throws away what was queued for the stuck client: it
+        // reads less than its echo, and ECONNRESET when the kernel says so.
+        XCTAssertLessThan(stuckReceived, 8 << 20)
+        if let stuckEnd {
+            XCTAssertEqual((stuckEnd as? UVError)?.code, .connectionReset, "\(stuckEnd)")
+        }
+        XCTAssertEqual(server.connectionCount, 0)
+    }
+
+    func testIdleTimeout_ClosesQuietConnections_KeepsBusyOnes() throws {
+        var options = ServerOptions()
+        options.idleTimeout = .milliseconds(200)
+        let record = Record()
+        let server = try serve(options, handler: echo(record, loops: group.loops))
+        let loop = self.loop!
+        var quietEnded: Double?
+        var busyEnded: Double?
+        let start = DispatchTime.now()
+        func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).asObservable()
+            .flatMap { $0.rx.data }
+            .subscribe(onCompleted: { quietEnded = seconds() })
+        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).asObservable()
+            .flatMap { busy in
+                // A line every 50 ms for 600 ms, then quiet.
+                Observable.merge(
+                    busy.rx.data.map { _ in () },
+                    loop.rx.timer(after: .milliseconds(50), repeating: .milliseconds(50)).take(12)
+                        .flatMap { _ in busy.write("tick\n").asObservable().map { _ in () } })
+            }
+            .subscribe(onCompleted: { busyEnded = seconds() })
+        runLoop()
+        let quiet = try XCTUnwrap(quietEnded)
+        let busy = try XCTUnwrap(busyEnded)
+        XCTAssertGreaterThanOrEqual(quiet, 0.2)
+        XCTAssertLessThan(quiet, 0.6)
+        XCTAssertGreaterThanOrEqual(busy, 0.8, "a busy connection was closed as idle")
+        drain(server)
+    }
+}

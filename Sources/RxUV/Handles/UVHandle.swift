@@ -23,6 +23,10 @@ class UVHandle: UVResource {
     let pointer: UnsafeMutableRawPointer
     /// What kind of handle this is, for diagnostics and the loop's counts.
     let kind: UVHandleKind
+    /// A handle of the loop's own (its wake-up handle).
+    var isLoopInternal: Bool {
+        retainedLoop == nil
+    }
     /// True between a successful init and the start of `close()`.
     private(set) var isOpen = false
     /// True once `close()` has called `uv_close`.

@@ -131,6 +131,13 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
         }
     }
 
+    /// Stops accepting and resets every connection now: a drain with no
+    /// time to finish.
+    func stopNow() {
+        beginDrain()
+        resetRemaining()
+    }
+
     private func beginDrain() {
         let first = state.withLock { state -> Bool in
             defer { state.isDraining = true }

@@ -1,0 +1,180 @@
+import RxCore
+import Synchronization
+
+/// A daemon's clean stop, set off by a signal: made by
+/// `loop.rx.gracefulShutdown` or `group.rx.gracefulShutdown`, it watches
+/// the signals from the start.
+///
+/// At the first signal (or `begin()`):
+/// 1. `requested` emits the signal and completes: long-lived chains end
+///    with `take(until: shutdown.requested)`;
+/// 2. every server `add`ed drains (`Server.drain(deadline:)`): no new
+///    connections, handlers told to finish, what is left reset at the
+///    deadline;
+/// 3. then every disposable `add`ed is disposed, the signal watchers close,
+///    and every handle still open on the loops is closed (`Loop.closeAll`),
+///    so `run()` returns (a group's loops then wait for `shutdown()`);
+///    `completed` completes.
+///
+/// A second signal (or `now()`) skips the waiting: connections are reset
+/// and step 3 runs at once.
+///
+/// Every member is safe from any thread.
+// @unchecked Sendable: the mutable state is under `state`'s lock; subjects
+// are thread-safe.
+public final class GracefulShutdown: @unchecked Sendable {
+    /// The loops it closes.
+    public let loops: [Loop]
+    /// How long servers get to drain.
+    public let deadline: RxTimeInterval
+
+    private enum Phase {
+        case running, draining, finished
+    }
+
+    private struct State {
+        var phase = Phase.running
+        var servers: [Server] = []
+        var disposables: [Disposable] = []
+        var watchers: Disposable?
+        var drains: Disposable?
+    }
+
+    private let state = Mutex(State())
+    private let requestedSubject = AsyncSubject<Int32>()
+    private let finished = AsyncSubject<Void>()
+
+    init(loops: [Loop], signals: [Int32], deadline: RxTimeInterval) {
+        self.loops = loops
+        self.deadline = deadline
+        let watchers = Observable.merge(signals.map { loops[0].rx.signal($0) })
+            .subscribe(onNext: { [weak self] signal in self?.received(signal) })
+        let late = state.withLock { state -> Bool in
+            state.watchers = watchers
+            return state.phase == .finished
+        }
+        if late { watchers.dispose() }
+    }
+
+    /// Emits the signal that started the shutdown (`SIGTERM` for `begin()`)
+    /// and completes, on the first loop's thread. Chain
+    /// `take(until: shutdown.requested)` onto what should end then.
+    public var requested: Observable<Int32> {
+        requestedSubject.asObservable()
+    }
+
+    /// Completes once the shutdown is done (every handle closed).
+    public var completed: Completable {
+        finished.asObservable().asCompletable()
+    }
+
+    /// Drains `server` at shutdown (at once if the shutdown has begun).
+    public func add(_ server: Server) {
+        let drainNow = state.withLock { state -> Bool in
+            switch state.phase {
+            case .running:
+                state.servers.append(server)
+                return false
+            case .draining, .finished:
+                return true
+            }
+        }
+        if drainNow {
+            server.stopNow()
+        }
+    }
+
+    /// Disposes `disposable` at shutdown, after the servers drained (at once
+    /// if the shutdown is over).
+    public func add(_ disposable: Disposable) {
+        let disposeNow = state.withLock { state -> Bool in
+            guard state.phase != .finished else { return true }
+            state.disposables.append(disposable)
+            return false
+        }
+        if disposeNow {
+            disposable.dispose()
+        }
+    }
+
+    /// Starts the shutdown as a first `SIGTERM` would.
+    public func begin() {
+        received(15)
+    }
+
+    /// Shuts down at once, as a second signal would.
+    public func now() {
+        finish(resetting: true)
+    }
+
+    private func received(_ signal: Int32) {
+        let servers = state.withLock { state -> [Server]? in
+            guard state.phase == .running else { return nil }
+            state.phase = .draining
+            return state.servers
+        }
+        guard let servers else {
+            // A second signal: no more waiting.
+            finish(resetting: true)
+            return
+        }
+        requestedSubject.onNext(signal)
+        requestedSubject.onCompleted()
+        let drains = Completable.zip(servers.map { $0.drain(deadline: deadline) })
+            .subscribe(onCompleted: { [self] in finish(resetting: false) })
+        let late = state.withLock { state -> Bool in
+            state.drains = drains
+            return state.phase == .finished
+        }
+        if late { drains.dispose() }
+    }
+
+    private func finish(resetting: Bool) {
+        let taken = state.withLock { state -> State? in
+            guard state.phase != .finished else { return nil }
+            state.phase = .finished
+            defer {
+                state.servers = []
+                state.disposables = []
+                state.watchers = nil
+                state.drains = nil
+            }
+            return state
+        }
+        guard let taken else { return }
+        // Ignored when the first signal has told it already.
+        requestedSubject.onNext(15)
+        requestedSubject.onCompleted()
+        if resetting {
+            // Queued on each loop before the closeAll below.
+            for server in taken.servers {
+                server.stopNow()
+            }
+        }
+        taken.drains?.dispose()
+        taken.disposables.forEach { $0.dispose() }
+        taken.watchers?.dispose()
+        for loop in loops {
+            _ = loop.onLoopThread { loop.closeAll() }
+        }
+        finished.onCompleted()
+    }
+}
+
+extension Reactive where Base == Loop {
+    /// Watches `signals` and, at the first, stops this loop's daemon cleanly:
+    /// see `GracefulShutdown`. Add the servers and long-lived subscriptions
+    /// to it; after the shutdown, `run()` returns.
+    public func gracefulShutdown(on signals: [Int32] = [2, 15], deadline: RxTimeInterval = .seconds(10)) -> GracefulShutdown {
+        GracefulShutdown(loops: [base], signals: signals, deadline: deadline)
+    }
+}
+
+extension Reactive where Base == LoopGroup {
+    /// Watches `signals` (on the first loop) and, at the first, stops the
+    /// group's daemon cleanly: see `GracefulShutdown`. After it completes,
+    /// call `LoopGroup.shutdown()`.
+    public func gracefulShutdown(on signals: [Int32] = [2, 15], deadline: RxTimeInterval = .seconds(10)) -> GracefulShutdown {
+        GracefulShutdown(loops: base.loops, signals: signals, deadline: deadline)
+    }
+}

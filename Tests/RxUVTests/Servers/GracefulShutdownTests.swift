@@ -1,0 +1,120 @@
+import Dispatch
+import RxCore
+import RxUV
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gracefulShutdown` on the test's loop, set off by real signals, and
+/// `Loop.closeAll`.
+final class GracefulShutdownTests: BridgeTestCase {
+    /// Where the clients run: another process's view of the server, since
+    /// the shutdown closes whatever is left on the server's loop.
+    private var clients: LoopGroup!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        clients = try LoopGroup(threads: 1)
+    }
+
+    override func tearDownWithError() throws {
+        XCTAssertNoThrow(try clients.shutdown())
+        clients = nil
+        try super.tearDownWithError()
+    }
+
+    private static func echo(_ served: ServedConnection) -> Completable {
+        served.connection.rx.data
+            .take(until: served.quiesce)
+            .concatMap { served.connection.write($0).asObservable() }
+            .asCompletable()
+    }
+
+    /// SIGTERM: the server drains (its idle client sees the end), a chain
+    /// ended by `requested` completes, an added subscription is disposed,
+    /// and `run()` returns with no handle open.
+    func testSIGTERM_DrainsEndsChainsAndLetsRunReturn() throws {
+        let loop = self.loop!
+        let shutdown = loop.rx.gracefulShutdown(deadline: .seconds(5))
+        var ticks = 0
+        var tickerCompleted = false
+        _ = loop.rx.timer(after: .milliseconds(10), repeating: .milliseconds(10))
+            .take(until: shutdown.requested)
+            .subscribe(onNext: { _ in ticks += 1 }, onCompleted: { tickerCompleted = true })
+        var watcherDisposed = false
+        shutdown.add(loop.rx.signal(SIGUSR2).do(onDispose: { watcherDisposed = true }).subscribe())
+        let clientEnded = DispatchSemaphore(value: 0)
+        let echoed = Shared("")
+        var completed = false
+        _ = shutdown.completed.subscribe(onCompleted: { completed = true })
+        let clientLoop = clients.loops[0]
+        _ = loop.rx.serve(host: "127.0.0.1", port: 0) { Self.echo($0) }.subscribe(onSuccess: { server in
+            shutdown.add(server)
+            _ = clientLoop.rx.connect(host: "127.0.0.1", port: server.address.port).asObservable()
+                .flatMap { client in
+                    client.write("hello\n").asObservable().map { _ in ByteBuffer() }.concat(client.rx.data)
+                        .do(onDispose: { client.close() })
+                }
+                .subscribe(
+                    onNext: { bytes in echoed.mutate { $0 += bytes.string } },
+                    onCompleted: { clientEnded.signal() })
+        })
+        _ = loop.rx.timer(after: .milliseconds(200)).subscribe(onNext: { _ in raise(SIGTERM) })
+        runLoop()
+        XCTAssertEqual(clientEnded.wait(timeout: .now() + 5), .success, "the client did not see the server's end")
+        XCTAssertEqual(echoed.value, "hello\n")
+        XCTAssertTrue(tickerCompleted)
+        XCTAssertGreaterThan(ticks, 0)
+        XCTAssertTrue(watcherDisposed)
+        XCTAssertTrue(completed)
+    }
+
+    /// A client that never reads would hold the drain for its deadline; a
+    /// second signal ends it at once.
+    func testSecondSignal_EndsAtOnce() throws {
+        let loop = self.loop!
+        let shutdown = loop.rx.gracefulShutdown(deadline: .seconds(30))
+        let start = DispatchTime.now()
+        let clientLoop = clients.loops[0]
+        let clientEnded = DispatchSemaphore(value: 0)
+        _ = loop.rx.serve(host: "127.0.0.1", port: 0) { Self.echo($0) }.subscribe(onSuccess: { server in
+            shutdown.add(server)
+            _ = clientLoop.rx.connect(host: "127.0.0.1", port: server.address.port).asObservable()
+                .flatMap { client in
+                    // 8 MiB echoed to a client that reads nothing until the
+                    // server is gone (then the reset ends it).
+                    client.write(ByteBuffer(Array(repeating: 3, count: 8 << 20))).asObservable().catch { _ in .empty() }.map { _ in () }
+                        .concat(clientLoop.rx.timer(after: .milliseconds(600)).flatMap { _ in client.rx.data.map { _ in () } })
+                        .do(onDispose: { client.close() })
+                }
+                .subscribe(onError: { _ in clientEnded.signal() }, onCompleted: { clientEnded.signal() })
+        })
+        _ = loop.rx.timer(after: .milliseconds(200)).subscribe(onNext: { _ in raise(SIGTERM) })
+        _ = loop.rx.timer(after: .milliseconds(400)).subscribe(onNext: { _ in raise(SIGINT) })
+        runLoop()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        XCTAssertLessThan(elapsed, 5, "the second signal did not end the shutdown")
+        XCTAssertEqual(clientEnded.wait(timeout: .now() + 5), .success)
+    }
+
+    /// `closeAll` closes whatever is open, so `run()` returns; disposing
+    /// the subscriptions afterwards leaves nothing behind.
+    func testCloseAll_LetsRunReturn() throws {
+        let loop = self.loop!
+        let timer = loop.rx.timer(after: .seconds(60)).subscribe()
+        let listener = loop.rx.listen(host: "127.0.0.1", port: 0).subscribe()
+        var udp: UDPSocket?
+        _ = loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe(onSuccess: { udp = $0 })
+        var closed = -1
+        _ = loop.rx.timer(after: .milliseconds(20)).subscribe(onNext: { _ in closed = loop.closeAll() })
+        runLoop()
+        // The three, and the timer whose callback this is.
+        XCTAssertEqual(closed, 4)
+        XCTAssertEqual(loop.openHandleCount, 0)
+        timer.dispose()
+        listener.dispose()
+        udp = nil
+    }
+}

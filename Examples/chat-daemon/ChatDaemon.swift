@@ -1,7 +1,9 @@
 import ArgumentParser
+import Dispatch
 import ExampleSupport
 import RxCore
 import RxUV
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -16,9 +18,11 @@ struct ChatDaemon: ParsableCommand {
         abstract: "A line-based chat over TCP: the first line is your nick, then every line goes to the others.",
         discussion: """
             Commands: /who lists the nicks, /quit leaves. Lines longer than \
-            \(Room.maxLineLength) bytes are refused. SIGHUP logs the counters; SIGINT \
-            or SIGTERM tells every client "* server shutting down", closes them \
-            and exits 0. Exits 1 when it cannot listen.
+            \(Room.maxLineLength) bytes are refused. Connections are spread over \
+            --threads loops; the room lives on the first. SIGHUP logs the counters; \
+            SIGINT or SIGTERM tells every client "* server shutting down", closes them \
+            (resetting, after 2 seconds, those that do not read) and exits 0. Exits 1 \
+            when it cannot listen.
             """
     )
 
@@ -28,93 +32,92 @@ struct ChatDaemon: ParsableCommand {
     @Option(help: "The port to listen on; 0 lets the system choose.")
     var port = 6667
 
+    @Option(help: "Loops (threads) to spread connections over; default: one per core. The room lives on the first.")
+    var threads = LoopGroup.coreCount
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
+        }
+        guard threads >= 1 else {
+            throw ValidationError("--threads must be at least 1.")
         }
     }
 
     func run() throws {
         Console.lineBuffered()
-        let loop = try Loop()
-        let (host, port) = (host, port)
+        let group = try LoopGroup(threads: threads)
+        // The room is one loop's: every command reaches it on that thread,
+        // and its deliveries go back to each session's loop.
+        let roomLoop = group.loops[0]
         let room = Room()
-        let bag = DisposeBag()
-        let stopping = PublishSubject<Void>()
-        let finished = PublishSubject<Void>()
-        var open: [ClientID: TCPConnection] = [:]
-        var nextID = 0
-        var exitCode: Int32 = 0
+        let shutdown = group.rx.gracefulShutdown(deadline: .seconds(2))
+        let nextID = Atomic<Int>(0)
+        let exitCode = Atomic<Int32>(0)
+        let done = DispatchSemaphore(value: 0)
+        let (host, port) = (host, port)
 
-        Observable.merge(loop.rx.signal(SIGINT), loop.rx.signal(SIGTERM))
-            .take(1)
-            .take(until: finished)
-            .subscribe(onNext: { _ in
-                print("chat-daemon: shutting down, \(Console.count(room.state.value.connected, "client")) connected")
-                stopping.onNext(())
-                room.input.onNext(.shutdown)
-            })
-            .disposed(by: bag)
-        loop.rx.signal(SIGHUP)
-            .take(until: finished)
-            .subscribe(onNext: { _ in
+        _ = shutdown.requested.subscribe(onNext: { _ in
+            print("chat-daemon: shutting down, \(Console.count(room.state.value.connected, "client")) connected")
+            room.input.onNext(.shutdown)
+        })
+        shutdown.add(
+            roomLoop.rx.signal(SIGHUP).subscribe(onNext: { _ in
                 let state = room.state.value
                 print("chat-daemon: \(state.connected) connected, \(state.nicks.count) in the room, \(state.relayed) messages relayed")
+            }))
+        shutdown.add(
+            room.state
+                .map { $0.who }
+                .distinctUntilChanged()
+                .skip(1) // the empty room at the start
+                .subscribe(onNext: { print("chat-daemon: here: \($0.isEmpty ? "nobody" : $0.joined(separator: ", "))") }))
+
+        _ = group.rx.serve(host: host, port: port) { served in
+            session(served, id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, room: room, roomLoop: roomLoop)
+        }
+        .subscribe(
+            onSuccess: { server in
+                shutdown.add(server)
+                print("chat-daemon: listening on \(server.address)")
+                _ = shutdown.completed.subscribe(onCompleted: {
+                    print("chat-daemon: stopped; served \(Console.count(server.servedCount, "connection")), relayed \(Console.count(room.state.value.relayed, "message"))")
+                    done.signal()
+                })
+            },
+            onFailure: { error in
+                let reason = (error as? UVError)?.shortDescription ?? "\(error)"
+                Console.error("chat-daemon: cannot listen on \(Endpoint.format(host: host, port: port)): \(reason)")
+                exitCode.store(1, ordering: .relaxed)
+                shutdown.now()
+                done.signal()
             })
-            .disposed(by: bag)
-        room.state
-            .map { $0.who }
-            .distinctUntilChanged()
-            .skip(1) // the empty room at the start
-            .take(until: finished)
-            .subscribe(onNext: { print("chat-daemon: here: \($0.isEmpty ? "nobody" : $0.joined(separator: ", "))") })
-            .disposed(by: bag)
-        // Goodbyes get 2 s to reach clients that do not read; then every connection closes.
-        stopping.take(1)
-            .flatMap { loop.rx.timer(after: .seconds(2)) }
-            .take(until: finished)
-            .subscribe(onNext: { _ in open.values.forEach { $0.close() } })
-            .disposed(by: bag)
 
-        loop.rx.listen(host: host, port: port, onListening: { print("chat-daemon: listening on \($0)") })
-            .take(until: stopping)
-            .flatMap { connection -> Observable<Never> in
-                let id = nextID
-                nextID += 1
-                open[id] = connection
-                return session(connection, id: id, room: room)
-                    .do(onDispose: { open[id] = nil })
-            }
-            .subscribe(
-                onError: { error in
-                    let reason = (error as? UVError)?.shortDescription ?? "\(error)"
-                    Console.error("chat-daemon: cannot listen on \(Endpoint.format(host: host, port: port)): \(reason)")
-                    exitCode = 1
-                    finished.onNext(())
-                },
-                onCompleted: {
-                    print("chat-daemon: stopped; served \(Console.count(nextID, "connection")), relayed \(Console.count(room.state.value.relayed, "message"))")
-                    finished.onNext(())
-                }
-            )
-            .disposed(by: bag)
-
-        loop.run()
-        try loop.close()
-        if exitCode != 0 {
-            throw ExitCode(exitCode)
+        done.wait()
+        try group.shutdown()
+        let code = exitCode.load(ordering: .relaxed)
+        if code != 0 {
+            throw ExitCode(code)
         }
     }
 }
 
-/// One client: its lines go to the room's write-only input; the room's
-/// deliveries addressed to it are written back, in order. Completes when the
-/// connection is closed and the room has said goodbye.
-func session(_ connection: TCPConnection, id: ClientID, room: Room) -> Observable<Never> {
+/// One client, on its connection's loop: its lines go to the room's
+/// write-only input on the room's loop; the room's deliveries addressed to
+/// it come back to this loop (`observe(on:)`) and are written, in order.
+/// Completes when the connection is closed and the room has said goodbye.
+func session(_ served: ServedConnection, id: ClientID, room: Room, roomLoop: Loop) -> Completable {
+    let connection = served.connection
+    // In order: a session stays on one loop, and work handed to the room's
+    // loop from one thread runs in the order it was handed over.
+    let tell: @Sendable (ChatCommand) -> Void = { command in
+        roomLoop.execute { room.input.onNext(command) }
+    }
     let farewellWritten = PublishSubject<Void>()
     let writes = room.deliveries
         .filter { $0.recipients.contains(id) }
         .take(while: { !$0.isFarewell }, behavior: .inclusive)
+        .observe(on: served.loop)
         .concatMap { delivery -> Observable<Never> in
             guard let text = delivery.text else { return .empty() }
             return connection.write(text + "\n").asObservable()
@@ -122,23 +125,23 @@ func session(_ connection: TCPConnection, id: ClientID, room: Room) -> Observabl
         .catch { _ in .empty() } // a client we cannot write to is done
         .do(onCompleted: { farewellWritten.onNext(()) })
     let reads = Observable.deferred { () -> Observable<ByteBuffer> in
-        room.input.onNext(.connected(id))
+        tell(.connected(id))
         return connection.rx.data
     }
     .take(until: farewellWritten) // stop reading (and close) once the goodbye is out
     .lineEvents(maxLength: Room.maxLineLength) // an over-long line is reported and skipped, not buffered
     .do(onNext: { event in
         switch event {
-        case .line(let line): room.input.onNext(.line(id, String(chatLine: line)))
-        case .tooLong: room.input.onNext(.lineTooLong(id))
+        case .line(let line): tell(.line(id, String(chatLine: line)))
+        case .tooLong: tell(.lineTooLong(id))
         }
     })
     .ignoreElements()
     .catch { _ in .empty() } // a reset is a disconnect like any other
     .concat(
         Observable.deferred { () -> Observable<Never> in
-            room.input.onNext(.disconnected(id))
+            tell(.disconnected(id))
             return .empty()
         })
-    return Observable.merge(writes, reads)
+    return Observable.merge(writes, reads).asCompletable()
 }

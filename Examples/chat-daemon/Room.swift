@@ -52,7 +52,10 @@ struct RoomState {
 /// The chat room as a one-way data flow: sessions send `ChatCommand`s to the
 /// write-only `input`; the room applies each to its state, publishes the
 /// state as a read-only `Property`, and sends lines out through `deliveries`.
-final class Room {
+// @unchecked Sendable: sessions on every loop hold it, but they hand their
+// commands to the room's loop (`input` is used on that thread only); the
+// state and the deliveries are thread-safe subjects.
+final class Room: @unchecked Sendable {
     /// The longest line accepted, in bytes.
     static let maxLineLength = 4096
 

@@ -7,7 +7,9 @@ import RxCore
 // @unchecked Sendable: `quiesce` is an immutable Observable over a
 // thread-safe subject; the rest is Sendable.
 public struct ServedConnection: @unchecked Sendable {
-    /// The connection.
+    /// The connection. It closes when the handler's `Completable` ends (once
+    /// its writes are flushed), not when a read subscription ends: a handler
+    /// may still answer after the peer's EOF (a half-close).
     public let connection: TCPConnection
     /// The loop the connection lives on.
     public let loop: Loop

@@ -35,6 +35,8 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     private(set) var shards: [ServerShard] = []
     private var acceptors: [ServerAcceptor] = []
     private let total = Atomic<Int>(0)
+    private let acceptedTotal = Atomic<Int>(0)
+    private let refusedTotal = Atomic<Int>(0)
     private let turn = Atomic<Int>(0)
     private let countChanges = BehaviorSubject<Int>(value: 0)
     /// Completes once draining and no connection is left.
@@ -88,6 +90,16 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     /// Open connections, over every loop.
     public var connectionCount: Int {
         total.load(ordering: .relaxed)
+    }
+
+    /// Connections served since the start (refused ones not counted).
+    public var servedCount: Int {
+        acceptedTotal.load(ordering: .relaxed)
+    }
+
+    /// Connections refused since the start, over `maxConnections`.
+    public var refusedCount: Int {
+        refusedTotal.load(ordering: .relaxed)
     }
 
     /// Open connections on each loop, in the order of `loops`.
@@ -170,8 +182,10 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     func accepted(_ descriptor: Int32, on loop: Loop) {
         if !reserve() {
             ListeningSocket.refuse(descriptor)
+            refusedTotal.add(1, ordering: .relaxed)
             return
         }
+        acceptedTotal.add(1, ordering: .relaxed)
         let shard = place(acceptedOn: loop)
         shard.count.add(1, ordering: .relaxed)
         countChanged()

@@ -48,6 +48,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
             let handle = try UVTCP(loop: loop)
             try handle.closingIfFails { () throws(UVError) in try handle.open(descriptor) }
             connection = TCPConnection(handle: handle)
+            connection.closesWhenReadingEnds = false
         } catch {
             Glibc.close(descriptor)
             Hooks.defaultErrorHandler(error)

@@ -48,6 +48,10 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         /// The loop's clock (`uv_now`, ms) at the last read or finished
         /// write: what a `Server`'s idle timeout looks at.
         var lastActivity: UInt64
+        /// The stream closes when its read subscription ends (the rule for a
+        /// stream on its own); a `Server`'s connection closes when its
+        /// handler ends instead, so it can answer after the peer's EOF.
+        var closesWhenReadingEnds = true
     }
 
     private let state: LoopBound<State>
@@ -102,6 +106,13 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     /// `true` once the stream is closed or closing.
     public final var isClosed: Bool {
         closedFlag.load(ordering: .acquiring)
+    }
+
+    /// Whether the end of the read subscription closes the stream (`true`
+    /// unless a `Server` owns the connection's life). Loop thread.
+    final var closesWhenReadingEnds: Bool {
+        get { state.value.closesWhenReadingEnds }
+        set { state.value.closesWhenReadingEnds = newValue }
     }
 
     /// The loop's clock at the last read or finished write. Loop thread.
@@ -324,7 +335,11 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     final func endReading(_ reader: StreamReader) {
         guard self.reader === reader else { return }
         detachReader()
-        closeGracefully()
+        if closesWhenReadingEnds {
+            closeGracefully()
+        } else if handle.isOpen {
+            handle.stopReading()
+        }
     }
 
     /// Forgets the reader; the handle no longer calls it.
@@ -358,18 +373,20 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         }
         queuedBytes.store(0, ordering: .relaxed)
         state.value.spareReadStorage = nil
-        writability.withLock { $0 }?.onCompleted()
+        // The reader first: its chain ends before `rx.writable` says the
+        // stream has closed.
         if let reader {
             detachReader()
             reader.end(nil)
         }
+        writability.withLock { $0 }?.onCompleted()
     }
 
     private func failReader(_ error: UVError) {
         let reader = self.reader
         detachReader()
-        closeNow()
         reader?.end(error)
+        closeNow()
     }
 
     /// A read completed (through the reader, the handle's target).
@@ -385,7 +402,9 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
             let reader = self.reader
             detachReader()
             reader?.end(nil)
-            closeGracefully()
+            if closesWhenReadingEnds {
+                closeGracefully()
+            }
         } else if count < 0 {
             failReader(UVError(status: Int32(count), operation: "uv_read", address: peerDescription))
         }

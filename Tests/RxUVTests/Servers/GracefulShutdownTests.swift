@@ -28,7 +28,7 @@ final class GracefulShutdownTests: BridgeTestCase {
     private static func echo(_ served: ServedConnection) -> Completable {
         served.connection.rx.data
             .take(until: served.quiesce)
-            .concatMap { served.connection.write($0).asObservable() }
+            .flatMap { served.connection.write($0).asObservable() }
             .asCompletable()
     }
 

@@ -41,7 +41,7 @@ final class ServerTests: BridgeTestCase {
             record.perLoop.withLock { $0[index] += 1 }
             return served.connection.rx.data
                 .take(until: served.quiesce)
-                .concatMap { bytes in
+                .flatMap { bytes in
                     if !served.loop.isOnLoopThread { record.offThread.add(1, ordering: .relaxed) }
                     return served.connection.write(bytes).asObservable()
                 }

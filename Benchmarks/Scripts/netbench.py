@@ -9,6 +9,9 @@ Echo: every round starts each server in turn (A RxUV, B C reuse, C C malloc,
 D SwiftNIO, E RxUV through [UInt8]) pinned to one core, drives it with
 `netload` pinned to the other (64-byte ping-pong at 10, 100 and 1000
 connections, then 1 MiB-chunk throughput on one connection), and stops it.
+Serving on loops: a `Server` on 1 and on 2 loops and SwiftNIO with 2
+event loops, not pinned (with netload they share the 2 cores), at 100 and
+1000 connections: the cost of the second loop per round trip.
 Timers: uv-timers and rxuv-timers (modes rx and scheduler), alternating.
 Prints Markdown tables of the medians, then the same-run ratios (the median
 of each round's RxUV/C and RxUV/NIO ratio) with the targets of issue 5.
@@ -38,6 +41,14 @@ SERVERS = [
     ("nio", "SwiftNIO, 1 EventLoop", ["nio-echo"]),
     ("rxuv-array", "RxUV, each read through [UInt8]", ["rxuv-echo", "--array"]),
 ]
+# Serving on several loops: both servers and the load generator share the
+# machine's cores (not pinned).
+GROUP_SERVERS = [
+    ("group1", "RxUV Server, 1 loop", ["rxuv-echo", "--group", "1"]),
+    ("group2", "RxUV Server, 2 loops", ["rxuv-echo", "--group", "2"]),
+    ("nio2", "SwiftNIO, 2 EventLoops", ["nio-echo", "--threads", "2"]),
+]
+GROUP_CONNECTIONS = [100, 1000]
 TIMERS = [
     ("c", "C, uv_timer_t", ["uv-timers"]),
     ("rx", "RxUV, loop.rx.timer", ["rxuv-timers", "--mode", "rx"]),
@@ -149,6 +160,47 @@ def echo_round(bins, pinning, settings, results, round_index):
         results.setdefault(key, []).append(record)
         log(f"netbench: round {round_index + 1}: {key}: " + " ".join(
             f"{name}={value:.1f}" for name, value in record.items()))
+
+
+def group_round(bins, settings, results, round_index):
+    unpinned = Pinning(False, 0, 0)
+    for key, label, argv in GROUP_SERVERS:
+        server = Server([os.path.join(bins, argv[0])] + argv[1:])
+        try:
+            time.sleep(0.1)
+            record = {}
+            for connections in GROUP_CONNECTIONS:
+                pairs = run_load(bins, unpinned, server, ["--connections", str(connections),
+                                 "--seconds", str(settings.seconds), "--warmup", str(settings.warmup)], settings.seconds * 4 + 60)
+                record[f"rt{connections}"] = number(pairs, "rt_per_s")
+                record[f"cpu{connections}"] = number(pairs, "server_cpu_us_per_rt")
+        finally:
+            server.stop()
+        results.setdefault(key, []).append(record)
+        log(f"netbench: group round {round_index + 1}: {key}: " + " ".join(
+            f"{name}={value:.1f}" for name, value in record.items()))
+
+
+def report_group(group):
+    print("Serving on loops: 64-byte ping-pong, servers and netload not pinned (they share the cores); medians.")
+    print()
+    header = ["server"] + [f"c={c} rt/s" for c in GROUP_CONNECTIONS] + [f"CPU µs/rt c={c}" for c in GROUP_CONNECTIONS]
+    print("| " + " | ".join(header) + " |")
+    print("|---" + "|---:" * (len(header) - 1) + "|")
+    for key, label, _ in GROUP_SERVERS:
+        records = group[key]
+        cells = [label] + [grouped(median(records, f"rt{c}")) for c in GROUP_CONNECTIONS]
+        cells += [f"{median(records, f'cpu{c}'):.2f}" for c in GROUP_CONNECTIONS]
+        print("| " + " | ".join(cells) + " |")
+    print()
+    print("| measure | 2 loops / 1 loop | target | RxUV 2 loops / NIO 2 loops |")
+    print("|---|---:|---|---:|")
+    for c in GROUP_CONNECTIONS:
+        cpu = paired_ratio(group, "group2", "group1", f"cpu{c}")
+        print(f"| server CPU per round trip, c={c} | {cpu:.2f} | ≤ 1.10 {mark(cpu <= 1.1)} | {paired_ratio(group, 'group2', 'nio2', f'cpu{c}'):.2f} |")
+    for c in GROUP_CONNECTIONS:
+        print(f"| rt/s, c={c} | {paired_ratio(group, 'group2', 'group1', f'rt{c}'):.2f} | | {paired_ratio(group, 'group2', 'nio2', f'rt{c}'):.2f} |")
+    print()
 
 
 def timer_round(bins, pinning, settings, results, round_index):
@@ -268,7 +320,7 @@ def main():
     parser.add_argument("--seconds", type=float, help="measured seconds per echo case (default 1.5; quick 0.2)")
     parser.add_argument("--timers", type=int, help="timers per timer run (default 1,000,000; quick 20,000)")
     parser.add_argument("--timer-rounds", type=int, help="timer rounds (default 3; quick 1)")
-    parser.add_argument("--only", choices=["echo", "timers"], help="run one half only")
+    parser.add_argument("--only", choices=["echo", "timers", "group"], help="run one part only")
     parser.add_argument("--no-build", action="store_true", help="use the release binaries already built")
     parser.add_argument("--no-pin", action="store_true", help="do not pin with taskset")
     parser.add_argument("--server-core", type=int, default=0)
@@ -293,15 +345,20 @@ def main():
     pinning = Pinning(not settings.no_pin, settings.server_core, settings.client_core)
     load_before = os.getloadavg()
     started = time.monotonic()
-    echo, timers = {}, {}
-    if settings.only != "timers":
+    echo, timers, group = {}, {}, {}
+    if settings.only in (None, "echo"):
         for round_index in range(settings.rounds):
             echo_round(bins, pinning, settings, echo, round_index)
-    if settings.only != "echo":
+    if settings.only in (None, "group"):
+        for round_index in range(settings.rounds):
+            group_round(bins, settings, group, round_index)
+    if settings.only in (None, "timers"):
         for round_index in range(settings.timer_rounds):
             timer_round(bins, pinning, settings, timers, round_index)
     load_after = os.getloadavg()
     report(settings, echo, timers, load_before, load_after, pinning)
+    if group:
+        report_group(group)
     print(f"netbench: {'quick mode, ' if quick else ''}measured in {time.monotonic() - started:.1f} s (build excluded)")
 
 

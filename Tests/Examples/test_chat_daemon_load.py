@@ -124,6 +124,26 @@ class ChatDaemonLoadTests(unittest.TestCase):
         self.assertEqual(fresh.line(), "* here: fresh")
         self.stop_daemon()
 
+    def test_across_four_loops_every_client_gets_one_senders_lines_in_order(self):
+        """100 clients spread over 4 loops; one of them sends 50 lines, which
+        cross from its loop to the room's and out to every other loop: each
+        client gets all 50, in order."""
+        self.daemon.stop()
+        self.daemon = Example("chat-daemon", "--port", 0, "--threads", 4)
+        self.addCleanup(self.daemon.stop)
+        self.port = self.daemon.listening_port()
+        clients = []
+        for index in range(CLIENTS):
+            client = self.join(f"c{index}")
+            clients.append(client)
+            for earlier in clients[:-1]:
+                self.assertEqual(earlier.line(), f"* c{index} joined")
+        lines = [f"message {i} from c0" for i in range(50)]
+        clients[0].send("".join(line + "\n" for line in lines))
+        for client in clients[1:]:
+            self.assertEqual([client.line() for _ in lines], [f"<c0> {line}" for line in lines])
+        self.stop_daemon()
+
     def test_sigterm_and_sigint_with_busy_clients_exit_0_within_3_seconds(self):
         for signum in (signal.SIGTERM, signal.SIGINT):
             with self.subTest(signal=signal.Signals(signum).name):

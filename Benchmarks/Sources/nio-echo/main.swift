@@ -15,7 +15,10 @@ func writeOut(_ text: String, to descriptor: Int32) {
 // nio-echo: SwiftNIO's echo server on one event-loop thread, the Swift
 // reference of the bridge benchmarks.
 //
-//   nio-echo [--port N]
+//   nio-echo [--port N] [--threads N]
+//
+// `--threads` (default 1) sizes the event-loop group that serves the
+// connections.
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose), with
 // a backlog of 128 and TCP_NODELAY as the other servers, and prints
@@ -40,13 +43,18 @@ final class EchoHandler: ChannelInboundHandler {
 }
 
 var port = 0
+var threads = 1
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
-    guard argument == "--port", let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
-        writeOut("usage: nio-echo [--port N]\n", to: STDERR_FILENO)
+    switch (argument, arguments.next().flatMap(Int.init)) {
+    case ("--port", let value?) where (0...65_535).contains(value):
+        port = value
+    case ("--threads", let value?) where value >= 1:
+        threads = value
+    default:
+        writeOut("usage: nio-echo [--port N] [--threads N]\n", to: STDERR_FILENO)
         exit(2)
     }
-    port = value
 }
 
 var files = rlimit()
@@ -55,7 +63,7 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
 }
 
-let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
 let bootstrap = ServerBootstrap(group: group)
     .serverChannelOption(ChannelOptions.backlog, value: 128)
     .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)

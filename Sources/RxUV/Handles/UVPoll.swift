@@ -8,7 +8,7 @@ protocol UVPollTarget: AnyObject {
 }
 
 /// A `uv_poll_t` watching a descriptor that RxUV reads itself: a server's
-/// listening socket, whose connections it accepts (`accept4`) to hand them
+/// listening socket, whose connections it accepts (`accept`) to hand them
 /// to other loops.
 final class UVPoll: UVHandle {
     /// Told of each readiness; released when the handle closes.

@@ -1,8 +1,10 @@
+internal import CLibUV
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A listening TCP socket that RxUV accepts on itself (`accept4`), so that a
+/// A listening TCP socket that RxUV accepts on itself (`accept`), so that a
 /// connection can be opened on any loop: libuv accepts only onto the loop
 /// of its listener.
 struct ListeningSocket {
@@ -61,7 +63,7 @@ struct ListeningSocket {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return nil
-            default: throw UVError.fromErrno("accept4", address: address.description)
+            default: throw UVError.fromErrno("accept", address: address.description)
             }
         }
     }

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A server's listening socket on one loop: a `uv_poll_t` tells when
-/// connections wait, which are accepted here (`accept4`-style, by RxUV) and
+/// connections wait, which are accepted here (`accept`, by RxUV) and
 /// handed to the server, which places each on a loop.
 ///
 /// Running out of descriptors or memory (`EMFILE`, `ENFILE`, `ENOMEM`,

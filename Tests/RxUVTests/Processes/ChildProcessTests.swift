@@ -55,7 +55,7 @@ final class ChildProcessTests: BridgeTestCase {
             defer { fclose(file) }
             var line = [CChar](repeating: 0, count: 512)
             guard fgets(&line, 512, file) != nil else { return nil }
-            let text = String(cString: line)
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             // "pid (name) state ppid ...": the name may hold spaces.
             guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")") else { return nil }
             let fields = text[text.index(after: close)...].split(separator: " ")
@@ -143,7 +143,7 @@ final class ChildProcessTests: BridgeTestCase {
             let input = Observable.from(chunks).concatMap { child.stdin!.write($0) }.asCompletable().andThen(child.stdin!.shutdown())
             return Observable.merge(
                 child.stdout,
-                input.asObservable().map { _ in ByteBuffer() },
+                input.andThen(Observable<ByteBuffer>.empty()),
                 child.exit.do(onSuccess: { status = $0 }).asObservable().flatMap { _ in Observable<ByteBuffer>.empty() })
         }.subscribe(onNext: { received.append($0) }, onError: { failure = $0 })
         runLoop()

@@ -54,7 +54,7 @@ final class GracefulShutdownTests: BridgeTestCase {
             shutdown.add(server)
             _ = clientLoop.rx.connect(host: "127.0.0.1", port: server.address.port).asObservable()
                 .flatMap { client in
-                    client.write("hello\n").asObservable().map { _ in ByteBuffer() }.concat(client.rx.data)
+                    client.write("hello\n").andThen(client.rx.data)
                         .do(onDispose: { client.close() })
                 }
                 .subscribe(
@@ -85,8 +85,8 @@ final class GracefulShutdownTests: BridgeTestCase {
                 .flatMap { client in
                     // 8 MiB echoed to a client that reads nothing until the
                     // server is gone (then the reset ends it).
-                    client.write(ByteBuffer(Array(repeating: 3, count: 8 << 20))).asObservable().catch { _ in .empty() }.map { _ in () }
-                        .concat(clientLoop.rx.timer(after: .milliseconds(600)).flatMap { _ in client.rx.data.map { _ in () } })
+                    client.write(ByteBuffer(Array(repeating: 3, count: 8 << 20))).catch { _ in .empty() }
+                        .andThen(clientLoop.rx.timer(after: .milliseconds(600)).flatMap { _ in client.rx.data.map { _ in () } })
                         .do(onDispose: { client.close() })
                 }
                 .subscribe(onError: { _ in clientEnded.signal() }, onCompleted: { clientEnded.signal() })
@@ -105,8 +105,8 @@ final class GracefulShutdownTests: BridgeTestCase {
         let loop = self.loop!
         let timer = loop.rx.timer(after: .seconds(60)).subscribe()
         let listener = loop.rx.listen(host: "127.0.0.1", port: 0).subscribe()
-        var udp: UDPSocket?
-        _ = loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe(onSuccess: { udp = $0 })
+        let udp = Shared<UDPSocket?>(nil)
+        _ = loop.rx.bindUDP(host: "127.0.0.1", port: 0).subscribe(onSuccess: { udp.value = $0 })
         var closed = -1
         _ = loop.rx.timer(after: .milliseconds(20)).subscribe(onNext: { _ in closed = loop.closeAll() })
         runLoop()
@@ -115,6 +115,7 @@ final class GracefulShutdownTests: BridgeTestCase {
         XCTAssertEqual(loop.openHandleCount, 0)
         timer.dispose()
         listener.dispose()
-        udp = nil
+        XCTAssertNotNil(udp.value)
+        udp.value = nil
     }
 }

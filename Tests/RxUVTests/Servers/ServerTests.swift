@@ -82,8 +82,7 @@ final class ServerTests: BridgeTestCase {
             .map { index -> Observable<Bool> in
                 loop.rx.connect(host: "127.0.0.1", port: port).asObservable().flatMap { client -> Observable<Bool> in
                     let line = ByteBuffer(string: "client \(index) says hello\n")
-                    return client.write(line).asObservable().map { _ in ByteBuffer() }
-                        .concat(client.rx.data)
+                    return client.write(line).andThen(client.rx.data)
                         .scan(into: ByteBuffer()) { $0 = $0 + $1 }
                         .filter { $0.count >= line.count }
                         .take(1)
@@ -195,7 +194,7 @@ final class ServerTests: BridgeTestCase {
         }
         let payload = ByteBuffer((0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         var echoed: [ByteBuffer] = []
-        var inFlightEnded: Error?? = nil
+        var inFlightEnded = false
         var idleEndedAt: Double?
         var drainEndedAt: Double?
         var refused: Error?
@@ -207,7 +206,7 @@ final class ServerTests: BridgeTestCase {
         let keepAlive = loop.rx.timer(after: .seconds(15)).subscribe()
         _ = loop.rx.timer(after: .milliseconds(100)).subscribe(onNext: { _ in
             let inFlight = clients["inFlight"]!
-            _ = inFlight.rx.data.subscribe(onNext: { echoed.append($0) }, onError: { inFlightEnded = .some($0) }, onCompleted: { inFlightEnded = .some(nil) })
+            _ = inFlight.rx.data.subscribe(onNext: { echoed.append($0) }, onError: { _ in inFlightEnded = true }, onCompleted: { inFlightEnded = true })
             _ = inFlight.write(payload).subscribe()
             _ = clients["idle"]!.rx.data.subscribe(onCompleted: { idleEndedAt = seconds() })
             // 8 MiB at a peer that never reads: the echo backs up.
@@ -230,7 +229,7 @@ final class ServerTests: BridgeTestCase {
         })
         runLoop(timeout: 20)
         XCTAssertEqual(ByteBuffer(concatenating: echoed), payload, "the in-flight echo was not finished byte-exact")
-        XCTAssertNotNil(inFlightEnded)
+        XCTAssertTrue(inFlightEnded)
         XCTAssertEqual((refused as? UVError)?.code, .connectionRefused, "\(String(describing: refused))")
         let idleAt = try XCTUnwrap(idleEndedAt)
         XCTAssertLessThan(idleAt, 0.9, "the idle client was not closed at once")
@@ -265,7 +264,7 @@ final class ServerTests: BridgeTestCase {
                 Observable.merge(
                     busy.rx.data.map { _ in () },
                     loop.rx.timer(after: .milliseconds(50), repeating: .milliseconds(50)).take(12)
-                        .flatMap { _ in busy.write("tick\n").asObservable().map { _ in () } })
+                        .flatMap { _ in busy.write("tick\n").andThen(Observable.just(())) })
             }
             .subscribe(onCompleted: { busyEnded = seconds() })
         runLoop()
@@ -275,5 +274,44 @@ final class ServerTests: BridgeTestCase {
         XCTAssertLessThan(quiet, 0.6)
         XCTAssertGreaterThanOrEqual(busy, 0.8, "a busy connection was closed as idle")
         drain(server)
+    }
+
+    /// `connections`: the count at each change, on the first loop, and its
+    /// end with the drain.
+    func testConnections_ReportsTheCountAndCompletesWithTheDrain() throws {
+        let record = Record()
+        let server = try serve(ServerOptions(), handler: echo(record, loops: group.loops))
+        let counts = Shared<[Int]>([])
+        let onFirstLoop = Shared(true)
+        let ended = DispatchSemaphore(value: 0)
+        let first = group.loops[0]
+        _ = server.connections.subscribe(
+            onNext: { count in
+                counts.mutate { $0.append(count) }
+                // The current count comes at once, on this thread; changes
+                // come on the first loop.
+                if counts.value.count > 1, !first.isOnLoopThread { onFirstLoop.value = false }
+            },
+            onCompleted: { ended.signal() })
+        let loop = self.loop!
+        var clients: [TCPConnection] = []
+        for _ in 0..<3 {
+            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { clients.append($0) })
+        }
+        _ = loop.rx.timer(after: .milliseconds(200)).subscribe(onNext: { _ in
+            XCTAssertEqual(server.connectionCount, 3)
+            XCTAssertEqual(server.connectionCounts.reduce(0, +), 3)
+            for client in clients { client.close() }
+        })
+        runLoop()
+        drain(server)
+        XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "connections did not complete with the drain")
+        let seen = counts.value
+        XCTAssertEqual(seen.first, 0)
+        XCTAssertEqual(seen.max(), 3, "\(seen)")
+        XCTAssertEqual(seen.last, 0, "\(seen)")
+        XCTAssertTrue(onFirstLoop.value)
+        XCTAssertEqual(server.servedCount, 3)
+        XCTAssertEqual(server.refusedCount, 0)
     }
 }

@@ -190,6 +190,7 @@ class EchoServerTests(unittest.TestCase):
             fourth.sendall(b"back")
             self.assertEqual(fourth.recv(4), b"back")
         second.close()
+        time.sleep(0.2)
         server.send_signal(signal.SIGHUP)
         server.expect_line(r"^echo-server: 0 open, 3 served, 1 refused, 8 bytes echoed$")
         server.send_signal(signal.SIGTERM)

@@ -5,6 +5,9 @@ protocol UVPollTarget: AnyObject {
     /// The descriptor is readable (`status` 0), or polling failed. Loop
     /// thread.
     func pollReady(status: Int32)
+    /// The handle closed, whoever closed it (`Loop.closeAll` too): the owner
+    /// lets go of the descriptor. Loop thread.
+    func pollClosed()
 }
 
 /// A `uv_poll_t` watching a descriptor that RxUV reads itself: a server's
@@ -36,7 +39,9 @@ final class UVPoll: UVHandle {
     }
 
     override func releaseCallbacks() {
-        target = nil
+        let target = self.target
+        self.target = nil
+        target?.pollClosed()
     }
 
     fileprivate func ready(_ status: Int32) {

@@ -278,6 +278,15 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return UVError(code: UVError.Code.busy, operation: "Loop.close", address: "\(total) open handle\(total == 1 ? "" : "s"): \(kinds.joined(separator: ", "))")
     }
 
+    /// Refuses work from now on (`execute` returns `false`) and runs what was
+    /// accepted already: a loop whose thread is ending without closing
+    /// (`Loop.close` failed), so no one is promised work it will never run.
+    /// Loop thread.
+    func refuseWork() {
+        let leftover = queue.close()
+        leftover.forEach { $0() }
+    }
+
     /// Takes work again after a close that failed. A wake-up handle that
     /// cannot be made leaves the loop refusing work, which `execute`
     /// reports; the reason goes to the error handler.

@@ -54,12 +54,17 @@ public final class LoopGroup: ReactiveCompatible, Sendable {
     }
 
     /// Stops every loop, closes it on its own thread (`Loop.close`) and
-    /// joins the threads. Safe from any thread but the group's own.
+    /// joins the threads. Safe from any thread but the group's own (there it
+    /// throws `EINVAL`). A loop that cannot close refuses work afterwards.
     ///
     /// Throws `EBUSY` naming, loop by loop, the handles still open (`loop 1:
     /// 2 open handles: tcp, timer`): drain servers and dispose long-lived
     /// chains first (`gracefulShutdown`). Shutting down twice does nothing.
     public func shutdown() throws(UVError) {
+        guard !loops.contains(where: { $0.isOnLoopThread }) else {
+            // A thread cannot join itself.
+            throw UVError(code: .invalidArgument, operation: "LoopGroup.shutdown", address: "called on one of the group's own threads")
+        }
         let problems = threads.compactMap { thread in thread.stopAndClose().map { "loop \(thread.index): \($0.address ?? "\($0)")" } }
         if !problems.isEmpty {
             throw UVError(code: .busy, operation: "LoopGroup.shutdown", address: problems.joined(separator: "; "))
@@ -126,6 +131,9 @@ private final class LoopThread: @unchecked Sendable {
             try loop.close()
         } catch {
             closeError = error
+            // Nothing will run this loop again: refuse work rather than
+            // accept it silently.
+            loop.refuseWork()
         }
     }
 

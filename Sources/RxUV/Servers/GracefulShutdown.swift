@@ -63,23 +63,24 @@ public final class GracefulShutdown: @unchecked Sendable {
         requestedSubject.asObservable()
     }
 
-    /// Completes once the shutdown is done (every handle closed).
+    /// Completes once the shutdown is done: the servers drained (or reset)
+    /// and every loop has closed what was left (`Loop.closeAll`, whose
+    /// close callbacks follow on each loop's next turn).
     public var completed: Completable {
         finished.asObservable().asCompletable()
     }
 
-    /// Drains `server` at shutdown (at once if the shutdown has begun).
+    /// Drains `server` at shutdown. Added while the shutdown drains, it is
+    /// stopped at once (no new connections, what is open reset); added
+    /// after, too.
     public func add(_ server: Server) {
-        let drainNow = state.withLock { state -> Bool in
-            switch state.phase {
-            case .running:
+        let phase = state.withLock { state -> Phase in
+            if state.phase != .finished {
                 state.servers.append(server)
-                return false
-            case .draining, .finished:
-                return true
             }
+            return state.phase
         }
-        if drainNow {
+        if phase != .running {
             server.stopNow()
         }
     }
@@ -104,7 +105,7 @@ public final class GracefulShutdown: @unchecked Sendable {
 
     /// Shuts down at once, as a second signal would.
     public func now() {
-        finish(resetting: true)
+        finish()
     }
 
     private func received(_ signal: Int32) {
@@ -115,13 +116,13 @@ public final class GracefulShutdown: @unchecked Sendable {
         }
         guard let servers else {
             // A second signal: no more waiting.
-            finish(resetting: true)
+            finish()
             return
         }
         requestedSubject.onNext(signal)
         requestedSubject.onCompleted()
         let drains = Completable.zip(servers.map { $0.drain(deadline: deadline) })
-            .subscribe(onCompleted: { [self] in finish(resetting: false) })
+            .subscribe(onCompleted: { [self] in finish() })
         let late = state.withLock { state -> Bool in
             state.drains = drains
             return state.phase == .finished
@@ -129,7 +130,7 @@ public final class GracefulShutdown: @unchecked Sendable {
         if late { drains.dispose() }
     }
 
-    private func finish(resetting: Bool) {
+    private func finish() {
         let taken = state.withLock { state -> State? in
             guard state.phase != .finished else { return nil }
             state.phase = .finished
@@ -145,19 +146,28 @@ public final class GracefulShutdown: @unchecked Sendable {
         // Ignored when the first signal has told it already.
         requestedSubject.onNext(15)
         requestedSubject.onCompleted()
-        if resetting {
-            // Queued on each loop before the closeAll below.
-            for server in taken.servers {
-                server.stopNow()
-            }
+        // Servers that drained are stopped already; the others are reset
+        // now, queued on each loop before the closeAll below, so they see
+        // their connections close.
+        for server in taken.servers {
+            server.stopNow()
         }
         taken.drains?.dispose()
         taken.disposables.forEach { $0.dispose() }
         taken.watchers?.dispose()
+        let remaining = Atomic<Int>(loops.count)
+        let finished = finished
         for loop in loops {
-            _ = loop.onLoopThread { loop.closeAll() }
+            let queued = loop.onLoopThread {
+                loop.closeAll()
+                if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                    finished.onCompleted()
+                }
+            }
+            if !queued, remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                finished.onCompleted()
+            }
         }
-        finished.onCompleted()
     }
 }
 

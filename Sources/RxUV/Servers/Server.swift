@@ -169,8 +169,11 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
         }
     }
 
+    /// Completes the drain once no acceptor is open (one on another loop may
+    /// still be accepting) and no connection is left.
     private func finishDrainIfEmpty() {
-        guard total.load(ordering: .acquiring) == 0, isDraining else { return }
+        let done = state.withLock { $0.isDraining && $0.openAcceptors == 0 } && total.load(ordering: .acquiring) == 0
+        guard done else { return }
         drained.onCompleted()
         _ = loops[0].onLoopThread { [countChanges] in countChanges.onCompleted() }
     }
@@ -238,6 +241,7 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     /// An acceptor closed its socket. Its loop thread.
     func acceptorClosed() {
         state.withLock { $0.openAcceptors -= 1 }
+        finishDrainIfEmpty()
         releaseIfFinished()
     }
 

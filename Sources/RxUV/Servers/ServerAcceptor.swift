@@ -87,6 +87,13 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
         }
     }
 
+    /// The poll handle closed: by `close()`, or behind our back
+    /// (`Loop.closeAll`). Either way the socket goes.
+    func pollClosed() {
+        poll = nil
+        close()
+    }
+
     /// Stops accepting and closes the socket: new connects are refused.
     /// Loop thread.
     func close() {

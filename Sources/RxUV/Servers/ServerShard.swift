@@ -32,6 +32,9 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var sweep: UVTimer?
     private var isQuiescing = false
+    /// The server is resetting: a connection still on its way is reset as
+    /// it arrives.
+    private var isResetting = false
 
     init(loop: Loop, index: Int, server: Server) {
         self.loop = loop
@@ -71,19 +74,25 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         // closes (the handler's end, the peer, a reset).
         entry.watchingClose.setDisposable(connection.rx.writable.subscribe(onCompleted: { [self] in closed(key) }))
         let served = ServedConnection(connection: connection, loop: loop, quiesce: entry.quiesce.asObservable())
+        // The handler's end may come on another thread (a chain that ends
+        // with `observe(on:)` elsewhere): the table is this loop's.
         entry.handling.setDisposable(
             server.handler(served).subscribe(
-                onCompleted: { [self] in finish(key, error: nil) },
-                onError: { [self] in finish(key, error: $0) }))
+                onCompleted: { [self] in _ = loop.onLoopThread { [self] in finish(key) } },
+                onError: { [self] error in
+                    // Reported where it arrives: it cannot reach a subscriber.
+                    Hooks.defaultErrorHandler(error)
+                    _ = loop.onLoopThread { [self] in finish(key) }
+                }))
+        if isResetting {
+            finish(key, reset: true)
+        }
     }
 
     /// A handler ended (or the server ends it): closes the connection once
     /// its writes are flushed, or at once with a reset. Loop thread.
-    private func finish(_ key: ObjectIdentifier, error: Error?, reset: Bool = false) {
+    private func finish(_ key: ObjectIdentifier, reset: Bool = false) {
         guard let entry = entries[key] else { return }
-        if let error {
-            Hooks.defaultErrorHandler(error)
-        }
         entries[key]?.isClosing = true
         entry.handling.dispose()
         if reset {
@@ -117,8 +126,9 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
 
     /// Resets every connection still here (a drain's deadline). Loop thread.
     func resetAll() {
+        isResetting = true
         for key in Array(entries.keys) {
-            finish(key, error: nil, reset: true)
+            finish(key, reset: true)
         }
     }
 
@@ -145,7 +155,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         // An idle one closes; one still closing after as long (its peer
         // does not read what is left to write) is reset.
         for (key, entry) in entries where now &- entry.connection.lastActivity >= limit {
-            finish(key, error: nil, reset: entry.isClosing)
+            finish(key, reset: entry.isClosing)
         }
     }
 }

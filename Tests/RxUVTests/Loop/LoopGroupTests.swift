@@ -64,10 +64,17 @@ final class LoopGroupTests: BridgeTestCase {
             XCTAssertEqual((error as? UVError)?.code, .busy)
             XCTAssertTrue("\(error)".contains("loop 1: 1 open handle: timer"), "\(error)")
         }
-        // The stopped loop is this thread's now: finish it here.
+        // A loop that could not close refuses work: nothing is promised that
+        // will never run.
+        let stranded = group.loops[1]
+        XCTAssertFalse(stranded.execute {})
+        // Its thread is gone; this thread takes it over to close it by hand.
+        stranded.runNoWait()
+        XCTAssertTrue(stranded.isOnLoopThread)
+        XCTAssertEqual(stranded.closeAll(), 1)
+        stranded.runNoWait()
         timer.dispose()
-        group.loops[1].run()
-        XCTAssertNoThrow(try group.loops[1].close())
+        XCTAssertNoThrow(try stranded.close())
     }
 
     func testGroupOfOne_BehavesLikeALoop() throws {

@@ -175,7 +175,11 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
         let done = state.withLock { $0.isDraining && $0.openAcceptors == 0 } && total.load(ordering: .acquiring) == 0
         guard done else { return }
         drained.onCompleted()
-        _ = loops[0].onLoopThread { [countChanges] in countChanges.onCompleted() }
+        // The last count is 0, whatever order the loops' changes came in.
+        _ = loops[0].onLoopThread { [countChanges] in
+            countChanges.onNext(0)
+            countChanges.onCompleted()
+        }
     }
 
     // MARK: Accepting

@@ -30,7 +30,7 @@ final class ServerTests: BridgeTestCase {
     private final class Record: Sendable {
         let perLoop = Mutex([0, 0, 0, 0])
         let offThread = Atomic<Int>(0)
-        let most = Atomic<Int>(0)
+        let bytesRead = Atomic<Int>(0)
     }
 
     /// An echo that stops reading when the server quiesces.
@@ -42,6 +42,7 @@ final class ServerTests: BridgeTestCase {
             return served.connection.rx.data
                 .take(until: served.quiesce)
                 .flatMap { bytes in
+                    record.bytesRead.add(bytes.count, ordering: .relaxed)
                     if !served.loop.isOnLoopThread { record.offThread.add(1, ordering: .relaxed) }
                     return served.connection.write(bytes).asObservable()
                 }
@@ -163,12 +164,16 @@ final class ServerTests: BridgeTestCase {
                 }
                 .subscribe(onError: { _ in ended += 1 }, onCompleted: { ended += 1 })
         }
-        // Let every connect arrive, then look, then close the clients.
-        _ = loop.rx.timer(after: .milliseconds(300)).subscribe(onNext: { _ in
-            refusedBeforeClose = ended
-            XCTAssertEqual(server.connectionCount, 5)
-            for client in clients { client.close() }
-        })
+        // Once every connect has arrived (and the three over the limit have
+        // ended), look, then close the clients.
+        _ = loop.rx.timer(after: .milliseconds(10), repeating: .milliseconds(10))
+            .filter { tick in (clients.count == 8 && ended >= 3) || tick >= 500 }
+            .take(1)
+            .subscribe(onNext: { _ in
+                refusedBeforeClose = ended
+                XCTAssertEqual(server.connectionCount, 5)
+                for client in clients { client.close() }
+            })
         runLoop()
         XCTAssertEqual(refusedBeforeClose, 3, "the connections over the limit were not refused at once")
         XCTAssertEqual(ended, 8)
@@ -189,13 +194,11 @@ final class ServerTests: BridgeTestCase {
         let port = server.address.port
         let loop = self.loop!
         var clients: [String: TCPConnection] = [:]
-        for name in ["inFlight", "idle", "stuck"] {
-            _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { clients[name] = $0 })
-        }
         let payload = ByteBuffer((0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         var echoed: [ByteBuffer] = []
         var inFlightEnded = false
         var idleEndedAt: Double?
+        var drainStartedAt: Double?
         var drainEndedAt: Double?
         var refused: Error?
         var stuckEnd: Error?
@@ -203,16 +206,10 @@ final class ServerTests: BridgeTestCase {
         let start = DispatchTime.now()
         func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
         // Keeps this loop running until the drain, on the group, has ended.
-        let keepAlive = loop.rx.timer(after: .seconds(15)).subscribe()
-        _ = loop.rx.timer(after: .milliseconds(100)).subscribe(onNext: { _ in
-            let inFlight = clients["inFlight"]!
-            _ = inFlight.rx.data.subscribe(onNext: { echoed.append($0) }, onError: { _ in inFlightEnded = true }, onCompleted: { inFlightEnded = true })
-            _ = inFlight.write(payload).subscribe()
-            _ = clients["idle"]!.rx.data.subscribe(onCompleted: { idleEndedAt = seconds() })
-            // 8 MiB at a peer that never reads: the echo backs up.
-            _ = clients["stuck"]!.write(ByteBuffer(Array(repeating: 1, count: 8 << 20))).subscribe(onError: { _ in })
-        })
-        _ = loop.rx.timer(after: .milliseconds(400)).subscribe(onNext: { _ in
+        let keepAlive = loop.rx.timer(after: .seconds(30)).subscribe()
+
+        func drainNow() {
+            drainStartedAt = seconds()
             // The drain ends on a group loop: its end comes back here.
             _ = server.drain(deadline: .milliseconds(600)).asObservable().observe(on: loop).subscribe(onCompleted: {
                 drainEndedAt = seconds()
@@ -223,19 +220,46 @@ final class ServerTests: BridgeTestCase {
                 clients["inFlight"]!.close()
                 clients["idle"]!.close()
             })
-        })
-        _ = loop.rx.timer(after: .milliseconds(450)).subscribe(onNext: { _ in
-            _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { $0.close() }, onFailure: { refused = $0 })
-        })
+            _ = loop.rx.timer(after: .milliseconds(50)).subscribe(onNext: { _ in
+                _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { $0.close() }, onFailure: { refused = $0 })
+            })
+        }
+
+        // The steps follow one another, not the clock (sanitizers are slow):
+        // all three connected; the in-flight client's bytes all read by the
+        // server (so what it echoes is in flight); the stuck client's 8 MiB
+        // backed up; then the drain.
+        _ = Observable.zip(
+            ["inFlight", "idle", "stuck"].map { name in
+                loop.rx.connect(host: "127.0.0.1", port: port).asObservable().map { (name, $0) }
+            }
+        )
+        .flatMap { connected -> Observable<Int> in
+            for (name, client) in connected { clients[name] = client }
+            let inFlight = clients["inFlight"]!
+            _ = inFlight.rx.data.subscribe(onNext: { echoed.append($0) }, onError: { _ in inFlightEnded = true }, onCompleted: { inFlightEnded = true })
+            _ = inFlight.write(payload).subscribe()
+            _ = clients["idle"]!.rx.data.subscribe(onCompleted: { idleEndedAt = seconds() })
+            return loop.rx.timer(after: .milliseconds(5), repeating: .milliseconds(5))
+                .filter { _ in record.bytesRead.load(ordering: .relaxed) >= payload.count }
+                .take(1)
+        }
+        .flatMap { _ -> Observable<Int> in
+            // 8 MiB at a peer that never reads: the echo backs up.
+            _ = clients["stuck"]!.write(ByteBuffer(Array(repeating: 1, count: 8 << 20))).subscribe(onError: { _ in })
+            return loop.rx.timer(after: .milliseconds(200))
+        }
+        .subscribe(onNext: { _ in drainNow() })
         runLoop(timeout: 20)
         XCTAssertEqual(ByteBuffer(concatenating: echoed), payload, "the in-flight echo was not finished byte-exact")
         XCTAssertTrue(inFlightEnded)
         XCTAssertEqual((refused as? UVError)?.code, .connectionRefused, "\(String(describing: refused))")
+        let drainStart = try XCTUnwrap(drainStartedAt)
         let idleAt = try XCTUnwrap(idleEndedAt)
-        XCTAssertLessThan(idleAt, 0.9, "the idle client was not closed at once")
+        XCTAssertLessThan(idleAt - drainStart, 0.5, "the idle client was not closed at once")
         let drainAt = try XCTUnwrap(drainEndedAt)
-        XCTAssertGreaterThanOrEqual(drainAt, 0.95, "the drain ended before the deadline reset the stuck client")
-        XCTAssertLessThan(drainAt, 3)
+        XCTAssertGreaterThanOrEqual(drainAt - drainStart, 0.55, "the drain ended before the deadline reset the stuck client")
+        XCTAssertLessThan(drainAt - drainStart, 5)
         // The reset throws away what was queued for the stuck client: it
         // reads less than its echo, and ECONNRESET when the kernel says so.
         XCTAssertLessThan(stuckReceived, 8 << 20)
@@ -298,11 +322,14 @@ final class ServerTests: BridgeTestCase {
         for _ in 0..<3 {
             _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { clients.append($0) })
         }
-        _ = loop.rx.timer(after: .milliseconds(200)).subscribe(onNext: { _ in
-            XCTAssertEqual(server.connectionCount, 3)
-            XCTAssertEqual(server.connectionCounts.reduce(0, +), 3)
-            for client in clients { client.close() }
-        })
+        _ = loop.rx.timer(after: .milliseconds(10), repeating: .milliseconds(10))
+            .filter { tick in server.connectionCount == 3 || tick >= 500 }
+            .take(1)
+            .subscribe(onNext: { _ in
+                XCTAssertEqual(server.connectionCount, 3)
+                XCTAssertEqual(server.connectionCounts.reduce(0, +), 3)
+                for client in clients { client.close() }
+            })
         runLoop()
         drain(server)
         XCTAssertEqual(ended.wait(timeout: .now() + 5), .success, "connections did not complete with the drain")

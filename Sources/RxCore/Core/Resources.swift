@@ -2,6 +2,8 @@ import Synchronization
 
 #if TRACE_RESOURCES
 private let resourceCount = Atomic<Int32>(0)
+private let serialQueueObservables = Atomic<Int32>(0)
+private let tailRecursionStackMaximum = Atomic<Int>(0)
 
 /// The live-object counter of debug builds.
 ///
@@ -24,6 +26,32 @@ public enum Resources {
     @discardableResult
     public static func decrementTotal() -> Int32 {
         resourceCount.wrappingSubtract(1, ordering: .relaxed).newValue
+    }
+
+    /// Subscriptions of `observe(on:)` to a `SerialDispatchQueueScheduler`
+    /// alive now, as RxSwift counts them.
+    public static var numberOfSerialDispatchQueueObservables: Int32 {
+        serialQueueObservables.load(ordering: .relaxed)
+    }
+
+    /// The deepest stack of sources a tail-recursive operator (`concat` and
+    /// `catch` over a sequence) has held so far, as RxSwift reports it: it
+    /// stays small however long the sequence, since an exhausted source is
+    /// dropped before the next is taken.
+    public static var maxTailRecursiveSinkStackSize: Int {
+        tailRecursionStackMaximum.load(ordering: .relaxed)
+    }
+
+    static func serialQueueObservableCreated() {
+        serialQueueObservables.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    static func serialQueueObservableFreed() {
+        serialQueueObservables.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    static func tailRecursionStack(reached depth: Int) {
+        tailRecursionStackMaximum.max(depth, ordering: .relaxed)
     }
 }
 #endif

@@ -27,6 +27,16 @@ public final class DisposeBag: Sendable {
         insert(disposables)
     }
 
+    /// A bag holding what `builder` lists, RxSwift's result-builder form:
+    ///
+    ///     let bag = DisposeBag {
+    ///         a.subscribe(onNext: { print($0) })
+    ///         b.bind(to: relay)
+    ///     }
+    public convenience init(@DisposableBuilder builder: () -> [Disposable]) {
+        self.init(disposing: builder())
+    }
+
     /// Creates a bag holding `disposables`.
     public convenience init(disposing disposables: [Disposable]) {
         self.init()

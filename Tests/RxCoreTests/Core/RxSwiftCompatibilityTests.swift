@@ -152,4 +152,98 @@ final class RxSwiftCompatibilityTests: RxCoreTestCase {
                 .completed(502),
             ])
     }
+
+    /// RxTest's overloads for the traits' events: a test of a Single, a
+    /// Maybe or a Completable written for RxTest compiles and passes.
+    func testCompatibility_TraitEventsCompareAsInRxTest() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let source = scheduler.createColdObservable([.next(10, 5), .completed(10)])
+        let res = scheduler.start { source.asSingle().map { $0 * 2 }.asObservable() }
+        XCTAssertEqual(res.events, [.next(210, 10), .completed(210)])
+
+        var singles: [SingleEvent<Int>] = []
+        _ = Single.just(1).subscribe { singles.append($0) }
+        _ = Single<Int>.error(TestError.dummy).subscribe { singles.append($0) }
+        XCTAssertEqual(singles, [.success(1), .failure(TestError.dummy)])
+
+        var maybes: [MaybeEvent<Int>] = []
+        _ = Maybe.just(2).subscribe { maybes.append($0) }
+        _ = Maybe<Int>.empty().subscribe { maybes.append($0) }
+        _ = Maybe<Int>.error(TestError.dummy).subscribe { maybes.append($0) }
+        XCTAssertEqual(maybes, [.success(2), .completed, .error(TestError.dummy)])
+
+        var completables: [CompletableEvent] = []
+        _ = Completable.empty().subscribe { completables.append($0) }
+        _ = Completable.error(TestError.dummy).subscribe { completables.append($0) }
+        XCTAssertEqual(completables, [.completed, .error(TestError.dummy)])
+
+        XCTAssertNotEqual(MaybeEvent.success(1), MaybeEvent.success(2))
+        XCTAssertNotEqual(MaybeEvent<Int>.completed, MaybeEvent<Int>.error(TestError.dummy))
+        XCTAssertNotEqual(CompletableEvent.completed, CompletableEvent.error(TestError.dummy))
+    }
+
+    /// RxSwift 6's spellings: `catch(sequence:)`, `skip(_:scheduler:)`,
+    /// relays' `asInfallible()`, the `DisposeBag { … }` builder.
+    func testCompatibility_OperatorSpellings() {
+        let scheduler = TestScheduler(initialClock: 0)
+        let first = scheduler.createColdObservable([.next(10, 1), .error(20, TestError.dummy)])
+        let second = scheduler.createColdObservable([.next(10, 2), .completed(20)])
+        let caught = scheduler.start { Observable.catch(sequence: [first.asObservable(), second.asObservable()]) }
+        XCTAssertEqual(caught.events, [.next(210, 1), .next(230, 2), .completed(240)])
+
+        let timed = TestScheduler(initialClock: 0)
+        let xs = timed.createHotObservable([.next(205, 1), .next(220, 2), .next(225, 3), .completed(230)])
+        let skipped = timed.start { xs.skip(.seconds(15), scheduler: timed) }
+        XCTAssertEqual(skipped.events, [.next(220, 2), .next(225, 3), .completed(230)])
+
+        var seen: [Int] = []
+        let behavior = BehaviorRelay(value: 1)
+        let publish = PublishRelay<Int>()
+        let replay = ReplayRelay<Int>.create(bufferSize: 1)
+        replay.accept(10)
+        let bag = DisposeBag {
+            behavior.asInfallible().subscribe(onNext: { seen.append($0) })
+            publish.asInfallible().subscribe(onNext: { seen.append($0) })
+            replay.asInfallible().subscribe(onNext: { seen.append($0) })
+        }
+        behavior.accept(2)
+        publish.accept(3)
+        replay.accept(11)
+        XCTAssertEqual(seen, [1, 10, 2, 3, 11])
+        _ = bag
+    }
+
+    func testCompatibility_DisposeBagBuilder_DisposesWhatItLists() {
+        var disposed = 0
+        var bag: DisposeBag? = DisposeBag {
+            Disposables.create { disposed += 1 }
+            Disposables.create { disposed += 1 }
+        }
+        XCTAssertNotNil(bag)
+        bag = nil
+        XCTAssertEqual(disposed, 2)
+    }
+
+    #if TRACE_RESOURCES
+    /// The debug counters RxSwift exposes beside `Resources.total`.
+    func testCompatibility_ResourcesDebugSurface() {
+        let before = Resources.numberOfSerialDispatchQueueObservables
+        let scheduler = SerialDispatchQueueScheduler(qos: .default)
+        let subscription = Observable<Int>.never().observe(on: scheduler).subscribe()
+        XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before + 1)
+        subscription.dispose()
+        let deadline = DispatchTime.now() + 5
+        while Resources.numberOfSerialDispatchQueueObservables != before, DispatchTime.now() < deadline { usleep(1000) }
+        XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before)
+
+        // A process-wide maximum (other tests nest 10,000 sequences on
+        // purpose), so only its floor can be checked here: a concat of a
+        // concat holds two sources on the stack.
+        var count = 0
+        let inner = Observable.concat([Observable.just(1), Observable.just(2)])
+        _ = Observable.concat([inner, Observable.just(3)]).subscribe(onNext: { _ in count += 1 })
+        XCTAssertEqual(count, 3)
+        XCTAssertGreaterThanOrEqual(Resources.maxTailRecursiveSinkStackSize, 2)
+    }
+    #endif
 }

@@ -36,6 +36,12 @@ extension ObservableType {
     public static func `catch`<Sequence: Swift.Sequence>(_ sequence: Sequence) -> Observable<Element> where Sequence.Element == Observable<Element> {
         CatchSequenceProducer(sources: sequence, count: nil)
     }
+
+    /// RxSwift 6's spelling of `catch(_:)` over a sequence of sources: each
+    /// error moves on to the next source; see `catch(_:)`.
+    public static func `catch`<Sequence: Swift.Sequence>(sequence: Sequence) -> Observable<Element> where Sequence.Element == Observable<Element> {
+        `catch`(sequence)
+    }
 }
 
 private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {

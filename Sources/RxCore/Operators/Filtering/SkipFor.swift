@@ -17,6 +17,12 @@ extension ObservableType {
     public func skip(for duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
         SkipFor(source: asObservable(), duration: duration, scheduler: scheduler)
     }
+
+    /// RxSwift 6's spelling of `skip(for:scheduler:)`: drops the elements
+    /// of the first `duration` on `scheduler`.
+    public func skip(_ duration: RxTimeInterval, scheduler: SchedulerType) -> Observable<Element> {
+        skip(for: duration, scheduler: scheduler)
+    }
 }
 
 private final class SkipForSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {

@@ -133,8 +133,14 @@ final class TailRecursion<Element>: Disposable, @unchecked Sendable {
             }
             if let nested = extract(candidate) {
                 stack.append(nested)
+                #if TRACE_RESOURCES
+                Resources.tailRecursionStack(reached: stack.count)
+                #endif
                 continue
             }
+            #if TRACE_RESOURCES
+            Resources.tailRecursionStack(reached: stack.count)
+            #endif
             return candidate
         }
         return nil

@@ -119,7 +119,16 @@ private final class ObserveOnSerialQueueSink<Observer: ObserverType>: Sink<Obser
     init(scheduler: SerialDispatchQueueScheduler, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
+        #if TRACE_RESOURCES
+        Resources.serialQueueObservableCreated()
+        #endif
     }
+
+    #if TRACE_RESOURCES
+    deinit {
+        Resources.serialQueueObservableFreed()
+    }
+    #endif
 
     func on(_ event: Event<Element>) {
         if event.isStopEvent {

@@ -19,6 +19,8 @@ import Synchronization
 /// A second signal (or `now()`) skips the waiting: connections are reset
 /// and step 3 runs at once.
 ///
+/// It lives until it has finished: its signal watchers hold it.
+///
 /// Every member is safe from any thread.
 // @unchecked Sendable: the mutable state is under `state`'s lock; subjects
 // are thread-safe.
@@ -47,8 +49,10 @@ public final class GracefulShutdown: @unchecked Sendable {
     init(loops: [Loop], signals: [Int32], deadline: RxTimeInterval) {
         self.loops = loops
         self.deadline = deadline
+        // The watchers hold the shutdown until it finishes (they are
+        // disposed then): a daemon need not keep a reference to it.
         let watchers = Observable.merge(signals.map { loops[0].rx.signal($0) })
-            .subscribe(onNext: { [weak self] signal in self?.received(signal) })
+            .subscribe(onNext: { [self] signal in received(signal) })
         let late = state.withLock { state -> Bool in
             state.watchers = watchers
             return state.phase == .finished

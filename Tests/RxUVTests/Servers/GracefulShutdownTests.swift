@@ -99,6 +99,20 @@ final class GracefulShutdownTests: BridgeTestCase {
         XCTAssertEqual(clientEnded.wait(timeout: .now() + 5), .success)
     }
 
+    /// Nobody keeps the shutdown: its signal watchers do, until it has run.
+    func testUnreferencedShutdown_StillRunsOnTheSignal() throws {
+        let loop = self.loop!
+        _ = loop.rx.gracefulShutdown(deadline: .seconds(1))
+        var ticks = 0
+        let ticker = loop.rx.timer(after: .milliseconds(5), repeating: .milliseconds(5)).subscribe(onNext: { _ in
+            ticks += 1
+            if ticks == 3 { raise(SIGTERM) }
+        })
+        runLoop()
+        XCTAssertGreaterThanOrEqual(ticks, 3)
+        ticker.dispose()
+    }
+
     /// `closeAll` closes whatever is open, so `run()` returns; disposing
     /// the subscriptions afterwards leaves nothing behind.
     func testCloseAll_LetsRunReturn() throws {

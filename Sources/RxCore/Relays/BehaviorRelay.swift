@@ -53,7 +53,7 @@ public final class BehaviorRelay<Element>: ObservableType, @unchecked Sendable {
 }
 
 /// An observable that forwards subscriptions to a subject without exposing it.
-private final class ReadOnlySubjectView<Element>: Observable<Element> {
+final class ReadOnlySubjectView<Element>: Observable<Element> {
     private let subject: BehaviorSubject<Element>
 
     init(_ subject: BehaviorSubject<Element>) {

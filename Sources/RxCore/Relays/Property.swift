@@ -1,5 +1,5 @@
-/// A read-only view of a `BehaviorRelay`: a current value and its changes,
-/// with no way to set it.
+/// A read-only view of a `BehaviorRelay` or a `Variable`: a current value
+/// and its changes, with no way to set it.
 ///
 /// A store keeps the relay private, hands writers a write-only face (an
 /// `AnyObserver`, such as `input.asObserver()` of a subject bound to the
@@ -8,7 +8,9 @@
 /// back to something that sends.
 ///
 /// Subscribing emits the current value, then every change; `changed` emits
-/// only the changes. The relay never terminates, so neither does a property.
+/// only the changes. A relay never terminates, so neither does its property;
+/// the property of a `Variable` completes when the variable is released
+/// (the property does not keep it alive).
 ///
 ///     relay value 0   ----1----2--
 ///     asObservable():  0--1----2--   (subscribed at the start)
@@ -17,18 +19,25 @@
 // thread-safe. Elements go to each subscriber on the thread that emits them,
 // as in RxSwift; the element type itself is not required to be Sendable.
 public final class Property<Element>: ObservableType, @unchecked Sendable {
-    private let relay: BehaviorRelay<Element>
+    private let currentValue: () -> Element
     private let observable: Observable<Element>
 
     /// Creates a read-only view of `relay`.
     public init(_ relay: BehaviorRelay<Element>) {
-        self.relay = relay
+        self.currentValue = { relay.value }
         self.observable = relay.readOnlyObservable()
     }
 
-    /// The relay's current value.
+    /// Creates a read-only view of `variable`, which it does not keep
+    /// alive: when the variable is released, the property's subscribers
+    /// complete and `value` stays the last one.
+    public init(_ variable: Variable<Element>) {
+        (self.currentValue, self.observable) = variable.readOnlyView()
+    }
+
+    /// The current value.
     public var value: Element {
-        relay.value
+        currentValue()
     }
 
     /// Subscribes `observer`: it receives the current value, then every change.

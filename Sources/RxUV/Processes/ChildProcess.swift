@@ -80,8 +80,8 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` (default SIGTERM, 15) to the child (`uv_kill`), or
-    /// with `group` to its
-    /// process group (which it leads when started with `newSession`).
+    /// with `group` to its process group (which it leads when started with
+    /// `newSession`).
     /// Completes on the loop thread once sent; fails with `ESRCH` after the
     /// child has exited (its pid may be another process's by then) or with
     /// `EINVAL` for a bad signal number.
@@ -103,14 +103,14 @@ public final class ChildProcess: @unchecked Sendable {
         let core = core
         return leased {
             pipe.rx.data.do(
-                onSubscribe: { _ = core.loop.onLoopThread { core.outputStarted() } },
-                onDispose: { _ = core.loop.onLoopThread { core.outputEnded() } })
+                onSubscribe: { _ = core.loop.onLoopThread(core, .outputStarted) },
+                onDispose: { _ = core.loop.onLoopThread(core, .outputEnded) })
         }
     }
 
     deinit {
         let core = core
-        _ = core.loop.onLoopThread { core.childReleased() }
+        _ = core.loop.onLoopThread(core, .childReleased)
     }
 
     // MARK: Spawning

@@ -123,7 +123,7 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     /// times.
     public func stopAccepting() {
         for acceptor in acceptors {
-            _ = acceptor.loop.onLoopThread { acceptor.close() }
+            _ = acceptor.loop.onLoopThread(acceptor, .close)
         }
     }
 
@@ -158,14 +158,14 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
         guard first else { return }
         stopAccepting()
         for shard in shards {
-            _ = shard.loop.onLoopThread { shard.quiesce() }
+            _ = shard.loop.onLoopThread(shard, .quiesce)
         }
         finishDrainIfEmpty()
     }
 
     private func resetRemaining() {
         for shard in shards {
-            _ = shard.loop.onLoopThread { shard.resetAll() }
+            _ = shard.loop.onLoopThread(shard, .reset)
         }
     }
 
@@ -175,11 +175,7 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
         let done = state.withLock { $0.isDraining && $0.openAcceptors == 0 } && total.load(ordering: .acquiring) == 0
         guard done else { return }
         drained.onCompleted()
-        // The last count is 0, whatever order the loops' changes came in.
-        _ = loops[0].onLoopThread { [countChanges] in
-            countChanges.onNext(0)
-            countChanges.onCompleted()
-        }
+        _ = loops[0].onLoopThread(self, .countsDrained)
     }
 
     // MARK: Accepting
@@ -198,7 +194,7 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
         countChanged()
         if shard.loop === loop {
             shard.adopt(descriptor)
-        } else if !shard.loop.execute({ shard.adopt(descriptor) }) {
+        } else if !shard.loop.onLoopThread(shard, .adopt(descriptor)) {
             // That loop is closed (its group shut down): no new connection.
             ListeningSocket.refuse(descriptor)
             connectionEnded(on: shard)
@@ -264,12 +260,33 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     /// Tells `connections`' subscribers, on the first loop, when any.
     private func countChanged() {
         guard countChanges.hasObservers else { return }
-        _ = loops[0].onLoopThread { [self] in countChanges.onNext(connectionCount) }
+        _ = loops[0].onLoopThread(self, .countChanged)
     }
 
     deinit {
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
+    }
+}
+
+/// What a `Server` does on its first loop's thread: tell `connections`.
+enum ServerStep {
+    /// The count changed: emit it.
+    case countChanged
+    /// The drain is done: the last count is 0, whatever order the loops'
+    /// changes came in; then `connections` completes.
+    case countsDrained
+}
+
+extension Server: LoopThreadWork {
+    func runOnLoopThread(_ step: ServerStep) {
+        switch step {
+        case .countChanged:
+            countChanges.onNext(connectionCount)
+        case .countsDrained:
+            countChanges.onNext(0)
+            countChanges.onCompleted()
+        }
     }
 }

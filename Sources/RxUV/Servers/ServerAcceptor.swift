@@ -108,3 +108,17 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
         server?.acceptorClosed()
     }
 }
+
+/// What a `ServerAcceptor` does on its loop's thread, asked from elsewhere.
+enum ServerAcceptorStep {
+    /// Stop accepting and close the socket.
+    case close
+}
+
+extension ServerAcceptor: LoopThreadWork {
+    func runOnLoopThread(_ step: ServerAcceptorStep) {
+        switch step {
+        case .close: close()
+        }
+    }
+}

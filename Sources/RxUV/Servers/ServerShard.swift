@@ -78,11 +78,11 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         // with `observe(on:)` elsewhere): the table is this loop's.
         entry.handling.setDisposable(
             server.handler(served).subscribe(
-                onCompleted: { [self] in _ = loop.onLoopThread { [self] in finish(key) } },
+                onCompleted: { [self] in _ = loop.onLoopThread(self, .finish(key)) },
                 onError: { [self] error in
                     // Reported where it arrives: it cannot reach a subscriber.
                     Hooks.defaultErrorHandler(error)
-                    _ = loop.onLoopThread { [self] in finish(key) }
+                    _ = loop.onLoopThread(self, .finish(key))
                 }))
         if isResetting {
             finish(key, reset: true)
@@ -156,6 +156,29 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         // does not read what is left to write) is reset.
         for (key, entry) in entries where now &- entry.connection.lastActivity >= limit {
             finish(key, reset: entry.isClosing)
+        }
+    }
+}
+
+/// What a `ServerShard` does on its loop's thread, asked from elsewhere.
+enum ServerShardStep {
+    /// Open an accepted descriptor here and run the handler on it.
+    case adopt(Int32)
+    /// A handler ended (its end may come on another thread).
+    case finish(ObjectIdentifier)
+    /// The server drains: tell the handlers.
+    case quiesce
+    /// The drain's deadline, or a stop: reset what is left.
+    case reset
+}
+
+extension ServerShard: LoopThreadWork {
+    func runOnLoopThread(_ step: ServerShardStep) {
+        switch step {
+        case .adopt(let descriptor): adopt(descriptor)
+        case .finish(let key): finish(key)
+        case .quiesce: quiesce()
+        case .reset: resetAll()
         }
     }
 }

@@ -85,6 +85,13 @@ let package = Package(
             swiftSettings: examples
         ),
         .executableTarget(
+            name: "kv-server",
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/kv-server",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
+        .executableTarget(
             name: "rxsponge",
             dependencies: ["RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/rxsponge",

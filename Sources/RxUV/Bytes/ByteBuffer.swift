@@ -230,6 +230,16 @@ extension ByteBuffer: RandomAccessCollection {
         precondition(position >= 0 && position < length, "ByteBuffer index out of range")
         return baseAddress[position]
     }
+
+    /// Calls `body` with the bytes, which are always contiguous: what makes
+    /// `ByteBuffer(slice)` and `Array(buffer)` one `memcpy`. A copy made
+    /// with `ByteBuffer(slice)` holds only the slice's bytes, so keeping it
+    /// (a key or value a server stores) does not keep the whole read alive.
+    public func withContiguousStorageIfAvailable<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result? {
+        try body(UnsafeBufferPointer(start: baseAddress, count: length))
+    }
 }
 
 extension ByteBuffer: Equatable, Hashable {

@@ -37,6 +37,17 @@ final class ByteBufferTests: BridgeTestCase {
         XCTAssertEqual(ByteBuffer().count, 0)
     }
 
+    func testByteBuffer_CopyOfASliceHoldsOnlyItsBytes() {
+        let read = ByteBuffer(string: "SET key value")
+        let key = read.slice(at: 4, count: 3)
+        let copy = ByteBuffer(key)
+        XCTAssertEqual(copy, key)
+        XCTAssertFalse(copy.sharesStorage(with: read))
+        XCTAssertEqual(Array(read.slice(at: 8, count: 5)), Array("value".utf8))
+        XCTAssertEqual(read.withContiguousStorageIfAvailable { $0.count }, 13)
+        XCTAssertEqual(ByteBuffer(read.slice(at: 13, count: 0)).count, 0)
+    }
+
     func testByteBuffer_FirstIndexOfByte() {
         let buffer = ByteBuffer(string: "--a\nb\n").slice(at: 2, count: 4)
         XCTAssertEqual(buffer.firstIndex(of: 0x0A), 1)

@@ -1,0 +1,221 @@
+import RxUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One command: its name, its arity (Redis's rule: `n` means exactly `n`
+/// arguments counting the name, `-n` at least `n`), whether a subscribed
+/// client may call it, and what it does.
+struct Command: Sendable {
+    let name: String
+    let arity: Int
+    let allowedWhileSubscribed: Bool
+    let flags: [String]
+    /// The first and last key argument and the step between keys (COMMAND).
+    let keys: (first: Int, last: Int, step: Int)
+    let run: @Sendable (Session, [ByteBuffer]) -> Void
+
+    init(
+        _ name: String, arity: Int, flags: [String], keys: (Int, Int, Int) = (0, 0, 0),
+        subscribed: Bool = false, run: @escaping @Sendable (Session, [ByteBuffer]) -> Void
+    ) {
+        self.name = name
+        self.arity = arity
+        self.flags = flags
+        self.keys = keys
+        self.allowedWhileSubscribed = subscribed
+        self.run = run
+    }
+
+    func accepts(_ count: Int) -> Bool {
+        arity >= 0 ? count == arity : count >= -arity
+    }
+}
+
+/// The command table, and the way a command is looked up, checked and run
+/// (in Redis's order: unknown command, arity, pub/sub context).
+enum Commands {
+    static func run(_ arguments: [ByteBuffer], in session: Session) {
+        let name = String(decoding: arguments[0], as: UTF8.self).lowercased()
+        guard let command = table[name] else {
+            session.reply(unknownCommand(arguments))
+            return
+        }
+        guard command.accepts(arguments.count) else {
+            session.reply(.wrongArity(command.name))
+            return
+        }
+        if session.subscriptionCount > 0, !command.allowedWhileSubscribed {
+            session.reply(
+                .error("ERR Can't execute '\(command.name)': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"))
+            return
+        }
+        command.run(session, arguments)
+    }
+
+    /// Redis's text: the name, then the first arguments (up to 128 bytes).
+    private static func unknownCommand(_ arguments: [ByteBuffer]) -> Reply {
+        var listed: [UInt8] = []
+        for argument in arguments.dropFirst() where listed.count < 128 {
+            let room = 128 - listed.count
+            listed.append(UInt8(ascii: "'"))
+            listed.append(contentsOf: argument.prefix(room))
+            listed.append(contentsOf: Array("' ".utf8))
+        }
+        let name = String(decoding: arguments[0].prefix(128), as: UTF8.self)
+        return .error("ERR unknown command '\(name)', with args beginning with: \(String(decoding: listed, as: UTF8.self))")
+    }
+
+    static let table: [String: Command] = {
+        var table: [String: Command] = [:]
+        for command in all { table[command.name] = command }
+        return table
+    }()
+
+    private static let readonly = ["readonly", "fast"]
+    private static let write = ["write", "denyoom"]
+
+    static let all: [Command] = [
+        Command("ping", arity: -1, flags: ["fast"], subscribed: true) { session, args in
+            if args.count > 2 { return session.reply(.wrongArity("ping")) }
+            if session.subscriptionCount > 0 {
+                session.reply(.array([.bulk(ByteBuffer(string: "pong")), .bulk(args.count == 2 ? args[1] : ByteBuffer())]))
+            } else {
+                session.reply(args.count == 2 ? .bulk(args[1]) : .status("PONG"))
+            }
+        },
+        Command("echo", arity: 2, flags: ["fast"]) { session, args in session.reply(.bulk(args[1])) },
+        Command("quit", arity: -1, flags: ["fast"], subscribed: true) { session, _ in
+            session.reply(.ok)
+            session.closeAfterReply()
+        },
+        Command("select", arity: 2, flags: ["fast"]) { session, args in
+            guard let index = RedisInteger.parse(args[1]), Int32(exactly: index) != nil else {
+                return session.reply(.notAnInteger)
+            }
+            session.reply(index == 0 ? .ok : .error("ERR DB index is out of range"))
+        },
+        Command("dbsize", arity: 1, flags: readonly) { session, _ in session.reply(session.server.keyspace.dbsize()) },
+        Command("flushdb", arity: -1, flags: ["write"]) { session, args in session.reply(session.server.keyspace.flush(args)) },
+        Command("flushall", arity: -1, flags: ["write"]) { session, args in session.reply(session.server.keyspace.flush(args)) },
+        Command("command", arity: -1, flags: ["loading", "stale"]) { session, args in session.reply(commandCommand(args)) },
+        Command("info", arity: -1, flags: ["loading", "stale"]) { session, args in session.reply(ServerInfo.reply(args, server: session.server)) },
+
+        Command("get", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.get(args)) },
+        Command("set", arity: -3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.set(args)) },
+        Command("getdel", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.getdel(args)) },
+        Command("mget", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.mget(args)) },
+        Command("mset", arity: -3, flags: write, keys: (1, -1, 2)) { session, args in session.reply(session.server.keyspace.mset(args)) },
+        Command("del", arity: -2, flags: ["write"], keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.del(args)) },
+        Command("exists", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.exists(args)) },
+        Command("incr", arity: 2, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
+            session.reply(session.server.keyspace.incrementBy(args, sign: 1, amountGiven: false))
+        },
+        Command("decr", arity: 2, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
+            session.reply(session.server.keyspace.incrementBy(args, sign: -1, amountGiven: false))
+        },
+        Command("incrby", arity: 3, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
+            session.reply(session.server.keyspace.incrementBy(args, sign: 1, amountGiven: true))
+        },
+        Command("decrby", arity: 3, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
+            session.reply(session.server.keyspace.incrementBy(args, sign: -1, amountGiven: true))
+        },
+        Command("append", arity: 3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.append(args)) },
+        Command("strlen", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.strlen(args)) },
+        Command("expire", arity: -3, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in
+            session.reply(session.server.keyspace.expire(args, unit: 1000, name: "expire"))
+        },
+        Command("pexpire", arity: -3, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in
+            session.reply(session.server.keyspace.expire(args, unit: 1, name: "pexpire"))
+        },
+        Command("ttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1000)) },
+        Command("pttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1)) },
+        Command("persist", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.persist(args)) },
+        Command("keys", arity: 2, flags: ["readonly"]) { session, args in session.reply(session.server.keyspace.keys(args)) },
+
+        Command("publish", arity: 3, flags: ["pubsub", "loading", "stale", "fast"]) { session, args in
+            session.reply(.integer(Int64(session.server.pubSub.publish(channel: args[1], message: args[2]))))
+        },
+        Command("subscribe", arity: -2, flags: ["pubsub", "noscript", "loading", "stale"], subscribed: true) { session, args in
+            for channel in args.dropFirst() {
+                session.subscribe(channel: channel)
+                session.reply(confirmation("subscribe", channel, session))
+            }
+        },
+        Command("psubscribe", arity: -2, flags: ["pubsub", "noscript", "loading", "stale"], subscribed: true) { session, args in
+            for pattern in args.dropFirst() {
+                session.subscribe(pattern: pattern)
+                session.reply(confirmation("psubscribe", pattern, session))
+            }
+        },
+        Command("unsubscribe", arity: -1, flags: ["pubsub", "noscript", "loading", "stale"], subscribed: true) { session, args in
+            unsubscribe(session, kind: "unsubscribe", named: Array(args.dropFirst()), current: session.channels) {
+                session.unsubscribe(channel: $0)
+            }
+        },
+        Command("punsubscribe", arity: -1, flags: ["pubsub", "noscript", "loading", "stale"], subscribed: true) { session, args in
+            unsubscribe(session, kind: "punsubscribe", named: Array(args.dropFirst()), current: session.patterns) {
+                session.unsubscribe(pattern: $0)
+            }
+        },
+    ]
+
+    /// `*3 subscribe <name> <count>`: one confirmation per channel or pattern.
+    private static func confirmation(_ kind: String, _ name: ByteBuffer?, _ session: Session) -> Reply {
+        .array([.bulk(ByteBuffer(string: kind)), name.map { .bulk($0) } ?? .null, .integer(Int64(session.subscriptionCount))])
+    }
+
+    /// UNSUBSCRIBE / PUNSUBSCRIBE: the named ones, or all; with none at all,
+    /// one confirmation with a null name.
+    private static func unsubscribe(
+        _ session: Session, kind: String, named: [ByteBuffer], current: [ByteBuffer], remove: (ByteBuffer) -> Bool
+    ) {
+        let targets = named.isEmpty ? current : named
+        if targets.isEmpty {
+            session.reply(confirmation(kind, nil, session))
+            return
+        }
+        for target in targets {
+            _ = remove(target)
+            session.reply(confirmation(kind, target, session))
+        }
+    }
+
+    /// COMMAND, COMMAND COUNT, COMMAND INFO name..., COMMAND DOCS [name...].
+    private static func commandCommand(_ args: [ByteBuffer]) -> Reply {
+        guard args.count > 1 else { return .array(all.map(info)) }
+        let subcommand = args[1].string.lowercased()
+        switch subcommand {
+        case "count" where args.count == 2:
+            return .integer(Int64(all.count))
+        case "info":
+            return .array(args.dropFirst(2).map { name in table[name.string.lowercased()].map(info) ?? .null })
+        case "docs":
+            // No documentation to offer: an empty map (clients fall back to their own help).
+            return .array([])
+        case "count":
+            return .wrongArity("command|count")
+        default:
+            return .error("ERR unknown subcommand '\(args[1].string.prefix(128))'. Try COMMAND HELP.")
+        }
+    }
+
+    /// A command's COMMAND entry: name, arity, flags, first key, last key,
+    /// step, ACL categories, tips, key specs, subcommands.
+    private static func info(_ command: Command) -> Reply {
+        .array([
+            .bulk(ByteBuffer(string: command.name)),
+            .integer(Int64(command.arity)),
+            .array(command.flags.map { .status($0) }),
+            .integer(Int64(command.keys.first)),
+            .integer(Int64(command.keys.last)),
+            .integer(Int64(command.keys.step)),
+            .array([]),
+            .array([]),
+            .array([]),
+            .array([]),
+        ])
+    }
+
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Dispatch
+import ExampleSupport
+import RxCore
+import RxUV
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `kv-server`: a key-value and pub/sub server that speaks Redis's protocol
+/// (RESP2), so redis-cli, redis-benchmark and every Redis client library
+/// can talk to it.
+@main
+struct KVServer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kv-server",
+        abstract: "A key-value and pub/sub server that speaks Redis's protocol (RESP2).",
+        discussion: """
+            Commands: PING ECHO QUIT SELECT DBSIZE FLUSHDB FLUSHALL COMMAND INFO GET SET \
+            (EX PX NX XX GET KEEPTTL) GETDEL MGET MSET DEL EXISTS INCR INCRBY DECR DECRBY \
+            APPEND STRLEN EXPIRE PEXPIRE TTL PTTL PERSIST KEYS PUBLISH SUBSCRIBE UNSUBSCRIBE \
+            PSUBSCRIBE PUNSUBSCRIBE, with Redis's replies and error texts. One keyspace \
+            (database 0) is shared by the --threads loops. SIGINT or SIGTERM stops accepting, \
+            lets each client finish the commands it sent (up to 2 seconds), closes every \
+            connection and exits 0; a second signal ends at once. Exits 1 when it cannot listen.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The TCP port to listen on; 0 lets the system choose.")
+    var port = 6379
+
+    @Option(name: .customLong("unixsocket"), help: "Also listen on this Unix-domain socket path.")
+    var unixSocket: String?
+
+    @Option(help: "Loops (threads) to spread connections over. The keyspace is shared, behind one lock.")
+    var threads = 1
+
+    @Option(name: .customLong("maxclients"), help: "Refuse clients beyond this many with Redis's error.")
+    var maxClients = 10_000
+
+    @Option(help: "Close a subscriber when this many bytes of messages wait for it to read (Redis: 32 MiB).")
+    var pubsubOutputLimit = 32 * 1024 * 1024
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535.")
+        }
+        guard threads >= 1 else {
+            throw ValidationError("--threads must be at least 1.")
+        }
+        guard maxClients >= 1 else {
+            throw ValidationError("--maxclients must be at least 1.")
+        }
+        guard pubsubOutputLimit >= 1024 else {
+            throw ValidationError("--pubsub-output-limit must be at least 1024.")
+        }
+    }
+
+    func run() throws {
+        Console.lineBuffered()
+        let group = try LoopGroup(threads: threads)
+        let context = ServerContext(limits: RESPLimits(), maxClients: maxClients, pubSubOutputLimit: pubsubOutputLimit)
+        let shutdown = group.rx.gracefulShutdown(deadline: .seconds(2))
+        let exitCode = Atomic<Int32>(0)
+        let done = DispatchSemaphore(value: 0)
+        let (host, port, unixSocket) = (host, port, unixSocket)
+        let listening = Atomic<Int>(unixSocket == nil ? 1 : 2)
+
+        let fail: @Sendable (String, Error) -> Void = { what, error in
+            let reason = (error as? UVError)?.shortDescription ?? "\(error)"
+            Console.error("kv-server: cannot listen on \(what): \(reason)")
+            exitCode.store(1, ordering: .relaxed)
+            shutdown.now()
+        }
+        _ = shutdown.requested.subscribe(onNext: { _ in
+            print("kv-server: shutting down, \(Console.count(context.clientCount, "client")) connected")
+        })
+        _ = shutdown.completed.subscribe(onCompleted: {
+            print("kv-server: stopped; \(Console.count(context.connectionsReceivedCount, "connection")) served")
+            done.signal()
+        })
+        let ready: @Sendable () -> Void = {
+            if listening.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
+                print("kv-server: ready")
+            }
+        }
+
+        // The active half of expiry, on the first loop: 10 sweeps a second.
+        shutdown.add(
+            group.loops[0].rx.timer(after: .milliseconds(100), repeating: .milliseconds(100))
+                .subscribe(onNext: { _ in _ = context.keyspace.sweep() }))
+
+        _ = group.rx.serve(host: host, port: port) { served in
+            Session(id: context.newSessionID(), connection: served.connection, loop: served.loop, server: context)
+                .serve(quiesce: served.quiesce)
+        }
+        .subscribe(
+            onSuccess: { server in
+                shutdown.add(server)
+                context.port.store(server.address.port, ordering: .relaxed)
+                print("kv-server: listening on \(server.address)")
+                ready()
+            },
+            onFailure: { fail(Endpoint.format(host: host, port: port), $0) })
+
+        if let unixSocket {
+            // Server accepts TCP only, so the Unix socket is served by hand on
+            // the first loop: its sessions quiesce when shutdown is requested.
+            let loop = group.loops[0]
+            let quiesce = shutdown.requested.map { _ in () }.take(1).share(replay: 1)
+            shutdown.add(
+                loop.rx.listen(
+                    unixPath: unixSocket, mode: 0o700,
+                    onListening: { path in
+                        print("kv-server: listening on unix:\(path)")
+                        ready()
+                    }
+                )
+                .flatMap { connection in
+                    Session(id: context.newSessionID(), connection: connection, loop: loop, server: context)
+                        .serve(quiesce: quiesce)
+                        .asObservable()
+                }
+                .subscribe(onError: { fail("unix:\(unixSocket)", $0) }))
+        }
+
+        done.wait()
+        try group.shutdown()
+        let code = exitCode.load(ordering: .relaxed)
+        if code != 0 {
+            throw ExitCode(code)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import RxUV
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one keyspace every connection of every loop shares: strings with an
+/// optional expiry, behind one lock.
+///
+/// A command takes the lock once, for a few hundred nanoseconds; with
+/// `--threads 1` it is never contended, and with more loops two commands
+/// wait for each other only while one of them runs (see README.md for
+/// what that costs). Keys and values are stored as compact copies, so a
+/// stored key never keeps a whole read buffer alive.
+///
+/// Expiry is Redis's: lazy (a key found expired on access is deleted then)
+/// plus an active sweep (`sweep(now:limit:)`, on a timer) that deletes keys
+/// nobody asks for again, in deadline order.
+final class Keyspace: Sendable {
+    struct Entry {
+        var value: ByteBuffer
+        /// When it expires, in `Keyspace.now()` milliseconds; 0: never.
+        var expiresAt: Int64
+    }
+
+    struct Store {
+        private(set) var entries: [ByteBuffer: Entry] = [:]
+        /// How many entries have an expiry.
+        private(set) var expiring = 0
+        private var deadlines = ExpiryHeap()
+
+        /// The live entry of `key` at `now`; an expired one is deleted.
+        mutating func lookup(_ key: ByteBuffer, now: Int64) -> Entry? {
+            guard let entry = entries[key] else { return nil }
+            if entry.expiresAt != 0, entry.expiresAt <= now {
+                remove(key)
+                return nil
+            }
+            return entry
+        }
+
+        /// Stores `value` under `key` with `expiresAt` (0: no expiry).
+        mutating func set(_ key: ByteBuffer, _ value: ByteBuffer, expiresAt: Int64) {
+            let stored = ByteBuffer(key)
+            let old = entries.updateValue(Entry(value: ByteBuffer(value), expiresAt: expiresAt), forKey: stored)
+            if old?.expiresAt ?? 0 != 0 { expiring -= 1 }
+            if expiresAt != 0 { noteExpiry(stored, expiresAt) }
+        }
+
+        /// Replaces the value of an existing `key`, keeping its expiry.
+        mutating func replaceValue(_ key: ByteBuffer, _ value: ByteBuffer) {
+            entries[key]?.value = ByteBuffer(value)
+        }
+
+        /// Sets or clears (0) the expiry of an existing `key`.
+        mutating func setExpiry(_ key: ByteBuffer, _ expiresAt: Int64) {
+            guard let old = entries[key]?.expiresAt else { return }
+            entries[key]?.expiresAt = expiresAt
+            if old != 0 { expiring -= 1 }
+            if expiresAt != 0 { noteExpiry(ByteBuffer(key), expiresAt) }
+        }
+
+        @discardableResult
+        mutating func remove(_ key: ByteBuffer) -> Entry? {
+            guard let old = entries.removeValue(forKey: key) else { return nil }
+            if old.expiresAt != 0 { expiring -= 1 }
+            return old
+        }
+
+        mutating func removeAll() {
+            entries.removeAll()
+            expiring = 0
+            deadlines = ExpiryHeap()
+        }
+
+        private mutating func noteExpiry(_ key: ByteBuffer, _ expiresAt: Int64) {
+            expiring += 1
+            deadlines.push(expiresAt, key)
+            // Deadlines of keys whose expiry changed stay in the heap until
+            // they come due; rebuilt when they outnumber the live ones, so a
+            // client that keeps moving a far expiry cannot grow it forever.
+            if deadlines.count > 2 * expiring + 1024 {
+                deadlines = ExpiryHeap(entries.lazy.filter { $0.value.expiresAt != 0 }.map { ($0.value.expiresAt, $0.key) })
+            }
+        }
+
+        /// Deletes up to `limit` keys whose deadline passed; returns how many.
+        mutating func sweep(now: Int64, limit: Int) -> Int {
+            var deleted = 0
+            var looked = 0
+            while looked < limit, let (deadline, key) = deadlines.popDue(now: now) {
+                looked += 1
+                // A stale deadline: the key is gone or its expiry moved.
+                guard let entry = entries[key], entry.expiresAt == deadline else { continue }
+                remove(key)
+                deleted += 1
+            }
+            return deleted
+        }
+    }
+
+    private let store = Mutex(Store())
+
+    /// Runs `body` with the store, under the lock. Never call out (write,
+    /// publish) from inside.
+    func withStore<Result>(_ body: (inout Store) -> Result) -> Result {
+        store.withLock { body(&$0) }
+    }
+
+    /// The keyspace's clock: milliseconds on the monotonic clock.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
+    /// Keys, and keys with an expiry, for INFO.
+    var counts: (keys: Int, expiring: Int) {
+        withStore { ($0.entries.count, $0.expiring) }
+    }
+
+    /// The active half of expiry: deletes keys whose time passed, at most
+    /// `limit` a call so one sweep never holds the lock for long.
+    func sweep(limit: Int = 2000) -> Int {
+        let now = Self.now()
+        return withStore { $0.sweep(now: now, limit: limit) }
+    }
+}

@@ -1,0 +1,179 @@
+import ExampleSupport
+import RxCore
+import RxUV
+import Synchronization
+
+/// One client connection: reads commands, runs them in order, writes the
+/// replies of each read in one batch, and keeps the client's pub/sub
+/// subscriptions.
+///
+/// Everything but `push` runs on the connection's loop thread.
+// @unchecked Sendable: the loop-thread state is touched on the loop thread
+// only; `mailbox` is behind its lock; the rest is immutable.
+final class Session: @unchecked Sendable {
+    let id: Int
+    let connection: StreamConnection
+    let loop: Loop
+    let server: ServerContext
+
+    private var replies = ReplyBuffer()
+    /// The channels and patterns this client is subscribed to, in the order
+    /// it subscribed (UNSUBSCRIBE without arguments answers in that order).
+    private(set) var channels: [ByteBuffer] = []
+    private(set) var patterns: [ByteBuffer] = []
+    /// QUIT or a protocol error: reply to what came before, then close.
+    private var closing = false
+    private let finished = PublishSubject<Void>()
+
+    private struct Mailbox {
+        var messages: [ByteBuffer] = []
+        var bytes = 0
+        var overflowed = false
+    }
+    /// Pub/sub messages on their way from other loops (or this one).
+    private let mailbox = Mutex(Mailbox())
+
+    init(id: Int, connection: StreamConnection, loop: Loop, server: ServerContext) {
+        self.id = id
+        self.connection = connection
+        self.loop = loop
+        self.server = server
+    }
+
+    var subscriptionCount: Int { channels.count + patterns.count }
+
+    /// The connection's life: read, decode, run, reply, until the client
+    /// leaves, QUITs, breaks the protocol or the server drains (`quiesce`).
+    /// Completes when reading ends; the replies written by then are flushed
+    /// before the connection closes.
+    func serve(quiesce: Observable<Void>) -> Completable {
+        connection.rx.data
+            .take(until: Observable.merge(finished, quiesce))
+            .do(afterNext: { _ in self.flush() })
+            .decodeFrames(RESPDecoder(limits: server.limits))
+            .do(onNext: { frame in self.handle(frame) })
+            .ignoreElements()
+            .asCompletable()
+            .catch { _ in .empty() }  // a reset is a client leaving like any other
+            .do(onSubscribe: { self.started() }, onDispose: { self.ended() })
+    }
+
+    private func started() {
+        server.clientConnected()
+        if server.clientCount > server.maxClients {
+            reply(.error("ERR max number of clients reached"))
+            closing = true
+            flush()
+        }
+    }
+
+    private func ended() {
+        for channel in channels { server.pubSub.unsubscribe(self, channel: channel) }
+        for pattern in patterns { server.pubSub.unsubscribe(self, pattern: pattern) }
+        channels = []
+        patterns = []
+        server.clientDisconnected()
+    }
+
+    private func handle(_ frame: RESPFrame) {
+        guard !closing else { return }
+        switch frame {
+        case .command(let arguments):
+            Commands.run(arguments, in: self)
+        case .protocolError(let message):
+            reply(.error("ERR Protocol error: \(message)"))
+            closing = true
+        }
+        if replies.byteCount >= server.replyBatchLimit { flush() }
+    }
+
+    /// Queues a reply; it is written with the others of this read.
+    func reply(_ reply: Reply) {
+        replies.append(reply)
+    }
+
+    /// After this command's reply, stop reading and close the connection.
+    func closeAfterReply() {
+        closing = true
+    }
+
+    /// Writes the replies queued so far, as one (vectored) write. After QUIT
+    /// or a protocol error, this is the last write: reading ends, and the
+    /// connection closes once it is flushed.
+    private func flush() {
+        if !replies.isEmpty {
+            write(replies.take())
+            if connection.writeQueueSize > server.outputLimit {
+                Console.error("kv-server: client \(id) is not reading its replies (more than \(server.outputLimit) bytes queued); closing it")
+                connection.close()
+            }
+        }
+        if closing { finished.onNext(()) }
+    }
+
+    private func write(_ buffers: [ByteBuffer]) {
+        // A write fails only when the connection is gone; reading then ends too.
+        _ = connection.write(buffers).subscribe(onCompleted: {}, onError: { _ in })
+    }
+
+    // MARK: Pub/sub
+
+    func subscribe(channel: ByteBuffer) {
+        if !channels.contains(channel) {
+            channels.append(ByteBuffer(channel))
+            server.pubSub.subscribe(self, channel: channel)
+        }
+    }
+
+    func unsubscribe(channel: ByteBuffer) -> Bool {
+        guard let index = channels.firstIndex(of: channel) else { return false }
+        channels.remove(at: index)
+        server.pubSub.unsubscribe(self, channel: channel)
+        return true
+    }
+
+    func subscribe(pattern: ByteBuffer) {
+        if !patterns.contains(pattern) {
+            patterns.append(ByteBuffer(pattern))
+            server.pubSub.subscribe(self, pattern: pattern)
+        }
+    }
+
+    func unsubscribe(pattern: ByteBuffer) -> Bool {
+        guard let index = patterns.firstIndex(of: pattern) else { return false }
+        patterns.remove(at: index)
+        server.pubSub.unsubscribe(self, pattern: pattern)
+        return true
+    }
+
+    /// Hands an encoded pub/sub message to this client, from any thread.
+    /// Messages that arrive together are written together, on the loop
+    /// thread. A client whose messages pile up past the pub/sub output
+    /// limit (it does not read) is disconnected, as Redis's
+    /// `client-output-buffer-limit pubsub` does.
+    func push(_ message: ByteBuffer) {
+        let wake = mailbox.withLock { box -> Bool in
+            guard !box.overflowed else { return false }
+            box.messages.append(message)
+            box.bytes += message.count
+            if box.bytes > server.pubSubOutputLimit { box.overflowed = true }
+            return box.messages.count == 1
+        }
+        if wake {
+            loop.execute { [self] in deliverMail() }
+        }
+    }
+
+    private func deliverMail() {
+        let (messages, overflowed) = mailbox.withLock { box in
+            defer { box.messages = []; box.bytes = 0 }
+            return (box.messages, box.overflowed)
+        }
+        if overflowed || connection.writeQueueSize > server.pubSubOutputLimit {
+            Console.error("kv-server: subscriber \(id) is not reading (pub/sub output limit of \(server.pubSubOutputLimit) bytes); closing it")
+            connection.close()
+            return
+        }
+        if !messages.isEmpty { write(messages) }
+    }
+}

@@ -85,14 +85,34 @@ enum Commands {
                 session.reply(args.count == 2 ? .bulk(args[1]) : .status("PONG"))
             }
         },
+        Command("hello", arity: -1, flags: ["fast", "noscript", "loading", "stale"]) { session, args in
+            // RESP2 only: HELLO 3 gets Redis's answer for a version it does not speak.
+            if args.count > 1 {
+                guard let version = RedisInteger.parse(args[1]) else {
+                    return session.reply(.error("ERR Protocol version is not an integer or out of range"))
+                }
+                guard version == 2 else { return session.reply(.error("NOPROTO unsupported protocol version")) }
+            }
+            session.reply(
+                .array([
+                    .bulk(ByteBuffer(string: "server")), .bulk(ByteBuffer(string: "redis")),
+                    .bulk(ByteBuffer(string: "version")), .bulk(ByteBuffer(string: "7.0.0")),
+                    .bulk(ByteBuffer(string: "proto")), .integer(2),
+                    .bulk(ByteBuffer(string: "id")), .integer(Int64(session.id)),
+                    .bulk(ByteBuffer(string: "mode")), .bulk(ByteBuffer(string: "standalone")),
+                    .bulk(ByteBuffer(string: "role")), .bulk(ByteBuffer(string: "master")),
+                    .bulk(ByteBuffer(string: "modules")), .array([]),
+                ]))
+        },
         Command("echo", arity: 2, flags: ["fast"]) { session, args in session.reply(.bulk(args[1])) },
         Command("quit", arity: -1, flags: ["fast"], subscribed: true) { session, _ in
             session.reply(.ok)
             session.closeAfterReply()
         },
         Command("select", arity: 2, flags: ["fast"]) { session, args in
-            guard let index = RedisInteger.parse(args[1]), Int32(exactly: index) != nil else {
-                return session.reply(.notAnInteger)
+            guard let index = RedisInteger.parse(args[1]) else { return session.reply(.notAnInteger) }
+            guard Int32(exactly: index) != nil else {
+                return session.reply(.error("ERR value is out of range, value must between -2147483648 and 2147483647"))
             }
             session.reply(index == 0 ? .ok : .error("ERR DB index is out of range"))
         },

@@ -23,7 +23,9 @@ final class Session: @unchecked Sendable {
     private(set) var patterns: [ByteBuffer] = []
     /// QUIT or a protocol error: reply to what came before, then close.
     private var closing = false
-    private let finished = PublishSubject<Void>()
+    /// `true` once the last reply is written: reading ends (replayed to a
+    /// late subscriber, so a client refused at once is closed at once).
+    private let finished = BehaviorSubject(value: false)
 
     private struct Mailbox {
         var messages: [ByteBuffer] = []
@@ -48,7 +50,7 @@ final class Session: @unchecked Sendable {
     /// before the connection closes.
     func serve(quiesce: Observable<Void>) -> Completable {
         connection.rx.data
-            .take(until: Observable.merge(finished, quiesce))
+            .take(until: Observable.merge(finished.filter { $0 }.map { _ in () }, quiesce))
             .do(afterNext: { _ in self.flush() })
             .decodeFrames(RESPDecoder(limits: server.limits))
             .do(onNext: { frame in self.handle(frame) })
@@ -108,7 +110,7 @@ final class Session: @unchecked Sendable {
                 connection.close()
             }
         }
-        if closing { finished.onNext(()) }
+        if closing { finished.onNext(true) }
     }
 
     private func write(_ buffers: [ByteBuffer]) {

@@ -1,0 +1,211 @@
+"""kv-server as a process, driven by the clients people use with Redis:
+redis-cli and the Python redis package, over TCP and a Unix socket."""
+
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+import redis
+
+from resp import RespConnection, encode
+from support import Example
+
+
+class KVServerClientTests(unittest.TestCase):
+    def start(self, *args):
+        server = Example("kv-server", "--port", 0, *args)
+        self.addCleanup(server.stop)
+        port = server.listening_port()
+        server.expect_line(r"^kv-server: ready$")
+        return server, port
+
+    def test_redis_cli_commands_and_pipe_mode(self):
+        _, port = self.start()
+
+        def cli(*args, stdin=None):
+            result = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", str(port), *args], input=stdin,
+                                    capture_output=True, timeout=30)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            return result.stdout.decode()
+
+        self.assertEqual(cli("PING"), "PONG\n")
+        self.assertEqual(cli("SET", "greeting", "hello world"), "OK\n")
+        self.assertEqual(cli("GET", "greeting"), "hello world\n")
+        self.assertEqual(cli("--no-raw", "INCRBY", "n", "41"), "(integer) 41\n")
+        self.assertEqual(cli("--no-raw", "GET", "missing"), "(nil)\n")
+        self.assertEqual(cli("--no-raw", "NOPE"), "(error) ERR unknown command 'NOPE', with args beginning with: \n")
+        self.assertIn("redis_version:", cli("INFO", "server"))
+        self.assertIn("connected_clients:1", cli("INFO", "clients"))
+        self.assertEqual(int(cli("COMMAND", "COUNT")), 34)
+        # Mass insertion, as the Redis manual does it: the pipe mode ends with an ECHO.
+        commands = b"".join(encode("SET", f"bulk:{i}", i) for i in range(5000))
+        output = cli("--pipe", stdin=commands)
+        self.assertIn("errors: 0, replies: 5000", output)
+        self.assertEqual(cli("DBSIZE"), "5002\n")
+        # The interactive start: redis-cli asks COMMAND DOCS for its hints.
+        interactive = subprocess.run(["redis-cli", "-p", str(port)], input=b"GET greeting\n", capture_output=True, timeout=30)
+        self.assertEqual(interactive.returncode, 0, interactive.stderr)
+        self.assertIn(b"hello world", interactive.stdout)
+
+    def test_python_redis_client(self):
+        _, port = self.start()
+        client = redis.Redis(host="127.0.0.1", port=port, protocol=2)
+        self.addCleanup(client.close)
+        self.assertTrue(client.ping())
+        self.assertTrue(client.set("k", b"\x00binary\xff"))
+        self.assertEqual(client.get("k"), b"\x00binary\xff")
+        self.assertIsNone(client.set("k", "other", nx=True))
+        self.assertEqual(client.set("k", "new", get=True), b"\x00binary\xff")
+        self.assertEqual(client.incr("counter", 5), 5)
+        self.assertEqual(client.decr("counter"), 4)
+        self.assertEqual(client.mget("k", "counter", "missing"), [b"new", b"4", None])
+        self.assertTrue(client.set("short", "lived", px=100))
+        self.assertGreater(client.pttl("short"), 0)
+        time.sleep(0.25)
+        self.assertIsNone(client.get("short"))
+        self.assertEqual(sorted(client.keys("*")), [b"counter", b"k"])
+        with self.assertRaisesRegex(redis.ResponseError, "value is not an integer or out of range"):
+            client.incr("k")
+        # 10,000 pipelined commands, replies in order.
+        pipe = client.pipeline(transaction=False)
+        for index in range(10_000):
+            pipe.incr("pipelined")
+        self.assertEqual(pipe.execute(), list(range(1, 10_001)))
+        # Pub/sub with a pattern.
+        pubsub = client.pubsub()
+        pubsub.subscribe("events")
+        pubsub.psubscribe("ev*")
+        for _ in range(2):
+            self.assertIn(pubsub.get_message(timeout=2)["type"], ("subscribe", "psubscribe"))
+        self.assertEqual(client.publish("events", "hello"), 2)
+        got = [pubsub.get_message(timeout=2) for _ in range(2)]
+        self.assertEqual([(m["type"], m["data"]) for m in got], [("message", b"hello"), ("pmessage", b"hello")])
+        pubsub.close()
+
+    def test_unix_socket(self):
+        directory = tempfile.mkdtemp()
+        path = os.path.join(directory, "kv.sock")
+        _, port = self.start("--unixsocket", path)
+        client = redis.Redis(unix_socket_path=path, protocol=2)
+        self.addCleanup(client.close)
+        self.assertTrue(client.set("over", "unix"))
+        self.assertEqual(redis.Redis(host="127.0.0.1", port=port, protocol=2).get("over"), b"unix", "one keyspace for both")
+        pipe = client.pipeline(transaction=False)
+        for index in range(1000):
+            pipe.set(f"u:{index}", index)
+        self.assertEqual(len(pipe.execute()), 1000)
+        raw = RespConnection(path)
+        raw.send(encode("GET", "over") + encode("QUIT") + encode("PING"))
+        self.assertEqual(raw.rest_until_eof(), b"$4\r\nunix\r\n+OK\r\n")
+        raw.close()
+
+    def test_maxclients_refuses_with_redis_error(self):
+        _, port = self.start("--maxclients", 2)
+        first, second = RespConnection(port), RespConnection(port)
+        self.assertEqual(first.command("PING"), b"+PONG\r\n")
+        self.assertEqual(second.command("PING"), b"+PONG\r\n")
+        third = RespConnection(port)
+        self.assertEqual(third.rest_until_eof(), b"-ERR max number of clients reached\r\n")
+        first.close()
+        time.sleep(0.1)
+        fourth = RespConnection(port)
+        self.assertEqual(fourth.command("PING"), b"+PONG\r\n")
+        for connection in (second, third, fourth):
+            connection.close()
+
+    def test_a_subscriber_that_does_not_read_is_cut_off(self):
+        server, port = self.start("--pubsub-output-limit", 1 << 20)
+        slow = RespConnection(port)
+        slow.sock.setsockopt(__import__("socket").SOL_SOCKET, __import__("socket").SO_RCVBUF, 4096)
+        self.assertEqual(slow.command("SUBSCRIBE", "firehose")[-4:], b":1\r\n")
+        publisher = RespConnection(port)
+        rss_before = server.rss_kib()
+        payload = "x" * 65536
+        deliveries = []
+        for _ in range(400):  # 25 MiB for a subscriber that reads nothing
+            deliveries.append(publisher.command("PUBLISH", "firehose", payload))
+        self.assertEqual(deliveries[0], b":1\r\n")
+        self.assertEqual(deliveries[-1], b":0\r\n", "the slow subscriber was disconnected")
+        self.assertLess(server.rss_kib() - rss_before, 16 * 1024, "memory stays bounded by the limit")
+        self.assertEqual(publisher.command("PING"), b"+PONG\r\n")
+        self.assertTrue(any("not reading" in line for line in server.stderr), server.stderr)
+        slow.close()
+        publisher.close()
+
+    def test_threads_share_one_keyspace(self):
+        _, port = self.start("--threads", 2)
+        errors = []
+
+        def work():
+            try:
+                client = redis.Redis(host="127.0.0.1", port=port, protocol=2)
+                for _ in range(500):
+                    client.incr("shared")
+                client.close()
+            except Exception as error:  # reported below
+                errors.append(error)
+
+        workers = [threading.Thread(target=work) for _ in range(8)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(timeout=60)
+        self.assertEqual(errors, [])
+        client = redis.Redis(host="127.0.0.1", port=port, protocol=2)
+        self.assertEqual(client.get("shared"), b"4000")
+        # Pub/sub across loops: subscribers land on both loops.
+        pubsubs = [client.pubsub() for _ in range(4)]
+        for pubsub in pubsubs:
+            pubsub.subscribe("x")
+            self.assertEqual(pubsub.get_message(timeout=2)["type"], "subscribe")
+        self.assertEqual(client.publish("x", "across"), 4)
+        for pubsub in pubsubs:
+            self.assertEqual(pubsub.get_message(timeout=2)["data"], b"across")
+            pubsub.close()
+        client.close()
+
+    def test_sigterm_drains_and_exits(self):
+        server, port = self.start()
+        busy = RespConnection(port)
+        busy.send(b"".join(encode("INCR", "n") for _ in range(2000)))
+        replies = [busy.reply() for _ in range(2000)]
+        self.assertEqual(replies[-1], b":2000\r\n")
+        subscriber = RespConnection(port)
+        subscriber.command("SUBSCRIBE", "news")
+        partial = RespConnection(port)
+        partial.send(b"*2\r\n$3\r\nGET\r\n")  # half a command
+        time.sleep(0.1)
+        server.send_signal(signal.SIGTERM)
+        server.expect_line(r"shutting down, 3 clients connected")
+        for connection in (busy, subscriber, partial):
+            self.assertEqual(connection.rest_until_eof(), b"")
+            connection.close()
+        server.expect_line(r"stopped; 3 connections served")
+        code, waited = server.wait(5)
+        self.assertEqual(code, 0, server.stderr)
+        self.assertLess(waited, 3)
+
+    def test_help_and_bad_flags(self):
+        from support import BIN_PATH
+        path = os.path.join(BIN_PATH, "kv-server")
+        help = subprocess.run([path, "--help"], capture_output=True, text=True, timeout=10)
+        self.assertEqual(help.returncode, 0)
+        self.assertIn("--unixsocket", help.stdout)
+        bad = subprocess.run([path, "--threads", "0"], capture_output=True, text=True, timeout=10)
+        self.assertEqual(bad.returncode, 64)
+        taken = Example("kv-server", "--port", 0)
+        self.addCleanup(taken.stop)
+        port = taken.listening_port()
+        second = Example("kv-server", "--port", port)
+        self.addCleanup(second.stop)
+        code, _ = second.wait(5)
+        self.assertEqual(code, 1)
+        self.assertTrue(any("EADDRINUSE" in line for line in second.stderr), second.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

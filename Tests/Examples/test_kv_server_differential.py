@@ -1,0 +1,239 @@
+"""kv-server against Debian's redis-server: the same command sequences sent to
+both on fresh connections, replies compared byte for byte."""
+
+import shutil
+import time
+import unittest
+
+from resp import RedisServer, RespConnection, encode, parse
+from support import Example
+
+SLEEP = "sleep"
+EOF_AFTER = "eof-after"   # send raw bytes, then compare everything until the server closes
+READ = "read"             # read one more reply
+UNORDERED = "unordered"   # a command whose array reply has no defined order (KEYS)
+
+
+def c(text):
+    """A command written with spaces between its arguments."""
+    return tuple(text.split(" "))
+
+
+CASES = {
+    "ping": [c("PING"), c("PING hello"), c("ping a b"), c("PiNg")],
+    "hello": [c("HELLO 4"), c("HELLO x"), c("HELLO 1")],
+    "echo": [c("ECHO hi"), ("ECHO", ""), ("ECHO", b"\x00\xffbinary\r\n"), c("ECHO"), c("ECHO a b")],
+    "select": [c("SELECT 0"), c("SELECT 1"), c("SELECT -1"), c("SELECT x"), c("SELECT"), c("SELECT 99999999999")],
+    "dbsize and flush": [c("DBSIZE"), c("SET a 1"), c("SET b 2"), c("DBSIZE"), c("FLUSHDB"), c("DBSIZE"),
+                         c("MSET a 1 b 2"), c("FLUSHALL ASYNC"), c("DBSIZE"), c("FLUSHALL SYNC"), c("FLUSHDB x"),
+                         c("FLUSHDB ASYNC x"), c("DBSIZE x")],
+    "get and set": [c("GET missing"), c("SET k v"), c("GET k"), c("SET k v2"), c("GET k"), ("SET", "", ""), ("GET", ""),
+                    ("SET", b"bin\x00key\r\n", b"\x00\x01\x02"), ("GET", b"bin\x00key\r\n"), c("GET"), c("GET a b"),
+                    c("SET k"), ("SET", "big", "x" * 100_000), c("STRLEN big"), c("GET big")],
+    "set options": [c("SET k v NX"), c("SET k w NX"), c("GET k"), c("SET k w XX"), c("GET k"), c("SET other v XX"),
+                    c("GET other"), c("SET k v NX XX"), c("SET k v XX NX"), c("SET k v GET"), c("SET k2 v GET"),
+                    c("SET k x NX GET"), c("SET fresh x NX GET"), c("SET k v EX 100"), c("TTL k"), c("SET k v PX 100000"),
+                    c("TTL k"), c("SET k v EX 10 PX 100"), c("SET k v PX 10 EX 100"), c("SET k v EX"), c("SET k v EX 0"),
+                    c("SET k v EX -5"), c("SET k v PX 0"), c("SET k v EX abc"), c("SET k v EX 1.5"),
+                    c("SET k v EX 9223372036854775807"), c("SET k v PX 9223372036854775807"), c("SET k v FOO"),
+                    c("SET k v ex 50 nx"), c("SET k v EX 50 EX 60"), c("TTL k"), c("SET k v KEEPTTL"), c("TTL k"),
+                    c("SET k v KEEPTTL EX 5"), c("SET k v EX 5 KEEPTTL"), c("SET k v"), c("TTL k"), c("SET k v xx get px 5000"),
+                    c("TTL k")],
+    "getdel": [c("GETDEL k"), c("SET k v"), c("GETDEL k"), c("GET k"), c("EXISTS k"), c("GETDEL"), c("GETDEL a b")],
+    "mget and mset": [c("MSET a 1 b 2 c 3"), c("MGET a b c missing a"), c("MSET a"), c("MSET a 1 b"), c("MSET"),
+                      c("MGET"), c("MSET a x a y"), c("GET a")],
+    "del and exists": [c("MSET a 1 b 2 c 3"), c("EXISTS a b missing a"), c("DEL a missing"), c("DEL a"), c("EXISTS a"),
+                       c("DEL b c b"), c("DBSIZE"), c("DEL"), c("EXISTS")],
+    "incr family": [c("INCR n"), c("INCR n"), c("INCRBY n 10"), c("DECR n"), c("DECRBY n 5"), c("GET n"), c("INCRBY n -20"),
+                    c("GET n"), c("SET s abc"), c("INCR s"), c("SET s 01"), c("INCR s"), c("SET s +1"), c("INCR s"),
+                    c("SET s -0"), c("INCR s"), c("SET s 1.5"), c("INCR s"), ("SET", "s", " 1"), c("INCR s"),
+                    c("INCRBY n x"), c("INCRBY n +1"), c("INCRBY n 1.0"), c("SET max 9223372036854775807"), c("INCR max"),
+                    c("DECRBY max -1"), c("SET min -9223372036854775808"), c("DECR min"), c("INCRBY min -1"),
+                    c("DECRBY n -9223372036854775808"), c("INCRBY n 9223372036854775808"), c("SET big 99999999999999999999"),
+                    c("INCR big"), c("INCR"), c("INCRBY n"), c("DECRBY n 1 2"), c("SET t 5 EX 100"), c("INCR t"), c("TTL t")],
+    "append and strlen": [c("APPEND k hello"), c("APPEND k world"), c("GET k"), c("STRLEN k"), c("STRLEN missing"),
+                          c("APPEND k"), c("STRLEN"), c("SET n 10"), c("APPEND n 5"), c("INCR n")],
+    "expire and ttl": [c("TTL missing"), c("PTTL missing"), c("SET k v"), c("TTL k"), c("PTTL k"), c("EXPIRE k 100"), c("TTL k"),
+                       c("EXPIRE missing 100"), c("PEXPIRE k 200000"), c("TTL k"), c("PERSIST k"), c("PERSIST k"), c("TTL k"),
+                       c("PERSIST missing"), c("EXPIRE k 100 NX"), c("EXPIRE k 200 NX"), c("TTL k"), c("EXPIRE k 300 XX"),
+                       c("TTL k"), c("EXPIRE k 100 GT"), c("EXPIRE k 400 GT"), c("TTL k"), c("EXPIRE k 500 LT"),
+                       c("EXPIRE k 50 LT"), c("TTL k"), c("SET p v"), c("EXPIRE p 10 XX"), c("EXPIRE p 10 GT"), c("TTL p"),
+                       c("EXPIRE p 10 LT"), c("TTL p"), c("EXPIRE k 10 NX XX"), c("EXPIRE k 10 GT LT"), c("EXPIRE k 10 nx gt"),
+                       c("EXPIRE k 10 FOO"), c("EXPIRE k abc"), c("EXPIRE k 9223372036854775807"),
+                       c("PEXPIRE k 9223372036854775807"), c("EXPIRE k -9223372036854775808"), c("EXPIRE k"), c("TTL"),
+                       c("EXPIRE k 0"), c("EXISTS k"), c("SET k v"), c("EXPIRE k -1"), c("GET k"), c("SET k v"),
+                       c("PEXPIRE k -100"), c("EXISTS k")],
+    "expiry happens": [c("SET a 1 PX 50"), c("SET b 2 PX 60"), c("SET c 3"), c("PEXPIRE c 70"), c("SET d 4 PX 100000"),
+                       c("MGET a b c d"), (SLEEP, 0.3), c("MGET a b c d"), c("EXISTS a b c d"), c("TTL a"), c("PTTL b"),
+                       c("GET c"), c("INCR a"), c("TTL a"), c("APPEND b x"), c("GET b"), c("DBSIZE")],
+    "active expiry sweeps": [c("SET a 1 PX 30"), c("SET b 1 PX 30"), c("SET keep 1"), (SLEEP, 0.5), c("DBSIZE")],
+    "keys": [c("MSET hello 1 hallo 2 hxllo 3 hllo 4 heeeello 5 foo 6 h[llo 7 a*b 8"), (UNORDERED, c("KEYS *")),
+             (UNORDERED, c("KEYS h?llo")), (UNORDERED, c("KEYS h*llo")), (UNORDERED, c("KEYS h[ae]llo")),
+             (UNORDERED, c("KEYS h[^e]llo")), (UNORDERED, c("KEYS h[a-b]llo")), (UNORDERED, c("KEYS h[b-a]llo")),
+             (UNORDERED, c("KEYS h\\[llo")), (UNORDERED, c("KEYS a\\*b")), (UNORDERED, c("KEYS *o")),
+             (UNORDERED, c("KEYS nothing*")), (UNORDERED, c("KEYS ****o")), (UNORDERED, c("KEYS h[")), c("KEYS"), c("KEYS a b")],
+    "unknown commands": [c("FOO"), c("FOO bar baz"), ("FOO", "a" * 200), ("FOO", "a" * 100, "b" * 100, "c"),
+                         ("FOO", "x\r\ny"), c("NOSUCHCOMMAND h f"), c("gEtX l a")],
+    "inline commands": [b"PING\r\n", b"SET k v\r\n", b"GET k\n", b'SET k "quoted value"\r\n', b"GET k\r\n",
+                        b'SET k "esc\\n\\t\\x41\\"q"\r\n', b"GET k\r\n", b"SET k 'single\\'s'\r\n", b"GET k\r\n",
+                        b"   GET    k   \r\n", b"\r\n\r\nPING\r\n", b'SET a"b c" e\r\n', b'EXISTS "ab c"\r\n',
+                        b"FOO bar\r\n", b"GET\r\n"],
+    "empty requests": [b"*0\r\n*-1\r\nPING\r\n", b"*1\r\n$4\r\nPING\r\n"],
+    "subscribed context": [c("SUBSCRIBE a b"), c("SUBSCRIBE a"), c("GET k"), c("SET k v"), c("PING"), c("PING x"),
+                           c("PSUBSCRIBE p*"), c("UNSUBSCRIBE a"), c("UNSUBSCRIBE"), c("PUNSUBSCRIBE missing"),
+                           c("PUNSUBSCRIBE"), c("UNSUBSCRIBE"), c("PUNSUBSCRIBE"), c("GET k"), c("PING"), c("SUBSCRIBE"),
+                           c("PSUBSCRIBE"), c("PUBLISH")],
+    "publish with nobody listening": [c("PUBLISH ch hello"), c("PUBLISH ch"), c("PUBLISH a b c")],
+    "quit": [(EOF_AFTER, encode("SET", "k", "v") + encode("QUIT") + encode("GET", "k"))],
+    "quit inline": [(EOF_AFTER, b"PING\r\nQUIT\r\nPING\r\n")],
+    "protocol: bad multibulk length": [(EOF_AFTER, b"*abc\r\n")],
+    "protocol: negative bulk length": [(EOF_AFTER, b"*1\r\n$-1\r\n")],
+    "protocol: 1 GiB bulk length": [(EOF_AFTER, encode("PING") + b"*2\r\n$3\r\nSET\r\n$1073741824\r\n")],
+    "protocol: 2^63 bulk length": [(EOF_AFTER, b"*1\r\n$9223372036854775808\r\n")],
+    "protocol: bulk length not a number": [(EOF_AFTER, b"*1\r\n$x\r\n")],
+    "protocol: expected $": [(EOF_AFTER, b"*2\r\n$4\r\nECHO\r\n:1\r\n")],
+    "protocol: unbalanced quotes": [(EOF_AFTER, b'PING\r\nSET k "oops\r\n')],
+    "protocol: closing quote not followed by a space": [(EOF_AFTER, b'SET "k"v x\r\n')],
+    "protocol: binary garbage": [(EOF_AFTER, b"*\xff\xfe\r\n")],
+    "protocol: wrong length is taken as Redis takes it": [b"*2\r\n$4\r\nECHO\r\n$2\r\nabcd\r\n*1\r\n$4\r\nPING\r\n", (READ,)],
+}
+
+
+class KVServerDifferentialTests(unittest.TestCase):
+    """Every case runs on a fresh connection to each server after FLUSHALL."""
+
+    @classmethod
+    def setUpClass(cls):
+        if shutil.which("redis-server") is None:
+            raise AssertionError("redis-server is missing: run scripts/setup.sh")
+        cls.redis = RedisServer()
+        cls.kv = Example("kv-server", "--port", 0)
+        cls.kv_port = cls.kv.listening_port()
+        cls.compared = 0
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.redis.stop()
+        cls.kv.stop()
+        print(f"\nkv-server differential: {cls.compared} replies compared with redis-server, 0 mismatches")
+
+    def run_case(self, port, steps):
+        admin = RespConnection(port)
+        admin.command("FLUSHALL")
+        admin.close()
+        connection = RespConnection(port)
+        replies = []
+        try:
+            for step in steps:
+                if step[0] == SLEEP:
+                    time.sleep(step[1])
+                elif step[0] == EOF_AFTER:
+                    connection.send(step[1])
+                    replies.append(connection.rest_until_eof())
+                elif step[0] == READ:
+                    replies.append(connection.reply())
+                elif step[0] == UNORDERED:
+                    connection.send(encode(*step[1]))
+                    reply = parse(connection.reply())
+                    replies.append(sorted(reply) if isinstance(reply, list) else reply)
+                elif isinstance(step, bytes):
+                    connection.send(step)
+                    replies.append(connection.reply())
+                else:
+                    connection.send(encode(*step))
+                    replies.append(connection.reply())
+        finally:
+            connection.close()
+        return replies
+
+    def test_every_case_matches_redis(self):
+        for name, steps in CASES.items():
+            with self.subTest(name):
+                expected = self.run_case(self.redis.port, steps)
+                actual = self.run_case(self.kv_port, steps)
+                self.assertEqual(len(actual), len(expected))
+                for index, (want, got) in enumerate(zip(expected, actual)):
+                    if got != want:
+                        self.fail(f"{name}, reply {index}: kv-server sent {got!r}, redis-server {want!r}; steps: {steps!r}")
+                type(self).compared += len(expected)
+
+    def pubsub_transcript(self, port):
+        """50 subscribers over channels and 3 patterns; a publisher's counts,
+        then every subscriber's bytes, in subscriber order."""
+        admin = RespConnection(port)
+        admin.command("FLUSHALL")
+        subscribers = []
+        confirmations = []
+        for index in range(50):
+            subscriber = RespConnection(port)
+            channels = [f"news.{index % 5}", f"all"]
+            subscriber.send(encode("SUBSCRIBE", *channels))
+            confirmations.append(b"".join(subscriber.reply() for _ in channels))
+            if index < 3:
+                pattern = ["news.*", "news.[12]", "*"][index]
+                confirmations.append(subscriber.command("PSUBSCRIBE", pattern))
+            subscribers.append(subscriber)
+        counts = []
+        for round in range(4):
+            for channel in ["news.0", "news.1", "news.2", "news.3", "news.4", "all", "other", b"bin\x00ary"]:
+                counts.append(admin.command("PUBLISH", channel, f"message {round} for {channel!r}"))
+        counts.append(admin.command("PUBLISH", "all", "x" * 70_000))
+        received = []
+        for index, subscriber in enumerate(subscribers):
+            expected_messages = 4 * 2 + 1 + ({0: 4 * 5, 1: 4 * 2, 2: 4 * 8 + 1}.get(index, 0))
+            received.append(b"".join(subscriber.reply() for _ in range(expected_messages)))
+            received.append(subscriber.command("UNSUBSCRIBE", "all"))
+        for subscriber in subscribers:
+            subscriber.close()
+        admin.close()
+        return confirmations, counts, received
+
+    def test_pubsub_with_50_subscribers_and_3_patterns_matches_redis(self):
+        expected = self.pubsub_transcript(self.redis.port)
+        actual = self.pubsub_transcript(self.kv_port)
+        for part, (want, got) in enumerate(zip(expected, actual)):
+            self.assertEqual(len(got), len(want))
+            for index, (w, g) in enumerate(zip(want, got)):
+                if g != w:
+                    self.fail(f"pub/sub part {part}, item {index}: kv-server {g[:200]!r}, redis-server {w[:200]!r}")
+            type(self).compared += len(want)
+
+    def pipeline_transcript(self, port):
+        """10,000 commands in one send, the replies read back in one piece."""
+        connection = RespConnection(port)
+        connection.command("FLUSHALL")
+        commands = []
+        for index in range(10_000):
+            key = f"key:{index % 100}"
+            commands.append([encode("SET", key, index), encode("GET", key), encode("INCR", f"n:{index % 7}"),
+                             encode("APPEND", key, "x"), encode("EXISTS", key, "nope"), encode("MGET", key, "n:1")][index % 6])
+        connection.send(b"".join(commands))
+        replies = [connection.reply() for _ in commands]
+        connection.close()
+        return replies
+
+    def test_pipelined_10000_commands_match_redis(self):
+        expected = self.pipeline_transcript(self.redis.port)
+        actual = self.pipeline_transcript(self.kv_port)
+        self.assertEqual(len(actual), 10_000)
+        mismatches = [index for index, (want, got) in enumerate(zip(expected, actual)) if want != got]
+        self.assertEqual(mismatches, [])
+        type(self).compared += len(expected)
+
+    def test_server_keeps_serving_after_malformed_input(self):
+        healthy = RespConnection(self.kv_port)
+        garbage = [b"*1\r\n$1073741824\r\n", b"*3\r\n$3\r\nSET\r\n$1\r\nk", b"\xde\xad\xbe\xef" * 1000 + b"\r\n",
+                   b"*99999999999999999999\r\n", b"$5\r\nhello\r\n", b"*1\r\n" + b"$" + b"9" * 70_000]
+        for payload in garbage:
+            bad = RespConnection(self.kv_port)
+            bad.send(payload)
+            bad.sock.shutdown(1)  # a truncated frame ends with the client's EOF
+            reply = bad.rest_until_eof()
+            self.assertTrue(reply == b"" or reply.startswith(b"-ERR"), reply[:80])
+            bad.close()
+            self.assertEqual(healthy.command("PING"), b"+PONG\r\n")
+        healthy.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

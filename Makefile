@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-instructions
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-kv benchmarks-instructions
 
 setup:
 	@scripts/setup.sh
@@ -65,6 +65,11 @@ benchmarks-net: setup
 # A few seconds of every bridge case, once, so they never rot (CI runs it).
 benchmarks-net-quick: setup
 	python3 Benchmarks/Scripts/netbench.py --quick
+
+# kv-server against Debian's redis-server under redis-benchmark, pinned to
+# one core each (≈ 3 min; see BENCHMARKS.md).
+benchmarks-kv: setup
+	python3 Benchmarks/Scripts/kvbench.py
 
 # Instruction counts (callgrind) of the core cases, 100,000 timers and the echo
 # per round trip: repeatable where times are not. Pass another checkout's

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""kv-server against Debian's redis-server under redis-benchmark, in one run.
+
+    Benchmarks/Scripts/kvbench.py            # release build of kv-server, then the comparison (≈ 3 min)
+    Benchmarks/Scripts/kvbench.py --quick    # a few thousand requests of each case, once
+
+Each round starts both servers in turn pinned to core 0 (taskset), drives
+each with redis-benchmark pinned to core 1: `-t ping,set,get,incr,mset -c 50
+-d 64` at `-P 1` and `-P 16`, a fixed `-n`. Reports ops/s, p50 and p99
+latency (redis-benchmark's CSV) and the server's CPU time per request (from
+/proc/PID/stat around each test), the medians over the rounds, and the
+same-run ratios kv-server / redis-server. Then the RSS of each server holding
+100,000 keys of 64 bytes, inserted with redis-cli --pipe. Everything runs on
+127.0.0.1 and stops by itself.
+"""
+
+import argparse
+import csv
+import io
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TESTS = ["ping_inline", "ping_mbulk", "set", "get", "incr", "mset"]
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_ready(port):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16) == b"+PONG\r\n":
+                    return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"no server on port {port}")
+
+
+def start(kind, binary):
+    port = free_port()
+    if kind == "redis":
+        argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--databases", "1", "--logfile", ""]
+    else:
+        argv = [binary, "--port", str(port), "--threads", "1"]
+    process = subprocess.Popen(["taskset", "-c", "0", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_ready(port)
+    return process, port
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def bench(pid, port, test, pipeline, requests):
+    before = cpu_seconds(pid)
+    result = subprocess.run(
+        ["taskset", "-c", "1", "redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-t", test, "-c", "50",
+         "-P", str(pipeline), "-d", "64", "-n", str(requests), "-r", "100000", "--csv"],
+        capture_output=True, text=True, timeout=300, check=True)
+    cpu = cpu_seconds(pid) - before
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    out = {}
+    for row in rows:
+        name = row["test"].lower().replace(" ", "_")
+        name = {"ping_inline": "ping_inline", "ping_mbulk": "ping_mbulk"}.get(name, name.split("_")[0] if name.startswith("mset") else name)
+        out[name] = {"rps": float(row["rps"]), "p50": float(row["p50_latency_ms"]), "p99": float(row["p99_latency_ms"]),
+                     "cpu_us": cpu * 1e6 / (requests * len(rows))}
+    return out
+
+
+def memory(binary):
+    results = {}
+    for kind in ("redis", "kv"):
+        process, port = start(kind, binary)
+        try:
+            idle = rss_kib(process.pid)
+            commands = b"".join(b"*3\r\n$3\r\nSET\r\n$%d\r\nkey:%d\r\n$64\r\n%s\r\n" % (len(b"key:%d" % i), i, b"v" * 64)
+                                for i in range(100_000))
+            subprocess.run(["redis-cli", "-p", str(port), "--pipe"], input=commands, capture_output=True, check=True, timeout=120)
+            time.sleep(0.5)
+            results[kind] = (idle, rss_kib(process.pid))
+        finally:
+            process.terminate()
+            process.wait()
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    rounds = 1 if args.quick else args.rounds
+    requests = {1: 5000 if args.quick else 200_000, 16: 20_000 if args.quick else 1_000_000}
+
+    log("kvbench: building kv-server (release)")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "kv-server"], cwd=ROOT, check=True, stdout=sys.stderr)
+    binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                                         capture_output=True, text=True).stdout.strip(), "kv-server")
+    samples = {}  # (server, pipeline, test) -> [row]
+    for round in range(rounds):
+        for kind in ("redis", "kv"):
+            process, port = start(kind, binary)
+            try:
+                for pipeline in (1, 16):
+                    log(f"kvbench: round {round + 1}/{rounds}, {kind}, -P {pipeline}")
+                    for test in ("ping", "set", "get", "incr", "mset"):
+                        for name, row in bench(process.pid, port, test, pipeline, requests[pipeline]).items():
+                            samples.setdefault((kind, pipeline, name), []).append(row)
+            finally:
+                process.terminate()
+                process.wait()
+
+    def median(kind, pipeline, test, field):
+        return statistics.median(row[field] for row in samples[(kind, pipeline, test)])
+
+    print(f"kv-server ({binary}) and redis-server {subprocess.run(['redis-server', '--version'], capture_output=True, text=True).stdout.split()[2]}, "
+          f"each pinned to core 0, redis-benchmark on core 1, -c 50 -d 64; medians of {rounds} rounds\n")
+    print("| test | -P | Redis ops/s | kv-server ops/s | ratio | Redis p50 / p99 ms | kv-server p50 / p99 ms | p99 ratio | Redis CPU µs/req | kv-server CPU µs/req |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for pipeline in (1, 16):
+        for test in TESTS:
+            if ("kv", pipeline, test) not in samples:
+                continue
+            r, k = (lambda f: median("redis", pipeline, test, f)), (lambda f: median("kv", pipeline, test, f))
+            print(f"| {test.upper()} | {pipeline} | {r('rps'):,.0f} | {k('rps'):,.0f} | {k('rps') / r('rps'):.2f} "
+                  f"| {r('p50'):.3f} / {r('p99'):.3f} | {k('p50'):.3f} / {k('p99'):.3f} | {k('p99') / r('p99'):.2f} "
+                  f"| {r('cpu_us'):.2f} | {k('cpu_us'):.2f} |")
+    log("kvbench: memory with 100,000 keys")
+    rss = memory(binary)
+    print("\n| server | idle RSS | RSS with 100,000 keys (64-byte values) | per key |")
+    print("|---|---|---|---|")
+    for kind, label in (("redis", "redis-server"), ("kv", "kv-server")):
+        idle, full = rss[kind]
+        print(f"| {label} | {idle / 1024:.1f} MiB | {full / 1024:.1f} MiB | {(full - idle) * 1024 / 100_000:.0f} B |")
+
+
+if __name__ == "__main__":
+    main()

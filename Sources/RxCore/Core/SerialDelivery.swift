@@ -51,6 +51,18 @@ struct SerialDelivery<Item> {
         return item
     }
 
+    /// Takes the emitter role without an item when nobody holds it and
+    /// nothing stopped: the caller then delivers its element as it is (no
+    /// `Item` built, the uncontended element path) and drains with
+    /// `next()`. Returns `false` otherwise, and the caller hands its item
+    /// to `begin(_:)` or `accept(_:)` as usual (queued or refused).
+    @inline(__always)
+    mutating func claim() -> Bool {
+        if isStopped || isEmitting { return false }
+        isEmitting = true
+        return true
+    }
+
     /// The next queued item, or `nil`, in which case the emitter role is released.
     @inline(__always)
     mutating func next() -> Item? {
@@ -130,6 +142,27 @@ extension Sink {
     @inline(__always)
     final func forwardSerially<State: SerialDeliveryState>(_ event: Event<Observer.Element>, in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
         forwardSerially(accepted: state.locked { $0.delivery.accept(event) }, in: state)
+    }
+
+    /// Forwards `element` through `state`'s delivery: at once, without an
+    /// `Event`, when the caller can take the emitter role (`claim()`), then
+    /// whatever was queued meanwhile; otherwise queued behind the current
+    /// emitter (or dropped once stopped), as `forwardSerially(.next(element))`.
+    @inline(__always)
+    final func forwardNextSerially<State: SerialDeliveryState>(_ element: Observer.Element, in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
+        guard state.locked({ $0.delivery.claim() }) else {
+            queueNext(element, in: state)
+            return
+        }
+        forwardNext(element)
+        forwardSerially(accepted: state.withLock { $0.delivery.next() }, in: state)
+    }
+
+    /// The contended half of `forwardNextSerially`: out of line, so the
+    /// `Event` it builds costs the uncontended path nothing.
+    @inline(never)
+    final func queueNext<State: SerialDeliveryState>(_ element: Observer.Element, in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
+        forwardSerially(.next(element), in: state)
     }
 
     /// The emitter loop of a sink: forwards `first` (what `accept` or `begin`

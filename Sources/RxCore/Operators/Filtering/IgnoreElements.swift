@@ -13,6 +13,12 @@ extension ObservableType {
 }
 
 private final class IgnoreElementsSink<SourceElement, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == Never {
+    func onNext(_ element: SourceElement) {}
+
+    func onCompleted() {
+        forwardCompleted()
+    }
+
     func on(_ event: Event<SourceElement>) {
         switch event {
         case .next:

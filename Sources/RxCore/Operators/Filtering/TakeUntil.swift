@@ -76,6 +76,10 @@ private final class TakeUntilSink<Other, Observer: ObserverType>: Sink<Observer>
         forwardSerially(event, in: state)
     }
 
+    func onNext(_ element: Element) {
+        forwardNextSerially(element, in: state)
+    }
+
     func otherOn(_ event: Event<Other>) {
         switch event {
         case .next:

@@ -83,7 +83,31 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
         super.init(observer: observer, cancel: cancel)
     }
 
+    /// The element path, without an `Event`: `onNext`, the element, `afterNext`.
+    func onNext(_ element: Element) {
+        if let onNext = handlers.onNext {
+            do {
+                try onNext(element)
+            } catch {
+                forwardError(error)
+                return
+            }
+        }
+        forwardNext(element)
+        if let afterNext = handlers.afterNext {
+            do {
+                try afterNext(element)
+            } catch {
+                forwardError(error)
+            }
+        }
+    }
+
     func on(_ event: Event<Element>) {
+        if case .next(let element) = event {
+            onNext(element)
+            return
+        }
         do {
             try handlers.before(event)
         } catch {

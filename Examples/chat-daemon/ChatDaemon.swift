@@ -106,7 +106,7 @@ struct ChatDaemon: ParsableCommand {
 /// write-only input on the room's loop; the room's deliveries addressed to
 /// it come back to this loop (`observe(on:)`) and are written, in order.
 /// Completes when the connection is closed and the room has said goodbye.
-func session(_ served: ServedConnection, id: ClientID, room: Room, roomLoop: Loop) -> Completable {
+func session(_ served: ServedConnection<TCPConnection>, id: ClientID, room: Room, roomLoop: Loop) -> Completable {
     let connection = served.connection
     // In order: a session stays on one loop, and work handed to the room's
     // loop from one thread runs in the order it was handed over.

@@ -95,38 +95,22 @@ struct KVServer: ParsableCommand {
             group.loops[0].rx.timer(after: .milliseconds(100), repeating: .milliseconds(100))
                 .subscribe(onNext: { _ in _ = context.keyspace.sweep() }))
 
-        _ = group.rx.serve(host: host, port: port) { served in
-            Session(id: context.newSessionID(), connection: served.connection, loop: served.loop, server: context)
-                .serve(quiesce: served.quiesce)
+        let handler: @Sendable (StreamConnection, Loop, Observable<Void>) -> Completable = { connection, loop, quiesce in
+            Session(id: context.newSessionID(), connection: connection, loop: loop, server: context).serve(quiesce: quiesce)
         }
-        .subscribe(
-            onSuccess: { server in
-                shutdown.add(server)
+        let started: @Sendable (Server) -> Void = { server in
+            shutdown.add(server)
+            if server.address.port != 0 {
                 context.port.store(server.address.port, ordering: .relaxed)
-                print("kv-server: listening on \(server.address)")
-                ready()
-            },
-            onFailure: { fail(Endpoint.format(host: host, port: port), $0) })
-
+            }
+            print("kv-server: listening on \(server.address)")
+            ready()
+        }
+        _ = group.rx.serve(host: host, port: port) { handler($0.connection, $0.loop, $0.quiesce) }
+            .subscribe(onSuccess: started, onFailure: { fail(Endpoint.format(host: host, port: port), $0) })
         if let unixSocket {
-            // Server accepts TCP only, so the Unix socket is served by hand on
-            // the first loop: its sessions quiesce when shutdown is requested.
-            let loop = group.loops[0]
-            let quiesce = shutdown.requested.map { _ in () }.take(1).share(replay: 1)
-            shutdown.add(
-                loop.rx.listen(
-                    unixPath: unixSocket, mode: 0o700,
-                    onListening: { path in
-                        print("kv-server: listening on unix:\(path)")
-                        ready()
-                    }
-                )
-                .flatMap { connection in
-                    Session(id: context.newSessionID(), connection: connection, loop: loop, server: context)
-                        .serve(quiesce: quiesce)
-                        .asObservable()
-                }
-                .subscribe(onError: { fail("unix:\(unixSocket)", $0) }))
+            _ = group.rx.serve(unixPath: unixSocket, mode: 0o700) { handler($0.connection, $0.loop, $0.quiesce) }
+                .subscribe(onSuccess: started, onFailure: { fail("unix:\(unixSocket)", $0) })
         }
 
         done.wait()

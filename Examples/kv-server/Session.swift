@@ -56,7 +56,7 @@ final class Session: @unchecked Sendable {
             .do(onNext: { frame in self.handle(frame) })
             .ignoreElements()
             .asCompletable()
-            .catch { _ in .empty() }  // a reset is a client leaving like any other
+            .catch { _ in .empty() } // a reset is a client leaving like any other
             .do(onSubscribe: { self.started() }, onDispose: { self.ended() })
     }
 
@@ -168,7 +168,10 @@ final class Session: @unchecked Sendable {
 
     private func deliverMail() {
         let (messages, overflowed) = mailbox.withLock { box in
-            defer { box.messages = []; box.bytes = 0 }
+            defer {
+                box.messages = []
+                box.bytes = 0
+            }
             return (box.messages, box.overflowed)
         }
         if overflowed || connection.writeQueueSize > server.pubSubOutputLimit {

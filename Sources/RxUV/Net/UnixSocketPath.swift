@@ -71,6 +71,55 @@ enum UnixSocketPath {
         return descriptor
     }
 
+    /// A new socket (close-on-exec, non-blocking) bound to `path`, for a
+    /// listener RxUV accepts on itself: an abstract name as it is; a
+    /// file-system path after `removeStaleSocket(at:)`, with `mode` set on
+    /// the file before it listens. Returns the socket file's identity (device
+    /// and inode) so that closing removes that file only if it is still this
+    /// socket's; `nil` for an abstract name, which has no file.
+    static func boundListeningSocket(_ path: String, mode: mode_t?, operation: StaticString) throws(UVError) -> (descriptor: Int32, file: SocketFile?) {
+        try validate(path, operation: operation)
+        if isAbstract(path) {
+            return (try boundAbstractSocket(path), nil)
+        }
+        try removeStaleSocket(at: path)
+        let descriptor = try newSocket(path)
+        do throws(UVError) {
+            guard withAddress(of: path, { bind(descriptor, $0, $1) }) == 0 else {
+                throw UVError.fromErrno("bind", address: path)
+            }
+            if let mode, chmod(path, mode) != 0 {
+                let error = UVError.fromErrno("chmod", address: path)
+                unlink(path)
+                throw error
+            }
+            var status = stat()
+            guard lstat(path, &status) == 0 else {
+                throw UVError.fromErrno("lstat", address: path)
+            }
+            return (descriptor, SocketFile(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+    }
+
+    /// A socket file RxUV bound, to remove when its listener closes (libuv
+    /// does that for its own pipes; a listener RxUV accepts on does it here).
+    struct SocketFile: Sendable {
+        let path: String
+        let device: UInt64
+        let inode: UInt64
+
+        /// Removes the file if it is still the one bound (not a file another
+        /// server put there since).
+        func remove() {
+            var status = stat()
+            guard lstat(path, &status) == 0, UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode else { return }
+            unlink(path)
+        }
+    }
+
     /// A new socket connected to the abstract name `path`, for
     /// `uv_pipe_open`. An AF_UNIX connect completes at once: a full backlog
     /// gives `EAGAIN`, as libuv's own connect reports it.

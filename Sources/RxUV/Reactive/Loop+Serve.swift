@@ -1,5 +1,9 @@
 import RxCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension Reactive where Base == LoopGroup {
     /// Listens on `host`:`port` and serves each connection with `handler`,
     /// on the loop `options.distribution` places it on. Succeeds with the
@@ -16,9 +20,28 @@ extension Reactive where Base == LoopGroup {
     /// Disposing before it succeeded closes the listening sockets.
     public func serve(
         host: String, port: Int, options: ServerOptions = ServerOptions(),
-        handler: @escaping @Sendable (ServedConnection) -> Completable
+        handler: @escaping @Sendable (ServedConnection<TCPConnection>) -> Completable
     ) -> Single<Server> {
         ServerStart.serve(loops: base.loops, host: host, port: port, options: options, handler: handler)
+    }
+
+    /// Listens on the Unix-domain socket `path` and serves each connection
+    /// with `handler`, spread over the group's loops as `serve(host:port:)`
+    /// spreads TCP connections, with the same limits, idle timeout and
+    /// drain. Succeeds with the `Server` once it listens.
+    ///
+    /// `path` follows `loop.rx.listen(unixPath:)`: a stale socket file
+    /// (nobody answers) is replaced, a live server's socket or a file that
+    /// is not a socket fails with `EADDRINUSE`, a leading NUL is a Linux
+    /// abstract name, and `mode` (for example `0o600`) is set on the file
+    /// before it listens. The file is removed when the server stops
+    /// accepting. `ConnectionDistribution.reusePort` needs a TCP port: it
+    /// fails with `EINVAL`.
+    public func serve(
+        unixPath path: String, mode: mode_t? = nil, options: ServerOptions = ServerOptions(),
+        handler: @escaping @Sendable (ServedConnection<UnixConnection>) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: base.loops, unixPath: path, mode: mode, options: options, handler: handler)
     }
 }
 
@@ -29,9 +52,19 @@ extension Reactive where Base == Loop {
     /// `listen(...).flatMap` would leave to the daemon.
     public func serve(
         host: String, port: Int, options: ServerOptions = ServerOptions(),
-        handler: @escaping @Sendable (ServedConnection) -> Completable
+        handler: @escaping @Sendable (ServedConnection<TCPConnection>) -> Completable
     ) -> Single<Server> {
         ServerStart.serve(loops: [base], host: host, port: port, options: options, handler: handler)
+    }
+
+    /// Listens on the Unix-domain socket `path` and serves each connection
+    /// with `handler` on this loop: `LoopGroup`'s `serve(unixPath:)` with
+    /// one loop.
+    public func serve(
+        unixPath path: String, mode: mode_t? = nil, options: ServerOptions = ServerOptions(),
+        handler: @escaping @Sendable (ServedConnection<UnixConnection>) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: [base], unixPath: path, mode: mode, options: options, handler: handler)
     }
 }
 
@@ -39,7 +72,7 @@ extension Reactive where Base == Loop {
 enum ServerStart {
     static func serve(
         loops: [Loop], host: String, port: Int, options: ServerOptions,
-        handler: @escaping @Sendable (ServedConnection) -> Completable
+        handler: @escaping @Sendable (ServedConnection<TCPConnection>) -> Completable
     ) -> Single<Server> {
         let address: Single<SocketAddress>
         if let numeric = try? SocketAddress(ip: host, port: port) {
@@ -55,28 +88,51 @@ enum ServerStart {
             }
         }
         return address.flatMap { address in
-            Single<Server>.create { observer in
-                let sockets: [ListeningSocket]
-                do throws(UVError) {
-                    sockets = try openSockets(address, count: options.distribution == .reusePort ? loops.count : 1, options: options)
-                } catch {
-                    observer(.failure(error))
-                    return Disposables.create()
-                }
-                let server = Server(loops: loops, address: sockets[0].address, options: options, handler: handler)
-                let delivered = SingleAssignmentDisposable()
-                server.start(sockets: sockets) { error in
-                    if let error {
-                        server.stopAccepting()
-                        observer(.failure(error))
-                    } else if !delivered.isDisposed {
-                        observer(.success(server))
-                    } else {
-                        server.stopAccepting()
-                    }
-                }
-                return delivered
+            start(loops: loops, options: options, handler: { handler($0.narrowed(to: TCPConnection.self)) }) { () throws(UVError) in
+                try openSockets(address, count: options.distribution == .reusePort ? loops.count : 1, options: options)
             }
+        }
+    }
+
+    static func serve(
+        loops: [Loop], unixPath path: String, mode: mode_t?, options: ServerOptions,
+        handler: @escaping @Sendable (ServedConnection<UnixConnection>) -> Completable
+    ) -> Single<Server> {
+        if options.distribution == .reusePort {
+            return .error(UVError(code: .invalidArgument, operation: "Server (reusePort needs a TCP port)", address: UnixSocketPath.display(path)))
+        }
+        return start(loops: loops, options: options, handler: { handler($0.narrowed(to: UnixConnection.self)) }) { () throws(UVError) in
+            [try ListeningSocket(unixPath: path, backlog: options.backlog, mode: mode)]
+        }
+    }
+
+    /// Opens the sockets when subscribed and starts a server on them.
+    private static func start(
+        loops: [Loop], options: ServerOptions,
+        handler: @escaping @Sendable (ServedConnection<StreamConnection>) -> Completable,
+        open: @escaping @Sendable () throws(UVError) -> [ListeningSocket]
+    ) -> Single<Server> {
+        Single<Server>.create { observer in
+            let sockets: [ListeningSocket]
+            do throws(UVError) {
+                sockets = try open()
+            } catch {
+                observer(.failure(error))
+                return Disposables.create()
+            }
+            let server = Server(loops: loops, address: sockets[0].address, options: options, handler: handler)
+            let delivered = SingleAssignmentDisposable()
+            server.start(sockets: sockets) { error in
+                if let error {
+                    server.stopAccepting()
+                    observer(.failure(error))
+                } else if !delivered.isDisposed {
+                    observer(.success(server))
+                } else {
+                    server.stopAccepting()
+                }
+            }
+            return delivered
         }
     }
 
@@ -87,8 +143,9 @@ enum ServerStart {
         do throws(UVError) {
             let first = try ListeningSocket(address: address, backlog: options.backlog, reusePort: options.distribution == .reusePort)
             sockets.append(first)
+            let bound = first.address.socketAddress ?? address
             for _ in 1..<max(count, 1) {
-                sockets.append(try ListeningSocket(address: first.address, backlog: options.backlog, reusePort: true))
+                sockets.append(try ListeningSocket(address: bound, backlog: options.backlog, reusePort: true))
             }
             return sockets
         } catch {

@@ -4,13 +4,15 @@ internal import CLibUV
 import Glibc
 #endif
 
-/// A listening TCP socket that RxUV accepts on itself (`accept`), so that a
-/// connection can be opened on any loop: libuv accepts only onto the loop
-/// of its listener.
+/// A listening TCP or Unix-domain socket that RxUV accepts on itself
+/// (`accept`), so that a connection can be opened on any loop: libuv accepts
+/// only onto the loop of its listener.
 struct ListeningSocket {
     let descriptor: Int32
     /// The address it is bound to (the port the kernel chose for port 0).
-    let address: SocketAddress
+    let address: ServerAddress
+    /// A Unix-domain socket's file, removed when the socket closes.
+    private let file: UnixSocketPath.SocketFile?
 
     /// A non-blocking socket bound to `address` and listening, with
     /// `SO_REUSEADDR` and, when asked, `SO_REUSEPORT` (which libuv 1.44
@@ -43,11 +45,29 @@ struct ListeningSocket {
                 throw UVError.fromErrno("getsockname", address: address.description)
             }
             self.descriptor = descriptor
-            self.address = local
+            self.address = .ip(local)
+            self.file = nil
         } catch {
             Glibc.close(descriptor)
             throw error
         }
+    }
+
+    /// A non-blocking Unix-domain socket bound to `path` and listening: a
+    /// stale socket file (nobody answers) is replaced; a live server's, or a
+    /// file that is not a socket, fails with `EADDRINUSE`. `mode` is set on
+    /// the file before it listens.
+    init(unixPath path: String, backlog: Int, mode: mode_t?) throws(UVError) {
+        let (descriptor, file) = try UnixSocketPath.boundListeningSocket(path, mode: mode, operation: "bind")
+        guard Glibc.listen(descriptor, Int32(clamping: backlog)) == 0 else {
+            let error = UVError.fromErrno("listen", address: UnixSocketPath.display(path))
+            Glibc.close(descriptor)
+            file?.remove()
+            throw error
+        }
+        self.descriptor = descriptor
+        self.address = .unix(path)
+        self.file = file
     }
 
     /// The next connection's descriptor (closed on exec; `uv_tcp_open`
@@ -69,7 +89,8 @@ struct ListeningSocket {
     }
 
     /// Refuses an accepted connection: closes it with a reset (`SO_LINGER`
-    /// 0), so the client hears at once.
+    /// 0), so the client hears at once (a Unix-domain client sees its end
+    /// of file).
     static func refuse(_ connection: Int32) {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
@@ -78,5 +99,6 @@ struct ListeningSocket {
 
     func close() {
         Glibc.close(descriptor)
+        file?.remove()
     }
 }

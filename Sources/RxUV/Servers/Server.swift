@@ -1,11 +1,12 @@
 import RxCore
 import Synchronization
 
-/// A TCP server over one loop or a `LoopGroup`: it listens, places each
-/// accepted connection on a loop, runs a handler for it there, limits and
-/// counts connections, closes idle ones, and drains.
+/// A TCP or Unix-domain server over one loop or a `LoopGroup`: it listens,
+/// places each accepted connection on a loop, runs a handler for it there,
+/// limits and counts connections, closes idle ones, and drains.
 ///
-/// Made by `loop.rx.serve` or `group.rx.serve`. Each connection is given to
+/// Made by `loop.rx.serve` or `group.rx.serve`, on a host and port or on a
+/// Unix-domain socket path. Each connection is given to
 /// the handler on its own loop's thread, and the `Completable` the handler
 /// returns is the connection's life: when it ends (completed, failed, or
 /// disposed by the server) the connection closes once its writes are
@@ -24,14 +25,16 @@ import Synchronization
 // shard's connection table is its loop thread's.
 public final class Server: ReactiveCompatible, @unchecked Sendable {
     /// The address the server listens on (with the port the kernel chose for
-    /// port 0).
-    public let address: SocketAddress
+    /// port 0), or its socket path.
+    public let address: ServerAddress
     /// The options it was made with.
     public let options: ServerOptions
     /// The loops connections are placed on.
     public let loops: [Loop]
 
-    let handler: @Sendable (ServedConnection) -> Completable
+    /// Runs the caller's handler, which takes the connection as the type
+    /// this server makes (`TCPConnection` or `UnixConnection`).
+    let handler: @Sendable (ServedConnection<StreamConnection>) -> Completable
     private(set) var shards: [ServerShard] = []
     private var acceptors: [ServerAcceptor] = []
     private let total = Atomic<Int>(0)
@@ -43,7 +46,7 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     private let drained = AsyncSubject<Void>()
     private let state = Mutex((isDraining: false, openAcceptors: 0, keepAlive: Server?.none))
 
-    init(loops: [Loop], address: SocketAddress, options: ServerOptions, handler: @escaping @Sendable (ServedConnection) -> Completable) {
+    init(loops: [Loop], address: ServerAddress, options: ServerOptions, handler: @escaping @Sendable (ServedConnection<StreamConnection>) -> Completable) {
         self.loops = loops
         self.address = address
         self.options = options

@@ -19,7 +19,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     private weak var server: Server?
 
     private struct Entry {
-        let connection: TCPConnection
+        let connection: StreamConnection
         let quiesce: AsyncSubject<Void>
         let handling: SingleAssignmentDisposable
         let watchingClose: SingleAssignmentDisposable
@@ -36,21 +36,33 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// it arrives.
     private var isResetting = false
 
+    /// What the server listens on: which stream an accepted descriptor becomes.
+    private let address: ServerAddress
+
     init(loop: Loop, index: Int, server: Server) {
         self.loop = loop
         self.index = index
         self.server = server
+        self.address = server.address
     }
 
-    /// Opens the accepted `descriptor` here (`uv_tcp_open`) and runs the
-    /// handler on it. The server has counted it already; it is uncounted
-    /// when the connection has closed. Loop thread.
+    /// Opens the accepted `descriptor` here (`uv_tcp_open`, or
+    /// `uv_pipe_open` for a Unix-domain server) and runs the handler on it.
+    /// The server has counted it already; it is uncounted when the
+    /// connection has closed. Loop thread.
     func adopt(_ descriptor: Int32) {
-        let connection: TCPConnection
+        let connection: StreamConnection
         do throws(UVError) {
-            let handle = try UVTCP(loop: loop)
-            try handle.closingIfFails { () throws(UVError) in try handle.open(descriptor) }
-            connection = TCPConnection(handle: handle)
+            switch address {
+            case .ip:
+                let handle = try UVTCP(loop: loop)
+                try handle.closingIfFails { () throws(UVError) in try handle.open(descriptor) }
+                connection = TCPConnection(handle: handle)
+            case .unix(let path):
+                let handle = try UVPipe(loop: loop)
+                try handle.closingIfFails { () throws(UVError) in try handle.open(descriptor, address: UnixSocketPath.display(path)) }
+                connection = UnixConnection(handle: handle)
+            }
             connection.closesWhenReadingEnds = false
         } catch {
             Glibc.close(descriptor)

@@ -25,7 +25,7 @@ final class GracefulShutdownTests: BridgeTestCase {
         try super.tearDownWithError()
     }
 
-    private static func echo(_ served: ServedConnection) -> Completable {
+    private static func echo(_ served: ServedConnection<TCPConnection>) -> Completable {
         served.connection.rx.data
             .take(until: served.quiesce)
             .flatMap { served.connection.write($0).asObservable() }

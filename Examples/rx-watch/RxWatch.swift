@@ -24,7 +24,7 @@ struct RxWatch: ParsableCommand {
             from standard input, one a line (git ls-files | rx-watch -- make test). With \
             --once, runs the command on the first change and exits with its status. SIGINT \
             or SIGTERM stops the command the same way and exits 130 or 143. Exits 1 when a \
-            path cannot be watched, 64 on a bad flag.
+            path cannot be watched or standard input held none, 64 on a bad flag.
             """
     )
 
@@ -81,6 +81,7 @@ struct RxWatch: ParsableCommand {
         let changes = paths.asObservable()
             .flatMap { paths in classify(paths, on: loop) }
             .flatMap { classified -> Observable<Void> in
+                guard !classified.isEmpty else { return .error(NoPaths()) }
                 var failed = false // a watch that cannot start fails at once, during the subscribe
                 return WatchPlan(classified).changes(on: loop)
                     .do(onError: { _ in failed = true })
@@ -141,6 +142,11 @@ struct RxWatch: ParsableCommand {
             throw ExitCode(exitCode)
         }
     }
+}
+
+/// Standard input held no path.
+struct NoPaths: Error, CustomStringConvertible {
+    var description: String { "no paths to watch on standard input" }
 }
 
 /// The two phases of the program: running commands on changes, then

@@ -224,6 +224,13 @@ class RxWatchTests(unittest.TestCase):
         code, _ = watch.wait(5)
         self.assertEqual(code, 130)
 
+    def test_no_paths_on_standard_input_exits_1(self):
+        watch = Watch(self.directory.name, "--", "true", stdin_text="\n")
+        self.addCleanup(watch.stop)
+        code, _ = watch.wait(10)
+        self.assertEqual(code, 1)
+        self.assertEqual(watch.stderr, ["rx-watch: no paths to watch on standard input"])
+
     def test_once_exits_with_the_commands_status(self):
         watch = self.start("--once", "--clear", "--debounce", "20ms", "watched/config.txt", "--", "sh", "-c", "echo output; exit 3")
         atomic_save(self.file, "1")

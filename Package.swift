@@ -98,5 +98,19 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: examples
         ),
+        .executableTarget(
+            name: "statsd-agg",
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/statsd-agg",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
+        .executableTarget(
+            name: "rx-watch",
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/rx-watch",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
     ]
 )

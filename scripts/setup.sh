@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what RxUV needs to build and test on Debian or Ubuntu: libuv1-dev,
-# pkg-config, python3 (the example tests' clients), and the real Redis pieces
-# kv-server is tested against: redis-server and redis-cli (Debian's
-# redis-server and redis-tools) and the Python redis client from PyPI. Does
-# nothing for what is already there.
+# pkg-config, python3 (the example tests' clients), the real Redis pieces
+# kv-server is tested against (Debian's redis-server and redis-tools, the
+# Python redis client from PyPI) and the Python statsd client statsd-agg is
+# tested with. Does nothing for what is already there.
 set -euo pipefail
 
 sudo=""
@@ -27,9 +27,16 @@ if [ "${#packages[@]}" -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}"
 fi
 
-# Python packages the example tests use as real clients.
+# Python packages the example tests use as real clients. Debian's own python
+# refuses a plain pip install (PEP 668, externally managed): then they go in
+# with --break-system-packages, or for the user.
 pip_install() {
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-pip
+    fi
     python3 -m pip install --quiet --disable-pip-version-check "$@" 2>/dev/null \
-        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "$@"
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "$@" 2>/dev/null \
+        || python3 -m pip install --quiet --disable-pip-version-check --user --break-system-packages "$@"
 }
 python3 -c 'import redis' 2>/dev/null || { echo "setup: installing the Python redis client"; pip_install redis; }
+python3 -c 'import statsd' 2>/dev/null || { echo "setup: installing the Python statsd client"; pip_install statsd; }

@@ -1,0 +1,175 @@
+import ArgumentParser
+import ExampleSupport
+import RxCore
+import RxUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `statsd-agg`: a statsd aggregator. Metrics come in over UDP; every flush
+/// interval their aggregates go out to Graphite and/or standard output.
+@main
+struct StatsdAgg: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statsd-agg",
+        abstract: "Aggregate statsd metrics received over UDP and flush them to Graphite or standard output.",
+        discussion: """
+            Takes statsd's line protocol (name:value|type[|@rate], several lines a \
+            datagram): counters (c), gauges (g, +N/-N change them), timers (ms, and h \
+            histograms) and sets (s). Every --flush-interval the aggregates are written as \
+            Graphite plaintext to --graphite (a new TCP connection each flush, as statsd \
+            does) and/or as one JSON line to standard output (--stdout); then counters \
+            reset to 0, timers and sets clear, and gauges keep their value. Bad lines are \
+            counted (statsd.bad_lines_seen) and skipped. Messages go to standard error. \
+            SIGINT or SIGTERM: stop receiving, flush once more, exit 0. Exits 1 when it \
+            cannot bind.
+            """
+    )
+
+    @Option(help: "The address to receive on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The UDP port to receive on; 0 lets the system choose.")
+    var port = 8125
+
+    @Option(help: "Time between flushes.")
+    var flushInterval = Interval(argument: "10s")!
+
+    @Option(help: "Send each flush to Graphite (plaintext protocol) at host:port.")
+    var graphite: Endpoint?
+
+    @Flag(help: "Write each flush to standard output as one JSON line.")
+    var stdout = false
+
+    @Option(help: "Timer percentiles, comma-separated (a negative one counts from the bottom).")
+    var percentiles = Percentiles(argument: "50,90,99")!
+
+    @Option(help: "The socket's receive buffer in bytes (the kernel caps it at net.core.rmem_max).")
+    var receiveBufferSize = 8 << 20
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535.")
+        }
+        guard flushInterval.nanoseconds >= 1_000_000 else {
+            throw ValidationError("--flush-interval must be at least 1ms.")
+        }
+        guard graphite != nil || stdout else {
+            throw ValidationError("Give --graphite host:port, --stdout, or both.")
+        }
+        guard receiveBufferSize > 0 else {
+            throw ValidationError("--receive-buffer-size must be above 0.")
+        }
+    }
+
+    func run() throws {
+        Console.lineBuffered()
+        let loop = try Loop()
+        let (host, port, graphite, toStdout) = (host, port, graphite, stdout)
+        let flushInterval = flushInterval
+        let seconds = Double(flushInterval.nanoseconds) / 1e9
+        // Loop-thread state: every event below arrives on the loop thread.
+        var aggregates = Aggregates(percentiles: percentiles.values)
+        var exitCode: Int32 = 0
+        let bag = DisposeBag()
+
+        // The first SIGINT or SIGTERM; shared, so receiving (subscribed
+        // first) stops before the last flush runs.
+        let stop = Observable.merge(loop.rx.signal(SIGINT), loop.rx.signal(SIGTERM)).take(1).share()
+
+        let options = UDPOptions(receiveBufferSize: receiveBufferSize, batchedReceive: true)
+        loop.rx.bindUDP(host: host, port: port, options: options)
+            .subscribe(
+                onSuccess: { socket in
+                    let destinations = [graphite.map { "graphite \($0)" }, toStdout ? "stdout" : nil].compactMap { $0 }
+                    Console.error("statsd-agg: listening on \(socket.localAddress.map { "\($0)" } ?? "?")")
+                    Console.error("statsd-agg: flushing every \(flushInterval) to \(destinations.joined(separator: " and "))")
+
+                    socket.rx.datagrams
+                        .take(until: stop)
+                        .subscribe(onNext: { aggregates.receive($0.bytes) }, onDisposed: { socket.close() })
+                        .disposed(by: bag)
+
+                    Observable<Int>.interval(flushInterval.rxInterval, scheduler: loop)
+                        .map { _ in () }
+                        .take(until: stop)
+                        .concat(Observable.just(())) // the last flush, once stopped
+                        .concatMap { _ -> Observable<Never> in
+                            let stats = aggregates.flush(interval: seconds)
+                            let timestamp = time(nil)
+                            if toStdout {
+                                print(jsonLine(stats, timestamp: timestamp))
+                            }
+                            guard let graphite else { return .empty() }
+                            return send(graphiteText(stats, timestamp: timestamp), to: graphite, on: loop)
+                        }
+                        .subscribe(onCompleted: {
+                            let totals = aggregates.totals
+                            Console.error(
+                                "statsd-agg: stopped; received \(Console.count(totals.packets, "packet")), \(Console.count(totals.metrics, "metric")), \(Console.count(totals.badLines, "bad line"))"
+                            )
+                        })
+                        .disposed(by: bag)
+                },
+                onFailure: { error in
+                    let reason = (error as? UVError)?.shortDescription ?? "\(error)"
+                    Console.error("statsd-agg: cannot bind \(Endpoint.format(host: host, port: port)): \(reason)")
+                    exitCode = 1
+                }
+            )
+            .disposed(by: bag)
+
+        // Runs until the signal (its watchers keep the loop alive), or ends
+        // at once when the socket could not be bound.
+        loop.run()
+        try? loop.close()
+        if exitCode != 0 {
+            throw ExitCode(exitCode)
+        }
+    }
+}
+
+/// Writes `text` to Graphite over a new TCP connection, then closes it, as
+/// statsd's Graphite backend does each flush. A Graphite that is down or
+/// slow is reported on standard error and skipped: metrics of that flush
+/// are lost, the daemon goes on.
+func send(_ text: String, to graphite: Endpoint, on loop: Loop) -> Observable<Never> {
+    loop.rx.connect(host: graphite.host, port: graphite.port)
+        .asObservable()
+        .flatMap { connection in
+            connection.write(text).andThen(connection.shutdown()).asObservable()
+                .do(onDispose: { connection.close() })
+        }
+        .timeout(.seconds(5), scheduler: loop)
+        .catch { error in
+            let reason = (error as? UVError)?.shortDescription ?? "\(error)"
+            Console.error("statsd-agg: cannot send to graphite \(graphite): \(reason)")
+            return .empty()
+        }
+}
+
+/// `--percentiles 50,90,99`.
+struct Percentiles: ExpressibleByArgument {
+    let values: [Double]
+
+    init?(argument: String) {
+        var values: [Double] = []
+        for part in argument.split(separator: ",") {
+            guard let value = Double(part.trimmingCharacters(in: " ")), value != 0, abs(value) <= 100 else { return nil }
+            values.append(value)
+        }
+        guard !values.isEmpty else { return nil }
+        self.values = values
+    }
+
+    var defaultValueDescription: String {
+        values.map(formatNumber).joined(separator: ",")
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
+    }
+}

@@ -53,14 +53,14 @@ def wait_ready(port):
     raise RuntimeError(f"no server on port {port}")
 
 
-def start(kind, binary):
+def start(kind, binary, threads=1, pinned=True):
     port = free_port()
     if kind == "redis":
         argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--databases", "1", "--logfile", ""]
     else:
-        argv = [binary, "--port", str(port), "--threads", "1"]
-    process = subprocess.Popen(["taskset", "-c", "0", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        argv = [binary, "--port", str(port), "--threads", str(threads)]
+    process = subprocess.Popen((["taskset", "-c", "0"] if pinned else []) + argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_ready(port)
     return process, port
 
@@ -79,10 +79,10 @@ def rss_kib(pid):
     raise RuntimeError("no VmRSS")
 
 
-def bench(pid, port, test, pipeline, requests):
+def bench(pid, port, test, pipeline, requests, pinned=True):
     before = cpu_seconds(pid)
     result = subprocess.run(
-        ["taskset", "-c", "1", "redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-t", test, "-c", "50",
+        (["taskset", "-c", "1"] if pinned else []) + ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-t", test, "-c", "50",
          "-P", str(pipeline), "-d", "64", "-n", str(requests), "-r", "100000", "--csv"],
         capture_output=True, text=True, timeout=300, check=True)
     cpu = cpu_seconds(pid) - before
@@ -154,6 +154,29 @@ def main():
             print(f"| {test.upper()} | {pipeline} | {r('rps'):,.0f} | {k('rps'):,.0f} | {k('rps') / r('rps'):.2f} "
                   f"| {r('p50'):.3f} / {r('p99'):.3f} | {k('p50'):.3f} / {k('p99'):.3f} | {k('p99') / r('p99'):.2f} "
                   f"| {r('cpu_us'):.2f} | {k('cpu_us'):.2f} |")
+    # The shared keyspace across loops: kv-server on 1 and on 2 loops, not
+    # pinned (server and redis-benchmark share the 2 cores), same load.
+    shared = {}
+    for round in range(rounds):
+        for threads in (1, 2):
+            log(f"kvbench: round {round + 1}/{rounds}, kv-server --threads {threads}, not pinned")
+            process, port = start("kv", binary, threads=threads, pinned=False)
+            try:
+                for test in ("set", "get"):
+                    for name, row in bench(process.pid, port, test, 16, requests[16], pinned=False).items():
+                        shared.setdefault((threads, name), []).append(row)
+            finally:
+                process.terminate()
+                process.wait()
+    print("\nkv-server on 1 and 2 loops (one keyspace behind one lock), nothing pinned, -c 50 -P 16:\n")
+    print("| test | 1 loop ops/s | 2 loops ops/s | ratio | 1 loop CPU µs/req | 2 loops CPU µs/req | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for test in ("set", "get"):
+        one = {f: statistics.median(row[f] for row in shared[(1, test)]) for f in ("rps", "cpu_us")}
+        two = {f: statistics.median(row[f] for row in shared[(2, test)]) for f in ("rps", "cpu_us")}
+        print(f"| {test.upper()} | {one['rps']:,.0f} | {two['rps']:,.0f} | {two['rps'] / one['rps']:.2f} "
+              f"| {one['cpu_us']:.2f} | {two['cpu_us']:.2f} | {two['cpu_us'] / one['cpu_us']:.2f} |")
+
     log("kvbench: memory with 100,000 keys")
     rss = memory(binary)
     print("\n| server | idle RSS | RSS with 100,000 keys (64-byte values) | per key |")

@@ -33,12 +33,33 @@ struct Command: Sendable {
     }
 }
 
+/// A command's name as a table key: up to 15 bytes, ASCII letters folded
+/// to lower case, packed in two words (no `String` is made to look a
+/// command up). Longer names are no command's.
+struct CommandName: Hashable {
+    private let low: UInt64
+    private let high: UInt64
+
+    init?(_ bytes: ByteBuffer) {
+        guard bytes.count <= 15 else { return nil }
+        var words: (UInt64, UInt64) = (UInt64(bytes.count) << 56, 0)
+        for (index, byte) in bytes.enumerated() {
+            let folded = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            if index < 7 {
+                words.0 |= UInt64(folded) << (8 * index)
+            } else {
+                words.1 |= UInt64(folded) << (8 * (index - 7))
+            }
+        }
+        (low, high) = words
+    }
+}
+
 /// The command table, and the way a command is looked up, checked and run
 /// (in Redis's order: unknown command, arity, pub/sub context).
 enum Commands {
     static func run(_ arguments: [ByteBuffer], in session: Session) {
-        let name = String(decoding: arguments[0], as: UTF8.self).lowercased()
-        guard let command = table[name] else {
+        guard let name = CommandName(arguments[0]), let command = table[name] else {
             session.reply(unknownCommand(arguments))
             return
         }
@@ -67,9 +88,9 @@ enum Commands {
         return .error("ERR unknown command '\(name)', with args beginning with: \(String(decoding: listed, as: UTF8.self))")
     }
 
-    static let table: [String: Command] = {
-        var table: [String: Command] = [:]
-        for command in all { table[command.name] = command }
+    static let table: [CommandName: Command] = {
+        var table: [CommandName: Command] = [:]
+        for command in all { table[CommandName(ByteBuffer(string: command.name))!] = command }
         return table
     }()
 
@@ -210,7 +231,7 @@ enum Commands {
         case "count" where args.count == 2:
             return .integer(Int64(all.count))
         case "info":
-            return .array(args.dropFirst(2).map { name in table[name.string.lowercased()].map(info) ?? .null })
+            return .array(args.dropFirst(2).map { name in CommandName(name).flatMap { table[$0] }.map(info) ?? .null })
         case "docs":
             // No documentation to offer: an empty map (clients fall back to their own help).
             return .array([])

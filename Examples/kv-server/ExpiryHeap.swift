@@ -1,13 +1,11 @@
-import RxUV
-
 /// A min-heap of (deadline, key): the keys with an expiry in the order they
 /// come due, for the keyspace's active sweep.
 struct ExpiryHeap {
-    private var items: [(deadline: Int64, key: ByteBuffer)] = []
+    private var items: [(deadline: Int64, key: StoredKey)] = []
 
     init() {}
 
-    init<Items: Sequence>(_ items: Items) where Items.Element == (Int64, ByteBuffer) {
+    init<Items: Sequence>(_ items: Items) where Items.Element == (Int64, StoredKey) {
         self.items = items.map { (deadline: $0.0, key: $0.1) }
         for index in stride(from: self.items.count / 2 - 1, through: 0, by: -1) {
             siftDown(index)
@@ -16,7 +14,7 @@ struct ExpiryHeap {
 
     var count: Int { items.count }
 
-    mutating func push(_ deadline: Int64, _ key: ByteBuffer) {
+    mutating func push(_ deadline: Int64, _ key: StoredKey) {
         items.append((deadline, key))
         var child = items.count - 1
         while child > 0 {
@@ -29,7 +27,7 @@ struct ExpiryHeap {
 
     /// Removes and returns the earliest entry if its deadline is at or
     /// before `now`.
-    mutating func popDue(now: Int64) -> (Int64, ByteBuffer)? {
+    mutating func popDue(now: Int64) -> (Int64, StoredKey)? {
         guard let first = items.first, first.deadline <= now else { return nil }
         let last = items.removeLast()
         if !items.isEmpty {

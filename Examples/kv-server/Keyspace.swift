@@ -25,13 +25,14 @@ final class Keyspace: Sendable {
     }
 
     struct Store {
-        private(set) var entries: [ByteBuffer: Entry] = [:]
+        private(set) var entries: [StoredKey: Entry] = [:]
         /// How many entries have an expiry.
         private(set) var expiring = 0
         private var deadlines = ExpiryHeap()
 
         /// The live entry of `key` at `now`; an expired one is deleted.
         mutating func lookup(_ key: ByteBuffer, now: Int64) -> Entry? {
+            let key = StoredKey(key, copyingLong: false)
             guard let entry = entries[key] else { return nil }
             if entry.expiresAt != 0, entry.expiresAt <= now {
                 remove(key)
@@ -40,29 +41,37 @@ final class Keyspace: Sendable {
             return entry
         }
 
-        /// Stores `value` under `key` with `expiresAt` (0: no expiry).
-        mutating func set(_ key: ByteBuffer, _ value: ByteBuffer, expiresAt: Int64) {
-            let stored = ByteBuffer(key)
-            let old = entries.updateValue(Entry(value: ByteBuffer(value), expiresAt: expiresAt), forKey: stored)
+        /// Stores `value` under `key` with `expiresAt` (0: no expiry). The
+        /// value is copied unless `compact` says it is a buffer of its own.
+        mutating func set(_ key: ByteBuffer, _ value: ByteBuffer, expiresAt: Int64, compact: Bool = false) {
+            let stored = StoredKey(key, copyingLong: true)
+            let old = entries.updateValue(Entry(value: compact ? value : ByteBuffer(value), expiresAt: expiresAt), forKey: stored)
             if old?.expiresAt ?? 0 != 0 { expiring -= 1 }
             if expiresAt != 0 { noteExpiry(stored, expiresAt) }
         }
 
-        /// Replaces the value of an existing `key`, keeping its expiry.
-        mutating func replaceValue(_ key: ByteBuffer, _ value: ByteBuffer) {
-            entries[key]?.value = ByteBuffer(value)
+        /// Replaces the value of an existing `key`, keeping its expiry. The
+        /// value is copied unless `compact` says it is a buffer of its own.
+        mutating func replaceValue(_ key: ByteBuffer, _ value: ByteBuffer, compact: Bool = false) {
+            entries[StoredKey(key, copyingLong: false)]?.value = compact ? value : ByteBuffer(value)
         }
 
         /// Sets or clears (0) the expiry of an existing `key`.
         mutating func setExpiry(_ key: ByteBuffer, _ expiresAt: Int64) {
-            guard let old = entries[key]?.expiresAt else { return }
-            entries[key]?.expiresAt = expiresAt
+            let stored = StoredKey(key, copyingLong: true)
+            guard let old = entries[stored]?.expiresAt else { return }
+            entries[stored]?.expiresAt = expiresAt
             if old != 0 { expiring -= 1 }
-            if expiresAt != 0 { noteExpiry(ByteBuffer(key), expiresAt) }
+            if expiresAt != 0 { noteExpiry(stored, expiresAt) }
         }
 
         @discardableResult
         mutating func remove(_ key: ByteBuffer) -> Entry? {
+            remove(StoredKey(key, copyingLong: false))
+        }
+
+        @discardableResult
+        private mutating func remove(_ key: StoredKey) -> Entry? {
             guard let old = entries.removeValue(forKey: key) else { return nil }
             if old.expiresAt != 0 { expiring -= 1 }
             return old
@@ -74,7 +83,7 @@ final class Keyspace: Sendable {
             deadlines = ExpiryHeap()
         }
 
-        private mutating func noteExpiry(_ key: ByteBuffer, _ expiresAt: Int64) {
+        private mutating func noteExpiry(_ key: StoredKey, _ expiresAt: Int64) {
             expiring += 1
             deadlines.push(expiresAt, key)
             // Deadlines of keys whose expiry changed stay in the heap until

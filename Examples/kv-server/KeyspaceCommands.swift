@@ -124,9 +124,9 @@ extension Keyspace {
             let (result, overflow) = current.addingReportingOverflow(amount)
             if overflow { return .error("ERR increment or decrement would overflow") }
             if entry != nil {
-                store.replaceValue(args[1], RedisInteger.bytes(result))
+                store.replaceValue(args[1], RedisInteger.bytes(result), compact: true)
             } else {
-                store.set(args[1], RedisInteger.bytes(result), expiresAt: 0)
+                store.set(args[1], RedisInteger.bytes(result), expiresAt: 0, compact: true)
             }
             return .integer(result)
         }
@@ -143,7 +143,7 @@ extension Keyspace {
                 return .error("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
             }
             let joined = entry.value + args[2]
-            store.replaceValue(args[1], joined)
+            store.replaceValue(args[1], joined, compact: true)
             return .integer(Int64(joined.count))
         }
     }
@@ -220,7 +220,8 @@ extension Keyspace {
         return withStore { store in
             var found: [Reply] = []
             for (key, entry) in store.entries where entry.expiresAt == 0 || entry.expiresAt > now {
-                if matchesAll || pattern.matches(key) { found.append(.bulk(key)) }
+                let bytes = key.bytes
+                if matchesAll || pattern.matches(bytes) { found.append(.bulk(bytes)) }
             }
             return .array(found)
         }

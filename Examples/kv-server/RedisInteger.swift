@@ -58,11 +58,22 @@ enum RedisInteger {
         output[start...].reverse()
     }
 
-    /// The decimal digits of `value` as a buffer (a stored counter).
+    /// The decimal digits of `value` as a buffer of its own (a stored
+    /// counter): formatted on the stack, one allocation.
     static func bytes(_ value: Int64) -> ByteBuffer {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(20)
-        append(value, to: &digits)
-        return ByteBuffer(digits)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            return ByteBuffer(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 }

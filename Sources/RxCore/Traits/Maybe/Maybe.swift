@@ -142,7 +142,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
     /// The `Maybe` as a `Completable`: its element is dropped.
     public func asCompletable() -> Completable {
-        primitiveSequence.source.asCompletable()
+        primitiveSequence.source.droppingElements()
     }
 }
 

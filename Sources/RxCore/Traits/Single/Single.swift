@@ -129,6 +129,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// The `Single` as a `Completable`: its element is dropped.
     public func asCompletable() -> Completable {
-        primitiveSequence.source.asCompletable()
+        primitiveSequence.source.droppingElements()
     }
 }

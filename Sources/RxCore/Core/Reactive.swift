@@ -1,5 +1,6 @@
 /// The `.rx` namespace: extensions of `Reactive` where `Base` is a type hang
 /// that type's observables and observers there, as in `loop.rx.signal(SIGINT)`.
+@dynamicMemberLookup
 public struct Reactive<Base> {
     /// The extended value.
     public let base: Base

@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "RxCore", targets: ["RxCore"]),
         .library(name: "RxTest", targets: ["RxTest"]),
+        .library(name: "RxBlocking", targets: ["RxBlocking"]),
         .library(name: "RxFoundation", targets: ["RxFoundation"]),
         .library(name: "RxUV", targets: ["RxUV"]),
     ],
@@ -38,6 +39,7 @@ let package = Package(
         ),
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
+        .target(name: "RxBlocking", dependencies: ["RxCore"], swiftSettings: traceResources),
         // RxSwift's Foundation-typed API (Date, TimeInterval, Data decoders) on
         // FoundationEssentials, so that RxCore stays Foundation-free (BENCHMARKS.md).
         .target(name: "RxFoundation", dependencies: ["RxCore"], swiftSettings: traceResources),
@@ -47,7 +49,11 @@ let package = Package(
             dependencies: ["RxCore", "RxTest", "RxFoundation", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: traceResources
         ),
-
+        .testTarget(
+            name: "RxBlockingTests",
+            dependencies: ["RxBlocking", "RxCore", "RxTest"],
+            swiftSettings: traceResources
+        ),
         .testTarget(
             name: "RxUVTests",
             dependencies: ["RxUV", "RxCore", .product(name: "PropertyBased", package: "swift-property-based")],

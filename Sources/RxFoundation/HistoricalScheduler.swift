@@ -11,7 +11,7 @@ import Foundation
 /// from one scheduled item to the next. Work scheduled for "now" runs at the
 /// current time (there is no simulated processing delay, unlike RxTest's
 /// `TestScheduler`). `clock` and `now` are `Date`s; used as a
-/// ``RxCore/SchedulerType`` (by an operator), `now` is the same time as an
+/// `SchedulerType` (by an operator), `now` is the same time as an
 /// `RxTime`, nanoseconds since 1970.
 public final class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter>, @unchecked Sendable {
     /// Creates a scheduler whose clock starts at `initialClock` (by default

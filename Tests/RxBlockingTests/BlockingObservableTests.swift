@@ -32,7 +32,7 @@ final class BlockingObservableTests: RxCoreTestCase {
     }
 
     func testToArray_withRealScheduler() throws {
-        let array = try Observable<Int>.interval(.milliseconds(1), scheduler: backgroundScheduler)
+        let array = try Observable<Int>.interval(.milliseconds(1), scheduler: SerialDispatchQueueScheduler(qos: .default))
             .take(10)
             .toBlocking(timeout: 5)
             .toArray()
@@ -166,6 +166,20 @@ final class BlockingObservableTests: RxCoreTestCase {
         guard case .failed(let elements, let error) = result else { return XCTFail("expected failed") }
         XCTAssertEqual(elements, [1])
         guard case RxError.timeout? = error as? RxError else { return XCTFail("expected RxError.timeout, got \(error)") }
+    }
+
+    // MARK: traits
+
+    func testTraits_toBlocking() throws {
+        XCTAssertEqual(try Single.just(1).toBlocking().first(), 1)
+        XCTAssertNil(try Maybe<Int>.empty().toBlocking().first())
+        guard case .completed(let elements) = Completable.empty().toBlocking().materialize() else {
+            return XCTFail("expected completed")
+        }
+        XCTAssertTrue(elements.isEmpty)
+        XCTAssertThrowsError(try Completable.error(TestError.dummy).toBlocking().toArray()) { error in
+            XCTAssertEqual(error as? TestError, .dummy)
+        }
     }
 
     // MARK: the waiting thread

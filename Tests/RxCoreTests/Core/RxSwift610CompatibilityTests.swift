@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import RxFoundation
 import RxTest
+import Synchronization
 import XCTest
 
 /// RxSwift 6.10 code that needs Foundation's types or RxSwift's newer API,
@@ -147,10 +147,10 @@ final class RxSwift610CompatibilityTests: RxCoreTestCase {
         let binder = label!.rx.text
         binder.onNext("before")
         XCTAssertEqual(label?.text, "before")
-        weak var weakLabel = label
+        weak let weakLabel = label
         label = nil
         XCTAssertNil(weakLabel)
-        binder.onNext("after")  // dropped: the label is gone
+        binder.onNext("after") // dropped: the label is gone
         binder.on(.error(RxError.unknown))
         binder.onCompleted()
         XCTAssertEqual(reports.all, ["Unknown error occurred."])
@@ -205,10 +205,10 @@ final class RxSwift610CompatibilityTests: RxCoreTestCase {
         let log = ReportLog()
         let subscription = Observable.just(1)
             .delay(.milliseconds(10), scheduler: MainScheduler.instance)
-            .subscribe(onNext: { value in
-                log.append("\(value) main: \(Thread.isMainThread)")
-                fired.fulfill()
-            })
+            .subscribe(
+                onNext: { value in log.append("\(value) main: \(Thread.isMainThread)") },
+                onCompleted: { fired.fulfill() }
+            )
         wait(for: [fired], timeout: 5)
         XCTAssertEqual(log.all, ["1 main: true"])
         subscription.dispose()

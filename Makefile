@@ -84,11 +84,11 @@ benchmarks-instructions: setup
 	cd Benchmarks && swift build -c release
 	Benchmarks/Scripts/callgrind.sh $(BIN)
 
-# DocC for the three libraries, offline, with every warning an error (CI runs
+# DocC for the libraries, offline, with every warning an error (CI runs
 # it). The archives land in .build/plugins/Swift-DocC/outputs/.
 docs: setup
 	swift package --disable-sandbox generate-documentation \
-		--target RxCore --target RxTest --target RxUV --warnings-as-errors
+		--target RxCore --target RxTest --target RxUV --target RxFoundation --target RxBlocking --warnings-as-errors
 
 # The sources in the project's format (.swift-format); `lint` checks, CI runs it.
 SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources

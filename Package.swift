@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "RxCore", targets: ["RxCore"]),
         .library(name: "RxTest", targets: ["RxTest"]),
+        .library(name: "RxBlocking", targets: ["RxBlocking"]),
+        .library(name: "RxFoundation", targets: ["RxFoundation"]),
         .library(name: "RxUV", targets: ["RxUV"]),
     ],
     dependencies: [
@@ -37,10 +39,19 @@ let package = Package(
         ),
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
+        .target(name: "RxBlocking", dependencies: ["RxCore"], swiftSettings: traceResources),
+        // RxSwift's Foundation-typed API (Date, TimeInterval, Data decoders) on
+        // FoundationEssentials, so that RxCore stays Foundation-free (BENCHMARKS.md).
+        .target(name: "RxFoundation", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(name: "RxUV", dependencies: ["RxCore", "CLibUV"], swiftSettings: traceResources),
         .testTarget(
             name: "RxCoreTests",
-            dependencies: ["RxCore", "RxTest", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["RxCore", "RxTest", "RxFoundation", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: traceResources
+        ),
+        .testTarget(
+            name: "RxBlockingTests",
+            dependencies: ["RxBlocking", "RxCore", "RxTest"],
             swiftSettings: traceResources
         ),
         .testTarget(

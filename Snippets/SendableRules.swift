@@ -1,6 +1,7 @@
 // What Swift 6 checks, and what it leaves to Rx's contract.
 
 import RxCore
+import RxFoundation // HistoricalScheduler
 
 // A subscription is Sendable: dispose it from another task or thread.
 let subject = PublishSubject<Int>()

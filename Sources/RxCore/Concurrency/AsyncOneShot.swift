@@ -1,14 +1,17 @@
 import Synchronization
 
-/// Bridges one Rx outcome to one `async` result: resumes the continuation
-/// exactly once (with the outcome, or `CancellationError` when the Task is
-/// cancelled) and disposes the subscription on cancellation.
+/// Bridges one Rx outcome to one `async` result, with the cancellation rules
+/// of `value`: the outcome of a source that reports while it is being
+/// subscribed is returned even in a cancelled Task; a Task that is cancelled
+/// (before or while) it would have to wait gets `CancellationError`, and the
+/// subscription is disposed.
 final class AsyncOneShot<Value>: @unchecked Sendable {
     // @unchecked Sendable: read and written only under `state`'s lock.
     private struct State: @unchecked Sendable {
         var continuation: CheckedContinuation<Value, Error>?
-        var result: Result<Value, Error>?
         var resumed = false
+        var cancelled = false
+        var subscribing = false
     }
 
     private let state = Mutex(State())
@@ -19,43 +22,65 @@ final class AsyncOneShot<Value>: @unchecked Sendable {
         let oneShot = AsyncOneShot<Value>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                oneShot.install(continuation)
-                oneShot.subscription.setDisposable(subscribe { result in oneShot.resolve(result) })
+                oneShot.start(continuation, subscribe)
             }
         } onCancel: {
-            oneShot.resolve(.failure(CancellationError()))
-            oneShot.subscription.dispose()
+            oneShot.cancel()
         }
     }
 
-    private func install(_ continuation: CheckedContinuation<Value, Error>) {
-        let early = state.withLock { state -> Result<Value, Error>? in
-            if let result = state.result {
-                state.resumed = true
-                return result
-            }
+    /// Installs the continuation, subscribes (a synchronous source resolves
+    /// right here), then, if the Task was cancelled meanwhile and nothing
+    /// came, ends the wait with `CancellationError`.
+    private func start(
+        _ continuation: CheckedContinuation<Value, Error>,
+        _ subscribe: (@escaping (Result<Value, Error>) -> Void) -> Disposable
+    ) {
+        state.withLock { state in
             state.continuation = continuation
-            return nil
+            state.subscribing = true
         }
-        if let early {
-            continuation.resume(with: early)
+        subscription.setDisposable(subscribe { result in self.resolve(result) })
+        let cancelled = state.locked { state -> CheckedContinuation<Value, Error>? in
+            state.subscribing = false
+            guard state.cancelled, !state.resumed else { return nil }
+            return take(&state)
+        }
+        if let cancelled {
+            subscription.dispose()
+            cancelled.resume(throwing: CancellationError())
+        }
+    }
+
+    private func cancel() {
+        let continuation = state.locked { state -> CheckedContinuation<Value, Error>? in
+            state.cancelled = true
+            // Not started yet, or still subscribing: `start` decides once
+            // the subscribe call has returned, so that a synchronous
+            // outcome wins.
+            guard !state.subscribing, !state.resumed, state.continuation != nil else { return nil }
+            return take(&state)
+        }
+        if let continuation {
+            subscription.dispose()
+            continuation.resume(throwing: CancellationError())
         }
     }
 
     private func resolve(_ result: Result<Value, Error>) {
         let continuation = state.locked { state -> CheckedContinuation<Value, Error>? in
-            if state.resumed || state.result != nil { return nil }
-            guard let continuation = state.continuation else {
-                state.result = result
-                return nil
-            }
-            state.resumed = true
-            state.continuation = nil
-            return continuation
+            guard !state.resumed else { return nil }
+            return take(&state)
         }
         // The result goes to the awaiting task, as an element crosses
         // threads in Rx.
         nonisolated(unsafe) let result = result
         continuation?.resume(with: result)
+    }
+
+    private func take(_ state: inout State) -> CheckedContinuation<Value, Error>? {
+        state.resumed = true
+        defer { state.continuation = nil }
+        return state.continuation
     }
 }

@@ -1,23 +1,55 @@
 extension ObservableConvertibleType {
-    /// The elements as an `AsyncThrowingSequence`: iterate with `for try await`.
+    /// The elements as an `AsyncSequence` that throws the error: iterate
+    /// with `for try await`.
     ///
-    /// Subscribes when iteration starts; the sequence ends at completion and
-    /// throws the error. Elements are buffered while the consumer is busy.
-    /// Ending the iteration early (break, or cancelling the Task) disposes
-    /// the subscription.
-    public var values: AsyncThrowingStream<Element, Error> {
-        AsyncThrowingStream { continuation in
-            let subscription = self.asObservable().subscribe(
-                onNext: { element in
-                    // The element goes to the iterating task: Rx's contract
-                    // lets an element cross threads (as `observe(on:)` does).
-                    nonisolated(unsafe) let element = element
-                    continuation.yield(element)
-                },
-                onError: { continuation.finish(throwing: $0) },
-                onCompleted: { continuation.finish() }
-            )
-            continuation.onTermination = { _ in subscription.dispose() }
+    /// Each iteration subscribes when it asks for its first element; it ends
+    /// at completion and throws the error. Elements are buffered while the
+    /// consumer is busy. Ending the iteration early (`break`, `return`, a
+    /// thrown error) disposes the subscription.
+    ///
+    /// Cancellation follows RxSwift's rules:
+    /// - An element, the completion or the error that has already arrived is
+    ///   handed out even in a cancelled Task: `Observable.just(1).values`
+    ///   gives 1 there (a synchronous source emits while it is subscribed).
+    /// - When the iteration would have to wait and its Task is cancelled,
+    ///   before or while it waits, it throws `CancellationError` and disposes
+    ///   the subscription: a loop over a source that has not emitted yet, in
+    ///   a cancelled Task, throws `CancellationError`; it does not just end.
+    public var values: ObservableValues<Element> {
+        ObservableValues(source: asObservable())
+    }
+}
+
+/// The elements of an Observable as an `AsyncSequence`: see
+/// ``ObservableConvertibleType/values``.
+public struct ObservableValues<Element>: AsyncSequence {
+    /// The error the iteration throws: the source's, or `CancellationError`.
+    public typealias Failure = any Error
+
+    private let source: Observable<Element>
+
+    init(source: Observable<Element>) {
+        self.source = source
+    }
+
+    /// An iteration: subscribes to the source on its first `next()`.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(values: AsyncValues(source))
+    }
+
+    /// Iterates one subscription's elements.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let values: AsyncValues<Element>
+
+        init(values: AsyncValues<Element>) {
+            self.values = values
+        }
+
+        /// The next element; `nil` after completion. Throws the source's
+        /// error, or `CancellationError` when it would wait in a cancelled
+        /// Task.
+        public mutating func next() async throws -> Element? {
+            try await values.next()
         }
     }
 }
@@ -50,14 +82,16 @@ extension AsyncSequence {
     ///
     /// The sequence's type (and its iterator's) must be usable from another
     /// task (`SendableMetatype`), which every concrete type is.
-    public func asObservable() -> Observable<Element> where Self: SendableMetatype, AsyncIterator: SendableMetatype {
+    ///
+    /// - Parameter priority: the priority of each subscription's Task.
+    public func asObservable(priority: TaskPriority? = nil) -> Observable<Element> where Self: SendableMetatype, AsyncIterator: SendableMetatype {
         Observable.create { observer in
             // Each subscription iterates the sequence in its own Task and
             // reports from there, one event at a time, as an Rx source may
             // from any thread; neither is touched here again.
             let sequence = UncheckedSendable(self)
             let observer = UncheckedSendable(observer)
-            let task = Task {
+            let task = Task(priority: priority) {
                 do {
                     for try await element in sequence.value {
                         observer.value.onNext(element)

@@ -48,6 +48,9 @@ final class CallbackObserver<Element>: ObserverType {
     private let onErrorHandler: ((Swift.Error) -> Void)?
     private let onCompletedHandler: (() -> Void)?
     private let disposed: Disposable?
+    /// Where the subscription was made, for `Hooks.defaultErrorHandler`:
+    /// recorded only without `onError`, when `Hooks.recordCallStackOnError`.
+    private let callStack: [String]
     private let stopped = Atomic<Bool>(false)
 
     @usableFromInline
@@ -56,6 +59,7 @@ final class CallbackObserver<Element>: ObserverType {
         self.onErrorHandler = onError
         self.onCompletedHandler = onCompleted
         self.disposed = disposed
+        self.callStack = onError == nil ? Hooks.subscriptionCallStack() : []
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -77,7 +81,7 @@ final class CallbackObserver<Element>: ObserverType {
             if let onErrorHandler {
                 onErrorHandler(error)
             } else {
-                Hooks.defaultErrorHandler(error)
+                Hooks.defaultErrorHandler(callStack, error)
             }
             disposed?.dispose()
         case .completed:

@@ -1,5 +1,10 @@
 /// The `.rx` namespace: extensions of `Reactive` where `Base` is a type hang
 /// that type's observables and observers there, as in `loop.rx.signal(SIGINT)`.
+///
+/// For a class, `object.rx.property` is also a `Binder` that sets any
+/// writable property (dynamic member lookup over its key paths), as in
+/// RxSwift.
+@dynamicMemberLookup
 public struct Reactive<Base> {
     /// The extended value.
     public let base: Base

@@ -110,12 +110,13 @@ extension ObservableType {
     /// Calls `accept` with every element; completion is dropped, an error goes
     /// to `Hooks.defaultErrorHandler`.
     private func bindElements(_ accept: @escaping (Element) -> Void) -> Disposable {
-        asObservable().subscribe { event in
+        let callStack = Hooks.subscriptionCallStack()
+        return asObservable().subscribe { event in
             switch event {
             case .next(let element):
                 accept(element)
             case .error(let error):
-                Hooks.defaultErrorHandler(RelayBindingError(error: error))
+                Hooks.defaultErrorHandler(callStack, RelayBindingError(error: error))
             case .completed:
                 break
             }

@@ -109,6 +109,27 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
         return runTrampoline(trampoline, subscribe)
     }
 
+    /// Runs `body` with a trampoline of its own on this thread: work that
+    /// `body` schedules runs (and is drained) before `body` returns, even
+    /// when `body` is called from inside an action of the thread's
+    /// trampoline, whose queued actions wait untouched until it returns.
+    ///
+    /// RxBlocking subscribes this way, so that waiting for a chain that
+    /// schedules on `CurrentThreadScheduler` cannot deadlock: the work the
+    /// waiting thread owes the chain is done before it waits.
+    package static func withOwnTrampoline<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let trampoline = currentTrampoline
+        let wasRunning = trampoline.isRunning
+        var queued = RingQueue<InvocableType>()
+        swap(&queued, &trampoline.queue)
+        trampoline.isRunning = false
+        defer {
+            trampoline.isRunning = wasRunning
+            swap(&queued, &trampoline.queue)
+        }
+        return try body()
+    }
+
     /// Runs `first` as the trampoline's first action, then every action queued
     /// meanwhile, in order.
     private static func runTrampoline(_ trampoline: Trampoline, _ first: () -> Disposable) -> Disposable {

@@ -87,7 +87,7 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
     /// Runs `work` asynchronously on the queue, with no cancellation (used by
     /// `observe(on:)`, which checks for disposal itself).
     func enqueue(_ work: @escaping @Sendable () -> Void) {
-        configuration.queue.async { work() }
+        configuration.enqueue(work)
     }
 }
 
@@ -96,10 +96,35 @@ public final class SerialDispatchQueueScheduler: SchedulerType {
 struct DispatchQueueConfiguration {
     let queue: DispatchQueue
     let leeway: DispatchTimeInterval
+    /// Work for the main queue goes through `MainQueue` (which RxBlocking
+    /// also drains while it waits on the main thread); its timers wait on a
+    /// queue of their own and hand their work over the same way.
+    private let mainQueue: Bool
+    private let timerQueue: DispatchQueue
 
     init(queue: DispatchQueue, leeway: RxTimeInterval) {
         self.queue = queue
         self.leeway = Self.dispatchInterval(leeway)
+        self.mainQueue = MainQueue.isMainQueue(queue)
+        self.timerQueue = mainQueue ? DispatchQueue(label: "rx.main-queue.timers") : queue
+    }
+
+    /// Runs `work` on the queue: `queue.async`, or `MainQueue` for the main queue.
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        if mainQueue {
+            MainQueue.enqueue(work)
+        } else {
+            queue.async(execute: work)
+        }
+    }
+
+    /// Runs a timer's `work`, already on `timerQueue`, on the queue.
+    private func fromTimer(_ work: @escaping @Sendable () -> Void) {
+        if mainQueue {
+            MainQueue.enqueue(work)
+        } else {
+            work()
+        }
     }
 
     /// The monotonic clock, in nanoseconds since an unspecified origin.
@@ -130,7 +155,7 @@ struct DispatchQueueConfiguration {
         let cancel = SingleAssignmentDisposable()
         // The state goes to the action on the queue: the scheduler contract.
         let state = UncheckedSendable(state)
-        queue.async {
+        enqueue {
             if cancel.isDisposed { return }
             cancel.setDisposable(action(state.value))
         }
@@ -143,15 +168,17 @@ struct DispatchQueueConfiguration {
             return Disposables.create()
         }
         let group = CompositeDisposable()
-        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
         timer.schedule(deadline: Self.deadline(after: dueTime), leeway: leeway)
         let cancelTimer = DispatchTimerDisposable(timer)
         // The state goes to the action on the queue: the scheduler contract.
         let state = UncheckedSendable(state)
-        timer.setEventHandler {
-            if group.isDisposed { return }
-            _ = group.insert(action(state.value))
-            cancelTimer.dispose()
+        timer.setEventHandler { [self] in
+            fromTimer {
+                if group.isDisposed { return }
+                _ = group.insert(action(state.value))
+                cancelTimer.dispose()
+            }
         }
         _ = group.insert(cancelTimer)
         timer.resume()
@@ -159,14 +186,17 @@ struct DispatchQueueConfiguration {
     }
 
     func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
         timer.schedule(deadline: Self.deadline(after: startAfter), repeating: Self.dispatchInterval(period), leeway: leeway)
         let cancelTimer = DispatchTimerDisposable(timer)
-        // The handler runs on the queue, one run at a time per timer.
+        // The handler runs on the queue, one run at a time per timer (the
+        // main queue's runs are in order on the main thread).
         let timerState = PeriodicTimerState(state)
-        timer.setEventHandler {
-            if cancelTimer.isDisposed { return }
-            timerState.value = action(timerState.value)
+        timer.setEventHandler { [self] in
+            fromTimer {
+                if cancelTimer.isDisposed { return }
+                timerState.value = action(timerState.value)
+            }
         }
         timer.resume()
         return cancelTimer

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A scheduler whose clock moves only when it runs queued work: the base of
-/// `TestScheduler` and `HistoricalScheduler`.
+/// RxTest's `TestScheduler` and RxFoundation's `HistoricalScheduler`.
 ///
 /// Work is ordered by due time, and work due at the same time in the order it
 /// was scheduled. `start()` runs everything queued (advancing the clock to each
@@ -10,7 +10,7 @@ import Synchronization
 // @unchecked Sendable: the clock and the queue are read and written only
 // under `state`'s lock; `converter` is Sendable. (An open class cannot be
 // checked Sendable.)
-open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerType, @unchecked Sendable {
+open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: VirtualTimeSchedulerType, @unchecked Sendable {
     /// The scheduler's unit of time.
     public typealias VirtualTime = Converter.VirtualTimeUnit
     /// The scheduler's unit of time intervals.
@@ -49,9 +49,11 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
         state.withLock { $0.clock }
     }
 
-    /// The current virtual time as real time.
-    public var now: RxTime {
-        converter.convertFromVirtualTime(clock)
+    /// The current virtual time as real time; `now` is this time (it comes
+    /// from ``VirtualTimeSchedulerType``, so that a subclass may show `now`
+    /// in a type of its own, as `HistoricalScheduler` shows a `Date`).
+    public var clockTime: RxTime {
+        converter.convertFromVirtualTime(clock).rxTime
     }
 
     /// `true` while `start()` or `advanceTo(_:)` is running queued work.
@@ -67,7 +69,7 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: SchedulerT
 
     /// Schedules `action` after `dueTime`, converted to virtual time.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
-        let time = converter.convertToVirtualTime(now + dueTime)
+        let time = converter.convertToVirtualTime(Converter.RealTime(rxTime: clockTime + dueTime))
         return scheduleAbsoluteVirtual(state, time: adjustScheduledTime(time), action: action)
     }
 

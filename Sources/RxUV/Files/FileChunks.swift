@@ -99,6 +99,6 @@ extension StreamConnection {
     /// stops after the chunk in flight and closes the file (the stream
     /// stays open). `chunkSize` is taken between 1 byte and 16 MiB.
     public final func write(fileAt path: String, chunkSize: Int = 64 * 1024) -> Completable {
-        FileChunks(loop: loop, path: path, chunkSize: FileChunks.clamped(chunkSize), destination: self).asCompletable()
+        FileChunks(loop: loop, path: path, chunkSize: FileChunks.clamped(chunkSize), destination: self).ignoreElements().asCompletable()
     }
 }

@@ -68,7 +68,7 @@ struct UnobservedErrors: ObserverType {
 
     func on(_ event: Event<Never>) {
         if case .error(let error) = event {
-            Hooks.defaultErrorHandler(error)
+            Hooks.defaultErrorHandler([], error)
         }
     }
 }

@@ -71,7 +71,7 @@ public final class GracefulShutdown: @unchecked Sendable {
     /// and every loop has closed what was left (`Loop.closeAll`, whose
     /// close callbacks follow on each loop's next turn).
     public var completed: Completable {
-        finished.asObservable().asCompletable()
+        finished.asObservable().ignoreElements().asCompletable()
     }
 
     /// Drains `server` at shutdown. Added while the shutdown drains, it is

@@ -43,7 +43,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
 
     func pollReady(status: Int32) {
         guard status >= 0 else {
-            Hooks.defaultErrorHandler(UVError(status: status, operation: "uv_poll", address: socket.address.description))
+            Hooks.defaultErrorHandler([], UVError(status: status, operation: "uv_poll", address: socket.address.description))
             close()
             return
         }
@@ -53,7 +53,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
                 guard let connection = try socket.accept() else { return }
                 server.accepted(connection, on: self.loop)
             } catch {
-                Hooks.defaultErrorHandler(error)
+                Hooks.defaultErrorHandler([], error)
                 if UVError.Code.transientAcceptFailures.contains(error.code) {
                     pauseAccepting()
                 } else {
@@ -82,7 +82,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
         do throws(UVError) {
             try poll?.startReading()
         } catch {
-            Hooks.defaultErrorHandler(error)
+            Hooks.defaultErrorHandler([], error)
             close()
         }
     }

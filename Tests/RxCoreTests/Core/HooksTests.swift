@@ -1,4 +1,5 @@
 import RxCore
+import Synchronization
 import XCTest
 
 #if canImport(Glibc)
@@ -8,6 +9,11 @@ import Darwin
 #endif
 
 final class HooksTests: RxCoreTestCase {
+    override func tearDown() {
+        Hooks.recordCallStackOnError = false
+        super.tearDown()
+    }
+
     /// Nothing fails silently: an error nobody handles reaches standard
     /// error, in every build, through the default handler.
     func testDefaultErrorHandler_WritesUnhandledErrorsToStandardError() {
@@ -19,14 +25,76 @@ final class HooksTests: RxCoreTestCase {
 
     func testDefaultErrorHandler_CanBeReplacedAndRestored() {
         let previous = Hooks.defaultErrorHandler
-        let seen = ManagedCounter()
-        Hooks.defaultErrorHandler = { _ in seen.increment() }
+        let seen = Mutex<[[String]]>([])
+        Hooks.defaultErrorHandler = { callStack, _ in seen.withLock { $0.append(callStack) } }
         let lines = captureOutput(of: STDERR_FILENO) {
             _ = Observable<Int>.error(HooksTestError.unhandled).subscribe()
         }
         Hooks.defaultErrorHandler = previous
-        XCTAssertEqual(seen.current, 1)
+        XCTAssertEqual(seen.withLock { $0 }, [[]])
         XCTAssertEqual(lines, [])
+    }
+
+    /// RxSwift's hooks: with `recordCallStackOnError`, the stack captured at
+    /// `subscribe` reaches the handler with the error; without, it is empty.
+    func testRecordCallStackOnError_PassesTheCapturedStackToTheHandler() {
+        let previousHandler = Hooks.defaultErrorHandler
+        let previousCapture = Hooks.customCaptureSubscriptionCallstack
+        defer {
+            Hooks.defaultErrorHandler = previousHandler
+            Hooks.customCaptureSubscriptionCallstack = previousCapture
+        }
+        let stacks = Mutex<[[String]]>([])
+        Hooks.defaultErrorHandler = { callStack, error in
+            stacks.withLock { $0.append(callStack + ["\(error)"]) }
+        }
+        Hooks.customCaptureSubscriptionCallstack = { ["frame 0", "frame 1"] }
+
+        let subject = PublishSubject<Int>()
+        _ = subject.subscribe()
+        Hooks.recordCallStackOnError = true
+        _ = subject.subscribe(onNext: { _ in })
+        _ = subject.subscribe(onError: { _ in })
+        subject.onError(HooksTestError.unhandled)
+
+        XCTAssertEqual(stacks.withLock { $0 }, [["unhandled"], ["frame 0", "frame 1", "unhandled"]])
+    }
+
+    func testRecordCallStackOnError_Traits() {
+        let previousHandler = Hooks.defaultErrorHandler
+        let previousCapture = Hooks.customCaptureSubscriptionCallstack
+        defer {
+            Hooks.defaultErrorHandler = previousHandler
+            Hooks.customCaptureSubscriptionCallstack = previousCapture
+        }
+        let stacks = Mutex<[[String]]>([])
+        Hooks.defaultErrorHandler = { callStack, _ in stacks.withLock { $0.append(callStack) } }
+        Hooks.customCaptureSubscriptionCallstack = { ["subscribed here"] }
+        Hooks.recordCallStackOnError = true
+
+        _ = Single<Int>.error(HooksTestError.unhandled).subscribe()
+        _ = Maybe<Int>.error(HooksTestError.unhandled).subscribe()
+        _ = Completable.error(HooksTestError.unhandled).subscribe()
+        _ = Single<Int>.error(HooksTestError.unhandled).subscribe(onFailure: { _ in })
+
+        XCTAssertEqual(stacks.withLock { $0 }, Array(repeating: ["subscribed here"], count: 3))
+    }
+
+    /// The default handler prints the recorded stack under the error.
+    func testDefaultErrorHandler_WritesTheRecordedCallStack() {
+        let previousCapture = Hooks.customCaptureSubscriptionCallstack
+        defer { Hooks.customCaptureSubscriptionCallstack = previousCapture }
+        Hooks.customCaptureSubscriptionCallstack = { ["frame 0", "frame 1"] }
+        Hooks.recordCallStackOnError = true
+        let lines = captureOutput(of: STDERR_FILENO) {
+            _ = Observable<Int>.error(HooksTestError.unhandled).subscribe()
+        }
+        XCTAssertEqual(lines, ["Unhandled error: unhandled", " subscription called from:", "frame 0", "frame 1"])
+    }
+
+    func testRecordCallStackOnError_IsOffByDefaultAndTheDefaultCaptureIsEmpty() {
+        XCTAssertFalse(Hooks.recordCallStackOnError)
+        XCTAssertEqual(Hooks.customCaptureSubscriptionCallstack(), [])
     }
 }
 

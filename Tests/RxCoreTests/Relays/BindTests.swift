@@ -10,7 +10,7 @@ final class BindTests: RxCoreTestCase {
     override func setUp() {
         super.setUp()
         savedHandler = Hooks.defaultErrorHandler
-        Hooks.defaultErrorHandler = { [handled] error in handled.update { $0.append(error) } }
+        Hooks.defaultErrorHandler = { [handled] _, error in handled.update { $0.append(error) } }
     }
 
     override func tearDown() {

@@ -1,22 +1,23 @@
-import RxCore
+import FoundationEssentials
+import RxFoundation
 import RxTest
 import XCTest
 
 final class HistoricalSchedulerTests: RxCoreTestCase {
-    private func time(_ seconds: Int) -> RxTime {
-        .zero + .seconds(seconds)
+    private func time(_ seconds: Int) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     func testHistoricalScheduler_StartsAtTheOriginByDefault() {
         let scheduler = HistoricalScheduler()
-        XCTAssertEqual(scheduler.now, .zero)
-        XCTAssertEqual(scheduler.clock, .zero)
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSince1970: 0))
+        XCTAssertEqual(scheduler.clock, Date(timeIntervalSince1970: 0))
         XCTAssertEqual(HistoricalScheduler(initialClock: time(7)).now, time(7))
     }
 
     func testHistoricalScheduler_RunsWorkInTimeOrder() {
         let scheduler = HistoricalScheduler()
-        nonisolated(unsafe) var log: [(RxTime, String)] = []
+        nonisolated(unsafe) var log: [(Date, String)] = []
         _ = scheduler.scheduleRelative((), dueTime: .seconds(10)) { _ in
             log.append((scheduler.now, "b"))
             return Disposables.create()
@@ -37,7 +38,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_ScheduleRunsAtTheCurrentTime() {
         let scheduler = HistoricalScheduler(initialClock: time(100))
-        nonisolated(unsafe) var ranAt: RxTime?
+        nonisolated(unsafe) var ranAt: Date?
         _ = scheduler.schedule(()) { _ in
             ranAt = scheduler.now
             return Disposables.create()
@@ -82,7 +83,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
             ran = true
             return Disposables.create()
         }
-        scheduler.sleep(.seconds(5))
+        scheduler.sleep(5)
         XCTAssertFalse(ran)
         XCTAssertEqual(scheduler.now, time(5))
         scheduler.start()
@@ -110,7 +111,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
 
     func testHistoricalScheduler_SchedulePeriodic() {
         let scheduler = HistoricalScheduler()
-        nonisolated(unsafe) var times: [RxTime] = []
+        nonisolated(unsafe) var times: [Date] = []
         nonisolated(unsafe) var disposable: Disposable?
         disposable = scheduler.schedulePeriodic(0, startAfter: .seconds(10), period: .seconds(5)) { state in
             times.append(scheduler.now)
@@ -124,7 +125,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
     func testHistoricalScheduler_DrivesTimeOperators() {
         let scheduler = HistoricalScheduler()
         let subject = PublishSubject<Int>()
-        var received: [(RxTime, Int)] = []
+        var received: [(Date, Int)] = []
         let subscription =
             subject
             .debounce(.milliseconds(500), scheduler: scheduler)
@@ -133,7 +134,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
             subject.onNext(1)
             return Disposables.create()
         }
-        _ = scheduler.scheduleAbsoluteVirtual((), time: time(1) + .milliseconds(200)) { _ in
+        _ = scheduler.scheduleAbsoluteVirtual((), time: time(1).addingTimeInterval(0.2)) { _ in
             subject.onNext(2)
             return Disposables.create()
         }
@@ -143,7 +144,34 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
         }
         scheduler.start()
         XCTAssertEqual(received.map(\.1), [2, 3])
-        XCTAssertEqual(received.map(\.0), [time(1) + .milliseconds(700), time(3) + .milliseconds(500)])
+        XCTAssertEqual(received.map(\.0), [time(1).addingTimeInterval(0.7), time(3).addingTimeInterval(0.5)])
         subscription.dispose()
+    }
+
+    /// RxSwift's spelling: a `Date` clock, `TimeInterval` sleeps and
+    /// offsets, and `now` a `Date`; through `SchedulerType`, `now` is the
+    /// same time in nanoseconds since 1970.
+    func testHistoricalScheduler_DateClock() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let scheduler = HistoricalScheduler(initialClock: start)
+        let now: Date = scheduler.now
+        XCTAssertEqual(now, start)
+        XCTAssertEqual(schedulerNow(scheduler), RxTime(nanoseconds: 1_700_000_000_000_000_000))
+        nonisolated(unsafe) var ranAt: [Date] = []
+        _ = scheduler.scheduleRelativeVirtual((), dueTime: 2.5) { _ in
+            ranAt.append(scheduler.now)
+            return Disposables.create()
+        }
+        _ = scheduler.scheduleRelative((), dueTime: .milliseconds(1500)) { _ in
+            ranAt.append(scheduler.clock)
+            return Disposables.create()
+        }
+        scheduler.start()
+        XCTAssertEqual(ranAt, [start.addingTimeInterval(1.5), start.addingTimeInterval(2.5)])
+        XCTAssertEqual(scheduler.now.timeIntervalSince(start), 2.5)
+    }
+
+    private func schedulerNow(_ scheduler: some SchedulerType) -> RxTime {
+        scheduler.now
     }
 }

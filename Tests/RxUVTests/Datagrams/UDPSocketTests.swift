@@ -98,7 +98,7 @@ final class UDPSocketTests: BridgeTestCase {
         let previous = Hooks.defaultErrorHandler
         defer { Hooks.defaultErrorHandler = previous }
         let reported = Shared<[String]>([])
-        Hooks.defaultErrorHandler = { error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
+        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
 
         var client: UDPSocket?
         _ = loop.rx.connectUDP(host: "127.0.0.1", port: port).subscribe(onSuccess: { client = $0 })

@@ -183,7 +183,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
         let previous = Hooks.defaultErrorHandler
         defer { Hooks.defaultErrorHandler = previous }
         let reported = Shared<[String]>([])
-        Hooks.defaultErrorHandler = { error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
+        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
         let server = startEchoServer(on: loop)
         UVFaultInjection.inject(-EMFILE, into: "uv_connection_cb")
         var first = "not ended"
@@ -473,7 +473,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
         let previous = Hooks.defaultErrorHandler
         defer { Hooks.defaultErrorHandler = previous }
         let reported = Shared<Error?>(nil)
-        Hooks.defaultErrorHandler = { reported.value = $0 }
+        Hooks.defaultErrorHandler = { _, error in reported.value = error }
         var fired = false
         let subscription = Observable<Int>.timer(.milliseconds(1), scheduler: loop).subscribe(onNext: { _ in fired = true })
         runLoop()

@@ -131,7 +131,7 @@ final class ServerTests: BridgeTestCase {
         options.maxConnections = 5
         let server = try serve(options) { served in
             most.max(serverBox.value?.connectionCount ?? 0, ordering: .relaxed)
-            return served.connection.rx.data.take(until: served.quiesce).asCompletable()
+            return served.connection.rx.data.take(until: served.quiesce).ignoreElements().asCompletable()
         }
         serverBox.value = server
         var refusedBeforeClose = 0

@@ -60,13 +60,14 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
         let subscription = subscribe { event in
             switch event {
             case .error(let error):
                 if let onError {
                     onError(error)
                 } else {
-                    Hooks.defaultErrorHandler(error)
+                    Hooks.defaultErrorHandler(callStack, error)
                 }
             case .completed:
                 onCompleted?()

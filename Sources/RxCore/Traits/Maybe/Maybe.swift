@@ -66,6 +66,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
         let subscription = subscribe { event in
             switch event {
             case .success(let element):
@@ -74,7 +75,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
                 if let onError {
                     onError(error)
                 } else {
-                    Hooks.defaultErrorHandler(error)
+                    Hooks.defaultErrorHandler(callStack, error)
                 }
             case .completed:
                 onCompleted?()
@@ -142,7 +143,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
     /// The `Maybe` as a `Completable`: its element is dropped.
     public func asCompletable() -> Completable {
-        primitiveSequence.source.asCompletable()
+        primitiveSequence.source.droppingElements()
     }
 }
 

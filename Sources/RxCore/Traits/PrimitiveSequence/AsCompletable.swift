@@ -1,7 +1,17 @@
-extension ObservableType {
-    /// The sequence as a `Completable`: elements are dropped; completion and
-    /// errors pass through.
+extension ObservableType where Element == Never {
+    /// The sequence as a `Completable`: completion and errors pass through.
+    ///
+    /// As in RxSwift, only a sequence without elements converts; write
+    /// `ignoreElements().asCompletable()` to drop the elements of another.
     public func asCompletable() -> Completable {
+        Completable(raw: asObservable())
+    }
+}
+
+extension ObservableType {
+    /// The sequence as a `Completable` whose elements are dropped: what
+    /// `Single` and `Maybe` use for `asCompletable()`.
+    func droppingElements() -> Completable {
         Completable(raw: DropElements(source: asObservable()))
     }
 }

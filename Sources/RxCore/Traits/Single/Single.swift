@@ -60,6 +60,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        let callStack = onFailure == nil ? Hooks.subscriptionCallStack() : []
         let subscription = subscribe { event in
             switch event {
             case .success(let element):
@@ -68,7 +69,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
                 if let onFailure {
                     onFailure(error)
                 } else {
-                    Hooks.defaultErrorHandler(error)
+                    Hooks.defaultErrorHandler(callStack, error)
                 }
             }
             disposedCallback.dispose()
@@ -129,6 +130,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 
     /// The `Single` as a `Completable`: its element is dropped.
     public func asCompletable() -> Completable {
-        primitiveSequence.source.asCompletable()
+        primitiveSequence.source.droppingElements()
     }
 }

@@ -42,7 +42,7 @@ final class CompletableTests: RxCoreTestCase {
     func testCompletable_DisposeBeforeOutcome() {
         let subject = PublishSubject<Int>()
         var results: [String] = []
-        let subscription = subject.asCompletable().subscribe(
+        let subscription = subject.ignoreElements().asCompletable().subscribe(
             onCompleted: { results.append("completed") },
             onDisposed: { results.append("disposed") }
         )

@@ -1,0 +1,2 @@
+// `import RxFoundation` replaces `import RxSwift`: RxCore comes with it.
+@_exported import RxCore

@@ -1,0 +1,1 @@
+../../RxCoreTests/Support/RxCoreTestCase.swift

@@ -74,9 +74,10 @@ struct StatsdAgg: ParsableCommand {
         var exitCode: Int32 = 0
         let bag = DisposeBag()
 
-        // The first SIGINT or SIGTERM; shared, so receiving (subscribed
-        // first) stops before the last flush runs.
-        let stop = Observable.merge(loop.rx.signal(SIGINT), loop.rx.signal(SIGTERM)).take(1).share()
+        // The first SIGINT or SIGTERM ends receiving and the periodic
+        // flushes (`requested`), then runs the last flush (`add(drain:)`),
+        // waits for it, and closes what is left; a second signal ends at once.
+        let shutdown = loop.rx.gracefulShutdown(deadline: .seconds(5))
 
         let options = UDPOptions(receiveBufferSize: receiveBufferSize, batchedReceive: true)
         loop.rx.bindUDP(host: host, port: port, options: options)
@@ -86,42 +87,45 @@ struct StatsdAgg: ParsableCommand {
                     Console.error("statsd-agg: listening on \(socket.localAddress.map { "\($0)" } ?? "?")")
                     Console.error("statsd-agg: flushing every \(flushInterval) to \(destinations.joined(separator: " and "))")
 
-                    socket.rx.datagrams
-                        .take(until: stop)
-                        .subscribe(onNext: { aggregates.receive($0.bytes) }, onDisposed: { socket.close() })
-                        .disposed(by: bag)
+                    shutdown.add(
+                        socket.rx.datagrams
+                            .take(until: shutdown.requested)
+                            .subscribe(onNext: { aggregates.receive($0.bytes) }, onDisposed: { socket.close() }))
 
-                    Observable<Int>.interval(flushInterval.rxInterval, scheduler: loop)
-                        .map { _ in () }
-                        .take(until: stop)
-                        .concat(Observable.just(())) // the last flush, once stopped
-                        .concatMap { _ -> Observable<Never> in
-                            let stats = aggregates.flush(interval: seconds)
-                            let timestamp = time(nil)
-                            if toStdout {
-                                print(jsonLine(stats, timestamp: timestamp))
-                            }
-                            guard let graphite else { return .empty() }
-                            return send(graphiteText(stats, timestamp: timestamp), to: graphite, on: loop)
+                    let flush = Observable<Never>.deferred {
+                        let stats = aggregates.flush(interval: seconds)
+                        let timestamp = time(nil)
+                        if toStdout {
+                            print(jsonLine(stats, timestamp: timestamp))
                         }
-                        .subscribe(onCompleted: {
+                        guard let graphite else { return .empty() }
+                        return send(graphiteText(stats, timestamp: timestamp), to: graphite, on: loop)
+                    }
+                    shutdown.add(
+                        Observable<Int>.interval(flushInterval.rxInterval, scheduler: loop)
+                            .take(until: shutdown.requested)
+                            .concatMap { _ in flush }
+                            .subscribe())
+                    shutdown.add(
+                        drain: flush.asCompletable().do(onCompleted: {
                             let totals = aggregates.totals
                             Console.error(
                                 "statsd-agg: stopped; received \(Console.count(totals.packets, "packet")), \(Console.count(totals.metrics, "metric")), \(Console.count(totals.badLines, "bad line"))"
                             )
-                        })
-                        .disposed(by: bag)
+                        }))
                 },
                 onFailure: { error in
                     let reason = (error as? UVError)?.shortDescription ?? "\(error)"
                     Console.error("statsd-agg: cannot bind \(Endpoint.format(host: host, port: port)): \(reason)")
                     exitCode = 1
+                    shutdown.now()
                 }
             )
             .disposed(by: bag)
 
-        // Runs until the signal (its watchers keep the loop alive), or ends
-        // at once when the socket could not be bound.
+        // Runs until the shutdown has closed everything (its signal watchers
+        // keep the loop alive until then), or at once when the socket could
+        // not be bound.
         loop.run()
         try? loop.close()
         if exitCode != 0 {

@@ -10,6 +10,8 @@ import Synchronization
 ///    with `take(until: shutdown.requested)`;
 /// 2. every server `add`ed drains (`Server.drain(deadline:)`): no new
 ///    connections, handlers told to finish, what is left reset at the
+///    deadline; at the same time every `add(drain:)` work is subscribed (a
+///    last flush, a goodbye), and the shutdown waits for it too, up to the
 ///    deadline;
 /// 3. then every disposable `add`ed is disposed, the signal watchers close,
 ///    and every handle still open on the loops is closed (`Loop.closeAll`),
@@ -37,6 +39,9 @@ public final class GracefulShutdown: @unchecked Sendable {
     private struct State {
         var phase = Phase.running
         var servers: [Server] = []
+        /// Completables are immutable descriptions: handed to the thread
+        /// that subscribes them, as `subscribe(on:)` hands them over.
+        var work: [UncheckedSendable<Completable>] = []
         var disposables: [Disposable] = []
         var watchers: Disposable?
         var drains: Disposable?
@@ -102,6 +107,39 @@ public final class GracefulShutdown: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` when the shutdown begins, beside the servers' drains,
+    /// and waits for it before step 3 (disposing what was added, closing
+    /// what is left): a daemon's last flush or goodbye, written after
+    /// `requested` has ended what produces the data. The wait is bounded by
+    /// `deadline`; a failure or the deadline is reported to
+    /// `Hooks.defaultErrorHandler` and the shutdown goes on. A second signal
+    /// (or `now()`) disposes it. Added once the shutdown has begun, `work`
+    /// runs at once and is not waited for; added after it finished, it does
+    /// not run.
+    public func add(drain work: Completable) {
+        let phase = state.withLock { state -> Phase in
+            if state.phase == .running {
+                state.work.append(UncheckedSendable(work))
+            }
+            return state.phase
+        }
+        if phase == .draining {
+            _ = bounded(work).subscribe()
+        }
+    }
+
+    /// `work` ending by the deadline, its failure reported instead of
+    /// passed on.
+    private func bounded(_ work: Completable) -> Completable {
+        work.asObservable()
+            .timeout(deadline, scheduler: loops[0])
+            .catch { error in
+                Hooks.defaultErrorHandler([], error)
+                return .empty()
+            }
+            .asCompletable()
+    }
+
     /// Starts the shutdown as a first `SIGTERM` would.
     public func begin() {
         received(15)
@@ -113,19 +151,20 @@ public final class GracefulShutdown: @unchecked Sendable {
     }
 
     private func received(_ signal: Int32) {
-        let servers = state.withLock { state -> [Server]? in
+        let taken = state.withLock { state -> (servers: [Server], work: [UncheckedSendable<Completable>])? in
             guard state.phase == .running else { return nil }
             state.phase = .draining
-            return state.servers
+            defer { state.work = [] }
+            return (state.servers, state.work)
         }
-        guard let servers else {
+        guard let taken else {
             // A second signal: no more waiting.
             finish()
             return
         }
         requestedSubject.onNext(signal)
         requestedSubject.onCompleted()
-        let drains = Completable.zip(servers.map { $0.drain(deadline: deadline) })
+        let drains = Completable.zip(taken.servers.map { $0.drain(deadline: deadline) } + taken.work.map { bounded($0.value) })
             .subscribe(onCompleted: { [self] in finish() })
         let late = state.withLock { state -> Bool in
             state.drains = drains

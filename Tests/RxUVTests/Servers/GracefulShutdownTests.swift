@@ -71,6 +71,57 @@ final class GracefulShutdownTests: BridgeTestCase {
         XCTAssertTrue(completed)
     }
 
+    /// `add(drain:)`: the work starts once `requested` has ended the
+    /// chains that feed it, the shutdown waits for it, and only then
+    /// disposes what was added and lets `run()` return.
+    func testDrainWork_RunsAtTheSignalAndIsWaitedFor() throws {
+        let loop = self.loop!
+        let shutdown = loop.rx.gracefulShutdown(deadline: .seconds(5))
+        var steps: [String] = []
+        _ = shutdown.requested.subscribe(onNext: { _ in steps.append("requested") })
+        shutdown.add(
+            drain: Completable.deferred {
+                steps.append("last flush started")
+                return loop.rx.timer(after: .milliseconds(100)).ignoreElements().asCompletable()
+                    .do(onCompleted: { steps.append("last flush done") })
+            })
+        shutdown.add(loop.rx.signal(SIGUSR2).do(onDispose: { steps.append("watcher disposed") }).subscribe())
+        _ = shutdown.completed.subscribe(onCompleted: { steps.append("completed") })
+        _ = loop.rx.timer(after: .milliseconds(50)).subscribe(onNext: { _ in raise(SIGTERM) })
+        runLoop()
+        XCTAssertEqual(steps, ["requested", "last flush started", "last flush done", "watcher disposed", "completed"])
+    }
+
+    /// Work that outlives the deadline is reported, and the shutdown goes
+    /// on without it; work added after the shutdown began runs at once.
+    func testDrainWork_PastTheDeadlineIsReportedAndTheShutdownGoesOn() throws {
+        let loop = self.loop!
+        let previous = Hooks.defaultErrorHandler
+        defer { Hooks.defaultErrorHandler = previous }
+        let reported = Shared<[String]>([])
+        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append("\(error)") } }
+        let shutdown = loop.rx.gracefulShutdown(deadline: .milliseconds(100))
+        var neverDisposed = false
+        shutdown.add(drain: Completable.never().do(onDispose: { neverDisposed = true }))
+        var lateRan = false
+        _ = shutdown.requested.subscribe(onNext: { _ in
+            shutdown.add(drain: Completable.deferred {
+                lateRan = true
+                return .empty()
+            })
+        })
+        var completed = false
+        _ = shutdown.completed.subscribe(onCompleted: { completed = true })
+        let started = ContinuousClock.now
+        _ = loop.rx.timer(after: .milliseconds(20)).subscribe(onNext: { _ in raise(SIGTERM) })
+        runLoop()
+        XCTAssertTrue(completed)
+        XCTAssertTrue(neverDisposed)
+        XCTAssertTrue(lateRan)
+        XCTAssertEqual(reported.value.count, 1, "\(reported.value)")
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(3))
+    }
+
     /// A client that never reads would hold the drain for its deadline; a
     /// second signal ends it at once.
     func testSecondSignal_EndsAtOnce() throws {

@@ -105,10 +105,11 @@ final class GracefulShutdownTests: BridgeTestCase {
         shutdown.add(drain: Completable.never().do(onDispose: { neverDisposed = true }))
         var lateRan = false
         _ = shutdown.requested.subscribe(onNext: { _ in
-            shutdown.add(drain: Completable.deferred {
-                lateRan = true
-                return .empty()
-            })
+            shutdown.add(
+                drain: Completable.deferred {
+                    lateRan = true
+                    return .empty()
+                })
         })
         var completed = false
         _ = shutdown.completed.subscribe(onCompleted: { completed = true })

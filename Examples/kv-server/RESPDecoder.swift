@@ -90,7 +90,8 @@ struct RESPDecoder: FrameDecoder {
     /// CR and skips two bytes after it.
     private func headerLine(_ reader: ByteBuffer.Reader) -> (digits: ByteBuffer, length: Int)? {
         guard let cr = reader.firstIndex(of: 13), cr + 1 < reader.readableBytes else { return nil }
-        return (reader.buffer.slice(at: reader.readerIndex + 1, count: cr - 1), cr + 2)
+        // A CR as the line's first byte leaves no digits (and no `$` either).
+        return (reader.buffer.slice(at: reader.readerIndex + 1, count: max(cr - 1, 0)), cr + 2)
     }
 
     private mutating func readArrayHeader(_ reader: inout ByteBuffer.Reader) -> Step {

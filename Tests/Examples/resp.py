@@ -98,6 +98,17 @@ def parse(raw):
     return value
 
 
+def parse_all(raw):
+    """Every reply in `raw`, which must be whole RESP replies and nothing else."""
+    replies, position = [], 0
+    while position < len(raw):
+        reply, position = _parse(raw, position)
+        replies.append(reply)
+    if position != len(raw):
+        raise AssertionError(f"a reply runs past the bytes: {raw[-80:]!r}")
+    return replies
+
+
 def _parse(raw, start):
     end = raw.index(b"\r\n", start)
     kind, header = raw[start:start + 1], raw[start + 1:end]

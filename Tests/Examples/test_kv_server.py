@@ -2,7 +2,9 @@
 redis-cli and the Python redis package, over TCP and a Unix socket."""
 
 import os
+import random
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -11,7 +13,7 @@ import unittest
 
 import redis
 
-from resp import RespConnection, encode
+from resp import RespConnection, encode, parse_all
 from support import Example
 
 
@@ -188,6 +190,51 @@ class KVServerClientTests(unittest.TestCase):
         code, waited = server.wait(5)
         self.assertEqual(code, 0, server.stderr)
         self.assertLess(waited, 3)
+
+    def test_random_input_never_crashes_or_hangs_the_server(self):
+        """500 seeded inputs, each on its own connection: valid commands,
+        random bytes, lengths from 0 to 2^64, frames cut anywhere. Each gets
+        well-formed replies (or none) and then the end of its connection
+        once it half-closes; the server keeps answering another client."""
+        server, port = self.start()
+        rng = random.Random(20261124)
+        words = [b"GET", b"SET", b"INCR", b"MGET", b"SUBSCRIBE", b"PING", b"ECHO", b"EXPIRE", b"KEYS", b"QUIT", b"x", b""]
+        numbers = [b"0", b"1", b"-1", b"3", b"65536", b"1073741824", b"9223372036854775807", b"18446744073709551616", b"abc", b""]
+
+        def piece():
+            kind = rng.randrange(6)
+            if kind == 0:
+                return encode(*(rng.choice(words) for _ in range(rng.randrange(1, 5))))
+            if kind == 1:
+                return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+            if kind == 2:
+                return b"*" + rng.choice(numbers) + b"\r\n"
+            if kind == 3:
+                return b"$" + rng.choice(numbers) + b"\r\n" + rng.choice(words) + b"\r\n"
+            if kind == 4:
+                return b" ".join(rng.choice(words) for _ in range(rng.randrange(1, 4))) + rng.choice([b"\r\n", b"\n", b"", b'"', b"'"])
+            whole = encode(*(rng.choice(words) for _ in range(3)))
+            return whole[:rng.randrange(len(whole))]
+
+        healthy = RespConnection(port)
+        for index in range(500):
+            data = b"".join(piece() for _ in range(rng.randrange(1, 6)))
+            client = RespConnection(port, timeout=5)
+            client.send(data)
+            client.sock.shutdown(socket.SHUT_WR)
+            try:
+                received = client.rest_until_eof(timeout=5)
+            except ConnectionResetError:
+                received = None  # closed with replies unread: a reset is an end too
+            finally:
+                client.close()
+            if received:
+                parse_all(received)  # raises on anything that is not whole RESP replies
+            if index % 50 == 0:
+                self.assertEqual(healthy.command("PING"), b"+PONG\r\n", f"after input {index}: {data!r}")
+        self.assertEqual(healthy.command("PING"), b"+PONG\r\n")
+        healthy.close()
+        self.assertIsNone(server.process.poll(), server.stderr)
 
     def test_help_and_bad_flags(self):
         from support import BIN_PATH

@@ -97,6 +97,7 @@ CASES = {
     "protocol: 2^63 bulk length": [(EOF_AFTER, b"*1\r\n$9223372036854775808\r\n")],
     "protocol: bulk length not a number": [(EOF_AFTER, b"*1\r\n$x\r\n")],
     "protocol: expected $": [(EOF_AFTER, b"*2\r\n$4\r\nECHO\r\n:1\r\n")],
+    "protocol: an empty line where a bulk length belongs": [(EOF_AFTER, b"*2\r\n\r\n$4\r\nPING\r\n")],
     "protocol: unbalanced quotes": [(EOF_AFTER, b'PING\r\nSET k "oops\r\n')],
     "protocol: closing quote not followed by a space": [(EOF_AFTER, b'SET "k"v x\r\n')],
     "protocol: binary garbage": [(EOF_AFTER, b"*\xff\xfe\r\n")],

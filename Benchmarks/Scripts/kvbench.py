@@ -89,8 +89,8 @@ def bench(pid, port, test, pipeline, requests, pinned=True):
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     out = {}
     for row in rows:
-        name = row["test"].lower().replace(" ", "_")
-        name = {"ping_inline": "ping_inline", "ping_mbulk": "ping_mbulk"}.get(name, name.split("_")[0] if name.startswith("mset") else name)
+        name = row["test"].lower().replace(" ", "_")  # "ping_inline", "set", "mset_(10_keys)"...
+        name = "mset" if name.startswith("mset") else name
         out[name] = {"rps": float(row["rps"]), "p50": float(row["p50_latency_ms"]), "p99": float(row["p99_latency_ms"]),
                      "cpu_us": cpu * 1e6 / (requests * len(rows))}
     return out

@@ -12,6 +12,8 @@ enum InlineArguments {
         var words: [ByteBuffer] = []
         var index = 0
         func byte(_ at: Int) -> UInt8 { at < end ? line[at] : 0 }
+        /// A closing quote must be followed by a blank or the end of the line.
+        func closesWord(at next: Int) -> Bool { next >= end || isSpace(line[next]) }
         while true {
             while index < end, isSpace(line[index]) { index += 1 }
             guard index < end else { return words }
@@ -31,7 +33,7 @@ enum InlineArguments {
                         index += 1
                         word.append(unescaped(line[index]))
                     } else if current == UInt8(ascii: "\"") {
-                        if index + 1 < end, !isSpace(line[index + 1]) { return nil }
+                        guard closesWord(at: index + 1) else { return nil }
                         done = true
                     } else if index >= end {
                         return nil
@@ -43,7 +45,7 @@ enum InlineArguments {
                         index += 1
                         word.append(UInt8(ascii: "'"))
                     } else if current == UInt8(ascii: "'") {
-                        if index + 1 < end, !isSpace(line[index + 1]) { return nil }
+                        guard closesWord(at: index + 1) else { return nil }
                         done = true
                     } else if index >= end {
                         return nil

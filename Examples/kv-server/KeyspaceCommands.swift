@@ -75,8 +75,11 @@ extension Keyspace {
             }
             expiresAt = now + value * unit
         }
+        // The old entry matters only to these options; a plain SET replaces
+        // without looking first (one hash of the key, not two).
+        let needsOld = onlyIfAbsent || onlyIfPresent || returnOld || keepTTL
         return withStore { store in
-            let old = store.lookup(args[1], now: now)
+            let old = needsOld ? store.lookup(args[1], now: now) : nil
             if (onlyIfAbsent && old != nil) || (onlyIfPresent && old == nil) {
                 return returnOld ? old.map { .bulk($0.value) } ?? .null : .null
             }

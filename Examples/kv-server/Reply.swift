@@ -58,6 +58,12 @@ struct ReplyBuffer {
     /// Appends bytes that are already RESP (a pub/sub message encoded once
     /// for all its receivers).
     mutating func append(encoded bytes: ByteBuffer) {
+        appendBytes(bytes)
+    }
+
+    /// Copies `bytes` into the chunk, or, when long, seals the chunk and
+    /// keeps them as the buffer they are.
+    private mutating func appendBytes(_ bytes: ByteBuffer) {
         if bytes.count >= Self.zeroCopyThreshold {
             seal()
             sealed.append(bytes)
@@ -104,13 +110,7 @@ struct ReplyBuffer {
             chunk.append(UInt8(ascii: "$"))
             RedisInteger.append(Int64(value.count), to: &chunk)
             crlf()
-            if value.count >= Self.zeroCopyThreshold {
-                seal()
-                sealed.append(value)
-                sealedByteCount += value.count
-            } else {
-                chunk.append(contentsOf: value)
-            }
+            appendBytes(value)
             crlf()
         case .null:
             chunk.append(contentsOf: [UInt8(ascii: "$"), UInt8(ascii: "-"), UInt8(ascii: "1")])

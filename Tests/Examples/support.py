@@ -17,15 +17,18 @@ class Example:
     """A running example: its stdout and stderr lines are collected by threads,
     so the tests can wait for a line with a timeout."""
 
-    def __init__(self, name, *args, env=None):
-        """`env`: variables added to the inherited environment."""
+    def __init__(self, name, *args, env=None, cwd=None, stdin_text=None):
+        """`env`: variables added to the inherited environment; `cwd`: the
+        working directory; `stdin_text`: written to standard input, which is
+        then closed (by default standard input is /dev/null)."""
         path = os.path.join(BIN_PATH, name)
         if not os.access(path, os.X_OK):
             raise RuntimeError(f"{path} is not built")
         self.name = name
         self.process = subprocess.Popen(
             [path, *map(str, args)],
-            stdin=subprocess.DEVNULL,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL if stdin_text is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -41,6 +44,9 @@ class Example:
         ]
         for reader in self._readers:
             reader.start()
+        if stdin_text is not None:
+            self.process.stdin.write(stdin_text)
+            self.process.stdin.close()
 
     def _collect(self, stream, into, is_stdout):
         for line in stream:
@@ -67,6 +73,23 @@ class Example:
             match = re.search(pattern, line)
             if match:
                 return match
+
+    def expect_stderr(self, pattern, timeout=5.0):
+        """Waits for a standard error line (any so far) matching `pattern`;
+        returns the match. Gives up early when the process has exited."""
+        deadline = time.monotonic() + timeout
+        while True:
+            exited = self.process.poll() is not None
+            if exited:
+                for reader in self._readers:
+                    reader.join(timeout=2)
+            for line in list(self.stderr):
+                match = re.search(pattern, line)
+                if match:
+                    return match
+            if exited or time.monotonic() >= deadline:
+                raise AssertionError(f"{self.name}: no stderr line matching {pattern!r} within {timeout}s; stdout: {self.stdout}, stderr: {self.stderr}")
+            time.sleep(0.01)
 
     def listening_port(self):
         """The port from the example's `listening on 127.0.0.1:PORT` line."""

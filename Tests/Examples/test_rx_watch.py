@@ -2,69 +2,12 @@
 that start children of their own, paths on standard input, and signals."""
 
 import os
-import re
 import signal
-import subprocess
 import tempfile
-import threading
 import time
 import unittest
 
-from support import BIN_PATH
-
-
-class Watch:
-    """A running rx-watch in `directory`; its stderr lines are collected."""
-
-    def __init__(self, directory, *args, stdin_text=None):
-        self.process = subprocess.Popen(
-            [os.path.join(BIN_PATH, "rx-watch"), *map(str, args)],
-            cwd=directory,
-            stdin=subprocess.PIPE if stdin_text is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.stdout, self.stderr = [], []
-        self.readers = [
-            threading.Thread(target=self._collect, args=(self.process.stdout, self.stdout), daemon=True),
-            threading.Thread(target=self._collect, args=(self.process.stderr, self.stderr), daemon=True),
-        ]
-        for reader in self.readers:
-            reader.start()
-        if stdin_text is not None:
-            self.process.stdin.write(stdin_text)
-            self.process.stdin.close()
-
-    @staticmethod
-    def _collect(stream, into):
-        for line in stream:
-            into.append(line.rstrip("\n"))
-
-    def expect_stderr(self, pattern, timeout=5.0):
-        wait_until(lambda: any(re.search(pattern, line) for line in self.stderr) or self.process.poll() is not None, timeout)
-        if not any(re.search(pattern, line) for line in self.stderr):
-            raise AssertionError(f"no stderr line matching {pattern!r}; stdout: {self.stdout}, stderr: {self.stderr}")
-
-    def wait(self, timeout):
-        """(exit code, seconds waited); kills on timeout."""
-        start = time.monotonic()
-        try:
-            code = self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            raise AssertionError(f"rx-watch did not exit within {timeout}s; stdout: {self.stdout}, stderr: {self.stderr}")
-        for reader in self.readers:
-            reader.join(timeout=2)
-        return code, time.monotonic() - start
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        for stream in (self.process.stdout, self.process.stderr):
-            stream.close()
+from support import Example
 
 
 def wait_until(predicate, timeout):
@@ -113,7 +56,7 @@ class RxWatchTests(unittest.TestCase):
         self.log = os.path.join(self.directory.name, "runs.log")
 
     def start(self, *args, stdin_text=None, watching="1 path"):
-        watch = Watch(self.directory.name, *args, stdin_text=stdin_text)
+        watch = Example("rx-watch", *args, cwd=self.directory.name, stdin_text=stdin_text)
         self.addCleanup(watch.stop)
         watch.expect_stderr(f"^rx-watch: watching {watching}$")
         return watch
@@ -131,7 +74,7 @@ class RxWatchTests(unittest.TestCase):
 
     def test_help_and_usage_errors(self):
         for args, expected in ((["--help"], 0), (["watched"], 64), (["watched", "--restart", "--", "true"], 64), (["--debounce", "soon", "watched", "--", "true"], 64)):
-            watch = Watch(self.directory.name, *args)
+            watch = Example("rx-watch", *args, cwd=self.directory.name)
             self.addCleanup(watch.stop)
             code, _ = watch.wait(10)
             self.assertEqual(code, expected, f"{args}: {watch.stderr}")
@@ -225,7 +168,7 @@ class RxWatchTests(unittest.TestCase):
         self.assertEqual(code, 130)
 
     def test_no_paths_on_standard_input_exits_1(self):
-        watch = Watch(self.directory.name, "--", "true", stdin_text="\n")
+        watch = Example("rx-watch", "--", "true", cwd=self.directory.name, stdin_text="\n")
         self.addCleanup(watch.stop)
         code, _ = watch.wait(10)
         self.assertEqual(code, 1)
@@ -260,7 +203,7 @@ class RxWatchTests(unittest.TestCase):
         self.assertTrue(any("cannot run no-such-command-rx-watch" in line and "ENOENT" in line for line in watch.stderr), watch.stderr)
 
     def test_a_path_in_a_missing_directory_exits_1(self):
-        watch = Watch(self.directory.name, "no/such/dir/file", "--", "true")
+        watch = Example("rx-watch", "no/such/dir/file", "--", "true", cwd=self.directory.name)
         self.addCleanup(watch.stop)
         code, _ = watch.wait(10)
         self.assertEqual(code, 1)

@@ -3,7 +3,6 @@ raw UDP sockets over 127.0.0.1; its flushes read as JSON lines on stdout and
 as Graphite plaintext on a python TCP listener."""
 
 import json
-import re
 import signal
 import socket
 import threading
@@ -14,20 +13,6 @@ from unittest import mock
 import statsd
 
 from support import Example, free_port
-
-
-def stderr_match(example, pattern, timeout=5.0):
-    """Waits for a line of the example's standard error matching `pattern`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for line in list(example.stderr):
-            match = re.search(pattern, line)
-            if match:
-                return match
-        if example.process.poll() is not None:
-            break
-        time.sleep(0.01)
-    raise AssertionError(f"no stderr line matching {pattern!r}; stdout: {example.stdout}, stderr: {example.stderr}")
 
 
 def next_flush(example, timeout=5.0):
@@ -107,7 +92,7 @@ class StatsdAggTests(unittest.TestCase):
     def start(self, *args):
         example = Example("statsd-agg", "--port", 0, *args)
         self.addCleanup(example.stop)
-        port = int(stderr_match(example, r"listening on 127\.0\.0\.1:(\d+)$").group(1))
+        port = int(example.expect_stderr(r"listening on 127\.0\.0\.1:(\d+)$").group(1))
         return example, port
 
     def stop_cleanly(self, example, signum=signal.SIGTERM):
@@ -289,7 +274,7 @@ class StatsdAggTests(unittest.TestCase):
 
     def test_graphite_down_is_reported_and_not_fatal(self):
         example, port = self.start("--graphite", f"127.0.0.1:{free_port()}", "--stdout", "--flush-interval", "200ms")
-        stderr_match(example, r"cannot send to graphite 127\.0\.0\.1:\d+: ECONNREFUSED")
+        example.expect_stderr(r"cannot send to graphite 127\.0\.0\.1:\d+: ECONNREFUSED")
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
             sender.sendto(b"after:5|c", ("127.0.0.1", port))
         for _ in range(10):

@@ -21,6 +21,19 @@ final class AsyncValues<Element>: @unchecked Sendable {
         var end: End?
         var waiter: CheckedContinuation<Element?, Error>?
         var cancelled = false
+
+        /// What `next()` can return without waiting: an element, or the
+        /// end (an error is returned once). `nil` when it has to wait.
+        mutating func takeReady() -> Result<Element?, Error>? {
+            if let element = buffer.dequeue() { return .success(element) }
+            switch end {
+            case .completed?: return .success(nil)
+            case .failed(let error)?:
+                end = .completed
+                return .failure(error)
+            case nil: return nil
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -59,31 +72,13 @@ final class AsyncValues<Element>: @unchecked Sendable {
         }
     }
 
-    /// What `next()` can return without waiting: an element, or the end.
-    /// `nil` when it has to wait.
     private func takeReady() -> Result<Element?, Error>? {
-        state.locked { state -> Result<Element?, Error>? in
-            if let element = state.buffer.dequeue() { return .success(element) }
-            switch state.end {
-            case .completed?: return .success(nil)
-            case .failed(let error)?:
-                state.end = .completed
-                return .failure(error)
-            case nil: return nil
-            }
-        }
+        state.locked { $0.takeReady() }
     }
 
     private func wait(_ continuation: CheckedContinuation<Element?, Error>) {
         let outcome = state.locked { state -> Result<Element?, Error>? in
-            if let element = state.buffer.dequeue() { return .success(element) }
-            switch state.end {
-            case .completed?: return .success(nil)
-            case .failed(let error)?:
-                state.end = .completed
-                return .failure(error)
-            case nil: break
-            }
+            if let ready = state.takeReady() { return ready }
             if state.cancelled {
                 state.end = .completed
                 return .failure(CancellationError())

@@ -11,22 +11,27 @@ final class CancellationRulesTests: RxCoreTestCase {
         case failed([Int])
     }
 
+    /// Iterates `source.values` to its end: what arrived, and how it ended.
+    private static func iterate(_ source: UncheckedBox<Observable<Int>>) async -> Outcome {
+        var collected: [Int] = []
+        do {
+            for try await value in source.value.values {
+                collected.append(value)
+            }
+            return .ended(collected)
+        } catch is CancellationError {
+            return .cancelled(collected)
+        } catch {
+            return .failed(collected)
+        }
+    }
+
     /// Iterates `source.values` in a task that cancels itself first.
     private func iterateInCancelledTask(_ source: Observable<Int>) async -> Outcome {
         let source = UncheckedBox(source)
         let task = Task { () -> Outcome in
             withUnsafeCurrentTask { $0?.cancel() }
-            var collected: [Int] = []
-            do {
-                for try await value in source.value.values {
-                    collected.append(value)
-                }
-                return .ended(collected)
-            } catch is CancellationError {
-                return .cancelled(collected)
-            } catch {
-                return .failed(collected)
-            }
+            return await CancellationRulesTests.iterate(source)
         }
         return await task.value
     }
@@ -60,17 +65,7 @@ final class CancellationRulesTests: RxCoreTestCase {
         let (subscribed, signal) = AsyncStream<Void>.makeStream()
         let source = UncheckedBox(subject.do(onSubscribed: { signal.yield() }))
         let task = Task { () -> Outcome in
-            var collected: [Int] = []
-            do {
-                for try await value in source.value.values {
-                    collected.append(value)
-                }
-                return .ended(collected)
-            } catch is CancellationError {
-                return .cancelled(collected)
-            } catch {
-                return .failed(collected)
-            }
+            await CancellationRulesTests.iterate(source)
         }
         for await _ in subscribed { break }
         subject.onNext(1)

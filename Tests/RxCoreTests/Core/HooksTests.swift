@@ -9,7 +9,19 @@ import Darwin
 #endif
 
 final class HooksTests: RxCoreTestCase {
+    private var previousHandler: Hooks.DefaultErrorHandler!
+    private var previousCapture: Hooks.CustomCaptureSubscriptionCallstack!
+
+    /// Every test may replace the hooks: they are put back after it.
+    override func setUp() {
+        super.setUp()
+        previousHandler = Hooks.defaultErrorHandler
+        previousCapture = Hooks.customCaptureSubscriptionCallstack
+    }
+
     override func tearDown() {
+        Hooks.defaultErrorHandler = previousHandler
+        Hooks.customCaptureSubscriptionCallstack = previousCapture
         Hooks.recordCallStackOnError = false
         super.tearDown()
     }
@@ -38,12 +50,6 @@ final class HooksTests: RxCoreTestCase {
     /// RxSwift's hooks: with `recordCallStackOnError`, the stack captured at
     /// `subscribe` reaches the handler with the error; without, it is empty.
     func testRecordCallStackOnError_PassesTheCapturedStackToTheHandler() {
-        let previousHandler = Hooks.defaultErrorHandler
-        let previousCapture = Hooks.customCaptureSubscriptionCallstack
-        defer {
-            Hooks.defaultErrorHandler = previousHandler
-            Hooks.customCaptureSubscriptionCallstack = previousCapture
-        }
         let stacks = Mutex<[[String]]>([])
         Hooks.defaultErrorHandler = { callStack, error in
             stacks.withLock { $0.append(callStack + ["\(error)"]) }
@@ -61,12 +67,6 @@ final class HooksTests: RxCoreTestCase {
     }
 
     func testRecordCallStackOnError_Traits() {
-        let previousHandler = Hooks.defaultErrorHandler
-        let previousCapture = Hooks.customCaptureSubscriptionCallstack
-        defer {
-            Hooks.defaultErrorHandler = previousHandler
-            Hooks.customCaptureSubscriptionCallstack = previousCapture
-        }
         let stacks = Mutex<[[String]]>([])
         Hooks.defaultErrorHandler = { callStack, _ in stacks.withLock { $0.append(callStack) } }
         Hooks.customCaptureSubscriptionCallstack = { ["subscribed here"] }
@@ -82,8 +82,6 @@ final class HooksTests: RxCoreTestCase {
 
     /// The default handler prints the recorded stack under the error.
     func testDefaultErrorHandler_WritesTheRecordedCallStack() {
-        let previousCapture = Hooks.customCaptureSubscriptionCallstack
-        defer { Hooks.customCaptureSubscriptionCallstack = previousCapture }
         Hooks.customCaptureSubscriptionCallstack = { ["frame 0", "frame 1"] }
         Hooks.recordCallStackOnError = true
         let lines = captureOutput(of: STDERR_FILENO) {

@@ -55,22 +55,6 @@ private struct DoHandlers<Element> {
     let afterError: ((Swift.Error) throws -> Void)?
     let onCompleted: (() throws -> Void)?
     let afterCompleted: (() throws -> Void)?
-
-    func before(_ event: Event<Element>) throws {
-        switch event {
-        case .next(let element): try onNext?(element)
-        case .error(let error): try onError?(error)
-        case .completed: try onCompleted?()
-        }
-    }
-
-    func after(_ event: Event<Element>) throws {
-        switch event {
-        case .next(let element): try afterNext?(element)
-        case .error(let error): try afterError?(error)
-        case .completed: try afterCompleted?()
-        }
-    }
 }
 
 private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
@@ -104,29 +88,29 @@ private final class DoSink<Observer: ObserverType>: Sink<Observer>, ObserverType
     }
 
     func on(_ event: Event<Element>) {
-        if case .next(let element) = event {
+        switch event {
+        case .next(let element):
             onNext(element)
-            return
+        case .error(let error):
+            end(event, before: handlers.onError.map { hook in { try hook(error) } }, after: handlers.afterError.map { hook in { try hook(error) } })
+        case .completed:
+            end(event, before: handlers.onCompleted, after: handlers.afterCompleted)
         }
+    }
+
+    /// The terminal path: the hook (its error replaces the event), the
+    /// event, the after-hook (the sequence has ended: its error goes
+    /// nowhere), then the subscription is disposed.
+    private func end(_ event: Event<Element>, before: (() throws -> Void)?, after: (() throws -> Void)?) {
         do {
-            try handlers.before(event)
+            try before?()
         } catch {
             forwardError(error)
             return
         }
         forwardOn(event)
-        do {
-            try handlers.after(event)
-        } catch {
-            if !event.isStopEvent {
-                forwardOn(.error(error))
-            }
-            dispose()
-            return
-        }
-        if event.isStopEvent {
-            dispose()
-        }
+        _ = try? after?()
+        dispose()
     }
 }
 

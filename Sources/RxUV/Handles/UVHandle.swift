@@ -64,7 +64,7 @@ class UVHandle: UVResource {
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         isOpen = true
         if retainedLoop != nil {
-            loop.handleOpened(self)
+            loop.handleOpened(kind: kind)
         }
     }
 
@@ -134,7 +134,7 @@ class UVHandle: UVResource {
     /// Called by the close callback.
     fileprivate func didClose() {
         if retainedLoop != nil {
-            loop.handleClosed(self)
+            loop.handleClosed(kind: kind)
         }
         releaseCallbacks()
     }

@@ -2,7 +2,8 @@ internal import CLibUV
 @_spi(Bridge) import RxCore
 
 /// `Loop` as an RxCore scheduler: immediate work goes through `execute`,
-/// delayed and periodic work runs on one `uv_timer_t` each, so `delay`,
+/// delayed and periodic work runs on the loop's timers (one `uv_timer_t`
+/// for all of them, `LoopTimerQueue`), so `delay`,
 /// `debounce`, `throttle`, `timeout`, `interval`, `timer`, `buffer`, `window`,
 /// `sample` and `take(for:)` all run on the loop thread.
 extension Loop: SchedulerType {
@@ -28,8 +29,9 @@ extension Loop: SchedulerType {
         return scheduled
     }
 
-    /// Runs `action` on the loop thread after `dueTime`, on its own
-    /// `uv_timer_t` (rounded up to whole milliseconds).
+    /// Runs `action` on the loop thread after `dueTime` (rounded up to whole
+    /// milliseconds), on one of the loop's timers: all of them share one
+    /// `uv_timer_t` and expire in libuv's order (due time, then start order).
     ///
     /// - Returns: a disposable that stops and closes the timer if it has not
     ///   fired, and otherwise disposes what the action returned. Safe from any
@@ -44,7 +46,8 @@ extension Loop: SchedulerType {
     }
 
     /// Runs `action` on the loop thread first after `startAfter`, then every
-    /// `period`, on one repeating `uv_timer_t`.
+    /// `period`, on one repeating timer of the loop's (see
+    /// `scheduleRelative`).
     ///
     /// - Returns: a disposable that stops and closes the timer. Safe from any
     ///   thread. A timer that cannot start goes to `Hooks.defaultErrorHandler`.
@@ -89,15 +92,15 @@ final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unche
     private var result: Disposable?
 
     init(loop: Loop, dueTime: RxTimeInterval?, period: RxTimeInterval?, action: (() -> Disposable?)?) {
-        self.timeout = UVTimer.milliseconds(dueTime ?? .never)
-        self.period = UVTimer.periodMilliseconds(period)
+        self.timeout = LoopTimer.milliseconds(dueTime ?? .never)
+        self.period = LoopTimer.periodMilliseconds(period)
         self.action = action
         super.init(loop: loop, observer: UnobservedErrors(), cancel: nil)
     }
 
     override func open() throws(UVError) {
-        let timer = try UVTimer(loop: loop)
-        try timer.closingIfFails { () throws(UVError) in try timer.start(milliseconds: timeout, periodMilliseconds: period) }
+        let timer = LoopTimer(loop: loop)
+        try timer.start(milliseconds: timeout, periodMilliseconds: period)
         timer.target = self
         own(timer)
     }

@@ -48,6 +48,16 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 
     private var allocatedReadBuffer: UnsafeMutableRawBufferPointer?
 
+    /// The loop's timers, on one `uv_timer_t` (loop thread only).
+    var timers: LoopTimerQueue {
+        if let timerQueue { return timerQueue }
+        let queue = LoopTimerQueue(loop: self)
+        timerQueue = queue
+        return queue
+    }
+
+    private var timerQueue: LoopTimerQueue?
+
     /// Creates and initialises a loop (`uv_loop_init`).
     public init() throws(UVError) {
         // Until every stored property is set, a throw frees nothing but what
@@ -143,7 +153,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         withUnsafeMutablePointer(to: &handles) { list in
             uv_walk(raw, uvCollectHandle, list)
         }
-        var closed = 0
+        var closed = timerQueue?.discardAll() ?? 0
         for handle in handles where handle.isOpen && !handle.isLoopInternal && handle.kind != .process {
             handle.close()
             closed += 1
@@ -223,12 +233,15 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return execute { work.value.runOnLoopThread(step.value) }
     }
 
-    func handleOpened(_ handle: UVHandle) {
-        openHandles.withLock { $0[handle.kind.rawValue] += 1 }
+    /// Counts a handle of `kind` open: a `UVHandle` after its init, a
+    /// `LoopTimer` when it starts.
+    func handleOpened(kind: UVHandleKind) {
+        openHandles.withLock { $0[kind.rawValue] += 1 }
     }
 
-    func handleClosed(_ handle: UVHandle) {
-        openHandles.withLock { $0[handle.kind.rawValue] -= 1 }
+    /// Counts a handle of `kind` closed.
+    func handleClosed(kind: UVHandleKind) {
+        openHandles.withLock { $0[kind.rawValue] -= 1 }
     }
 
     /// Closes the loop (`uv_loop_close`), after running the work still queued.

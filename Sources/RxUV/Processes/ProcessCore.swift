@@ -37,7 +37,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
 
     // Loop-thread state.
     private var process: UVProcess?
-    private var timer: UVTimer?
+    private var timer: LoopTimer?
     private(set) var status: TerminationStatus?
     private var isTearingDown = false
     /// Subscriptions reading an output pipe now.
@@ -157,8 +157,8 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
 
     private func startTimer(_ timeout: RxTimeInterval) throws(UVError) {
         closeTimer()
-        let timer = try UVTimer(loop: loop)
-        try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: timeout, repeating: nil) }
+        let timer = LoopTimer(loop: loop)
+        try timer.start(timeout: timeout, repeating: nil)
         timer.target = self
         self.timer = timer
     }

@@ -139,7 +139,7 @@ private final class FileSystemPoll: Producer<(previous: FileStatus, current: Fil
 
         override func open() throws(UVError) {
             let handle = try UVFileSystemPoll(loop: loop)
-            let milliseconds = UInt32(clamping: max(UVTimer.milliseconds(poll.interval), 1))
+            let milliseconds = UInt32(clamping: max(LoopTimer.milliseconds(poll.interval), 1))
             try handle.closingIfFails { () throws(UVError) in try handle.start(poll.path, milliseconds: milliseconds) }
             handle.target = self
             own(handle)

@@ -19,7 +19,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
     private weak var server: Server?
     // Loop-thread state.
     private var poll: UVPoll?
-    private var pause: UVTimer?
+    private var pause: LoopTimer?
     private var isClosed = false
 
     /// Connections accepted in one readiness callback, at most: the rest
@@ -67,8 +67,8 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
     private func pauseAccepting() {
         poll?.stopReading()
         do throws(UVError) {
-            let timer = try UVTimer(loop: loop)
-            try timer.closingIfFails { () throws(UVError) in try timer.start(timeout: .milliseconds(100), repeating: nil) }
+            let timer = LoopTimer(loop: loop)
+            try timer.start(timeout: .milliseconds(100), repeating: nil)
             timer.target = self
             pause = timer
         } catch {

@@ -30,7 +30,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
 
     // Loop-thread state.
     private var entries: [ObjectIdentifier: Entry] = [:]
-    private var sweep: UVTimer?
+    private var sweep: LoopTimer?
     private var isQuiescing = false
     /// The server is resetting: a connection still on its way is reset as
     /// it arrives.
@@ -149,9 +149,9 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     private func startSweepIfNeeded() {
         guard sweep == nil, let idle = server?.options.idleTimeout else { return }
         do throws(UVError) {
-            let timer = try UVTimer(loop: loop)
-            let period = max(UVTimer.milliseconds(idle) / 4, 1)
-            try timer.closingIfFails { () throws(UVError) in try timer.start(milliseconds: period, periodMilliseconds: period) }
+            let timer = LoopTimer(loop: loop)
+            let period = max(LoopTimer.milliseconds(idle) / 4, 1)
+            try timer.start(milliseconds: period, periodMilliseconds: period)
             timer.target = self
             sweep = timer
         } catch {
@@ -162,7 +162,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// Closes the connections idle for the timeout or longer.
     func timerFired() {
         guard let idle = server?.options.idleTimeout else { return }
-        let limit = UVTimer.milliseconds(idle)
+        let limit = LoopTimer.milliseconds(idle)
         let now = loop.clockMilliseconds
         // An idle one closes; one still closing after as long (its peer
         // does not read what is left to write) is reset.

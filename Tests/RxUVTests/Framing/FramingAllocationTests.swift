@@ -14,7 +14,7 @@ final class FramingAllocationTests: BridgeTestCase {
     /// 1 to 4,096 bytes: `lineEvents` and `lines` make at most one buffer
     /// per read, and give back every line.
     func testLineFraming_AtMostOneBufferPerRead() {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         var expected: [String] = []
         var traffic: [UInt8] = []
         while traffic.count < 256 * 1024 {
@@ -53,20 +53,4 @@ final class FramingAllocationTests: BridgeTestCase {
     }
 }
 
-/// A small seeded generator (SplitMix64), so the cuts are reproducible.
-private struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 #endif

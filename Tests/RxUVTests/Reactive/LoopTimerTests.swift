@@ -87,4 +87,108 @@ final class LoopTimerTests: BridgeTestCase {
         XCTAssertGreaterThanOrEqual(values.value.count, 3)
         XCTAssertEqual(Array(values.value.prefix(3)), [0, 1, 2])
     }
+
+    // MARK: The loop's timer queue: one uv_timer_t for every timer
+
+    /// Timers expire in libuv's order: by due time, then in the order they
+    /// were started, whatever order they were started in.
+    func testTimers_ExpireByDueTimeThenStartOrder() {
+        // (due in ms, name), started in this order.
+        let table: [(Int, String)] = [
+            (30, "a"), (10, "b"), (20, "c"), (10, "d"), (0, "e"), (30, "f"), (0, "g"), (20, "h"),
+        ]
+        var fired: [String] = []
+        let subscriptions = table.map { due, name in
+            loop.rx.timer(after: .milliseconds(due)).subscribe(onNext: { _ in fired.append(name) })
+        }
+        XCTAssertEqual(loop.openHandleCount, table.count)
+        runLoop()
+        XCTAssertEqual(fired, ["e", "g", "b", "d", "c", "h", "a", "f"])
+        XCTAssertEqual(loop.openHandleCount, 0)
+        subscriptions.forEach { $0.dispose() }
+    }
+
+    /// A seeded mix of starts and disposes (1,000 timers, a third disposed
+    /// before they fire, some from inside another timer's callback): the
+    /// timers that fire are exactly those not disposed, in (due, start) order.
+    func testTimers_RandomStartsAndDisposes_FireInOrder() {
+        var generator = SeededGenerator(seed: 0x5EED_7113)
+        let count = 1_000
+        let dues = (0..<count).map { _ in Int(generator.next() % 40) }
+        var fired: [Int] = []
+        var subscriptions: [Disposable] = []
+        var disposed = Set<Int>()
+        for index in 0..<count {
+            subscriptions.append(loop.rx.timer(after: .milliseconds(dues[index])).subscribe(onNext: { _ in fired.append(index) }))
+        }
+        // A third disposed now, in random order.
+        for index in (0..<count).shuffled(using: &generator).prefix(count / 3) {
+            subscriptions[index].dispose()
+            disposed.insert(index)
+        }
+        // The first timer to fire disposes ten others due later.
+        let victims = (0..<count).filter { !disposed.contains($0) && dues[$0] > 5 }.prefix(10)
+        victims.forEach { disposed.insert($0) }
+        let killer = loop.rx.timer(after: .milliseconds(1)).subscribe(onNext: { _ in
+            victims.forEach { subscriptions[$0].dispose() }
+        })
+        runLoop()
+        let expected = (0..<count).filter { !disposed.contains($0) }.sorted { (dues[$0], $0) < (dues[$1], $1) }
+        XCTAssertEqual(fired.count, count - disposed.count)
+        XCTAssertEqual(fired, expected)
+        XCTAssertEqual(loop.openHandleCount, 0)
+        killer.dispose()
+        subscriptions.forEach { $0.dispose() }
+    }
+
+    /// A timer started with no delay from inside another timer's callback
+    /// fires before a timer that was already due later; disposing a timer
+    /// that is due in the same pass keeps it from firing.
+    func testTimers_StartAndDisposeInsideACallback() {
+        var fired: [String] = []
+        var later: Disposable?
+        var inner: Disposable?
+        let first = loop.rx.timer(after: .milliseconds(5)).subscribe(onNext: { [loop] _ in
+            fired.append("first")
+            inner = loop!.rx.timer(after: .milliseconds(0)).subscribe(onNext: { _ in fired.append("inner") })
+            later?.dispose()
+        })
+        let sameTime = loop.rx.timer(after: .milliseconds(5)).subscribe(onNext: { _ in fired.append("same time") })
+        later = loop.rx.timer(after: .milliseconds(5)).subscribe(onNext: { _ in fired.append("disposed") })
+        let last = loop.rx.timer(after: .milliseconds(30)).subscribe(onNext: { _ in fired.append("last") })
+        runLoop()
+        XCTAssertEqual(fired, ["first", "same time", "inner", "last"])
+        [first, sameTime, later, inner, last].forEach { $0?.dispose() }
+    }
+
+    /// A timer due in `.never` does not hold back an earlier one, and
+    /// disposing it leaves nothing running, so `run()` returns.
+    func testTimers_NeverAndSoon() {
+        var fired: [String] = []
+        var never: Disposable?
+        never = loop.rx.timer(after: .never).subscribe(onNext: { _ in fired.append("never") })
+        let soon = loop.rx.timer(after: .milliseconds(2)).subscribe(onNext: { _ in
+            fired.append("soon")
+            never?.dispose()
+        })
+        runLoop()
+        XCTAssertEqual(fired, ["soon"])
+        XCTAssertEqual(loop.openHandleCount, 0)
+        soon.dispose()
+    }
+
+    /// Repeating timers and one-shot timers on the same queue keep their
+    /// periods: a 2 ms ticker ticks about five times while a 10 ms one-shot
+    /// waits, and the one-shot's callback stops the ticker.
+    func testTimers_RepeatingBesideOneShot() {
+        var ticks = 0
+        var ticker: Disposable?
+        ticker = loop.rx.timer(after: .milliseconds(2), repeating: .milliseconds(2)).subscribe(onNext: { _ in ticks += 1 })
+        let stop = loop.rx.timer(after: .milliseconds(10)).subscribe(onNext: { _ in ticker?.dispose() })
+        runLoop()
+        XCTAssertGreaterThanOrEqual(ticks, 1)
+        XCTAssertLessThanOrEqual(ticks, 5)
+        XCTAssertEqual(loop.openHandleCount, 0)
+        stop.dispose()
+    }
 }

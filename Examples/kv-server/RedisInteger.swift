@@ -42,20 +42,24 @@ enum RedisInteger {
     }
 
     /// Appends the decimal digits of `value` to `output`, without a
-    /// `String` in between.
+    /// `String` in between: written backwards into a stack buffer, then
+    /// appended in one go.
     static func append(_ value: Int64, to output: inout [UInt8]) {
-        if value == 0 {
-            output.append(UInt8(ascii: "0"))
-            return
+        // 19 digits and a sign at most.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
-        var magnitude = value.magnitude
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        let start = output.count
-        while magnitude > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        }
-        output[start...].reverse()
     }
 
     /// The decimal digits of `value` as a buffer of its own (a stored

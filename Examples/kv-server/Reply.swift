@@ -69,7 +69,7 @@ struct ReplyBuffer {
             sealed.append(bytes)
             sealedByteCount += bytes.count
         } else {
-            chunk.append(contentsOf: bytes)
+            bytes.withUnsafeBytes { chunk.append(contentsOf: $0) }
         }
     }
 

@@ -16,13 +16,17 @@ final class Session: @unchecked Sendable {
     let loop: Loop
     let server: ServerContext
 
-    private var replies = ReplyBuffer()
+    // Unchecked exclusivity: this state is touched on the session's loop
+    // thread only, one command at a time, and never through overlapping
+    // accesses; the runtime's dynamic checks (a `swift_beginAccess` for
+    // each reply appended) would only cost time on every command.
+    @exclusivity(unchecked) private var replies = ReplyBuffer()
     /// The channels and patterns this client is subscribed to, in the order
     /// it subscribed (UNSUBSCRIBE without arguments answers in that order).
-    private(set) var channels: [ByteBuffer] = []
-    private(set) var patterns: [ByteBuffer] = []
+    @exclusivity(unchecked) private(set) var channels: [ByteBuffer] = []
+    @exclusivity(unchecked) private(set) var patterns: [ByteBuffer] = []
     /// QUIT or a protocol error: reply to what came before, then close.
-    private var closing = false
+    @exclusivity(unchecked) private var closing = false
     /// `true` once the last reply is written: reading ends (replayed to a
     /// late subscriber, so a client refused at once is closed at once).
     private let finished = BehaviorSubject(value: false)

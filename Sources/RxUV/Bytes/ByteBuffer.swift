@@ -22,6 +22,7 @@ public struct ByteBuffer: @unchecked Sendable {
     // @unchecked Sendable: the bytes a buffer can see never change once it
     // exists. (A read's storage is rewritten only when it is uniquely
     // referenced, that is, when no buffer can see it.)
+    @usableFromInline
     final class Storage: ManagedBuffer<Int, UInt8> {
         /// A storage with room for at least `capacity` bytes, of which the
         /// first `count` will be written. Every storage is made here.
@@ -39,11 +40,14 @@ public struct ByteBuffer: @unchecked Sendable {
     static let storageAllocations = Atomic<Int>(0)
     #endif
 
-    private(set) var storage: Storage
+    // Visible to inlinable code, so that reading a byte, the count or the
+    // bytes' address costs no call in the user's module (a loop over a
+    // buffer's bytes, `Array.append(contentsOf:)`).
+    @usableFromInline private(set) var storage: Storage
     /// Where this buffer's bytes start in `storage`.
-    private var offset: Int
+    @usableFromInline var offset: Int
     /// How many bytes this buffer has.
-    private var length: Int
+    @usableFromInline var length: Int
 
     /// A buffer over `length` bytes of `storage` from `offset` on.
     private init(storage: Storage, offset: Int, length: Int) {
@@ -142,6 +146,7 @@ public struct ByteBuffer: @unchecked Sendable {
     }
 
     /// Calls `body` with the bytes; the pointer is valid only inside `body`.
+    @inlinable
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: baseAddress, count: length))
     }
@@ -207,6 +212,7 @@ public struct ByteBuffer: @unchecked Sendable {
     }
 
     /// The start of the bytes, stable for as long as `storage` is alive.
+    @inlinable
     var baseAddress: UnsafeMutablePointer<UInt8> {
         storage.withUnsafeMutablePointerToElements { $0 + offset }
     }
@@ -217,15 +223,19 @@ public struct ByteBuffer: @unchecked Sendable {
 
 extension ByteBuffer: RandomAccessCollection {
     /// Always 0.
+    @inlinable
     public var startIndex: Int { 0 }
 
     /// The number of bytes.
+    @inlinable
     public var endIndex: Int { length }
 
     /// The number of bytes.
+    @inlinable
     public var count: Int { length }
 
     /// The byte at `position`.
+    @inlinable
     public subscript(position: Int) -> UInt8 {
         precondition(position >= 0 && position < length, "ByteBuffer index out of range")
         return baseAddress[position]
@@ -235,6 +245,7 @@ extension ByteBuffer: RandomAccessCollection {
     /// `ByteBuffer(slice)` and `Array(buffer)` one `memcpy`. A copy made
     /// with `ByteBuffer(slice)` holds only the slice's bytes, so keeping it
     /// (a key or value a server stores) does not keep the whole read alive.
+    @inlinable
     public func withContiguousStorageIfAvailable<Result>(
         _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result? {

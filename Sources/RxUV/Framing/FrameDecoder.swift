@@ -80,9 +80,13 @@ private final class DecodeFramesSink<Decoder: FrameDecoder, Observer: ObserverTy
 where Observer.Element == Decoder.Frame {
     typealias Element = ByteBuffer
 
-    private var decoder: Decoder
+    // Unchecked exclusivity: both are touched only by the subscription's
+    // event delivery, which the grammar serialises, and never through
+    // overlapping accesses; the runtime's dynamic checks (two
+    // `swift_beginAccess` calls per frame) would only cost time.
+    @exclusivity(unchecked) private var decoder: Decoder
     /// The bytes of a frame that is not whole yet.
-    private var pending: ByteBuffer?
+    @exclusivity(unchecked) private var pending: ByteBuffer?
 
     init(decoder: Decoder, observer: Observer, cancel: SinkDisposer) {
         self.decoder = decoder

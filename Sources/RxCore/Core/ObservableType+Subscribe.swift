@@ -28,7 +28,7 @@ extension ObservableType {
             let observer = CallbackObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposed: nil)
             return asObservable().subscribe(observer)
         }
-        let disposed = Disposables.create(with: onDisposed)
+        let disposed = AnonymousDisposable(onDisposed)
         let observer = CallbackObserver(onNext: onNext, onError: onError, onCompleted: onCompleted, disposed: disposed)
         return Disposables.create(asObservable().subscribe(observer), disposed)
     }

@@ -47,14 +47,16 @@ final class CallbackObserver<Element>: ObserverType {
     private let onNextHandler: ((Element) -> Void)?
     private let onErrorHandler: ((Swift.Error) -> Void)?
     private let onCompletedHandler: (() -> Void)?
-    private let disposed: Disposable?
+    /// Typed as the class it always is: one word, where a `Disposable?`
+    /// existential would take five in every subscription's observer.
+    private let disposed: AnonymousDisposable?
     /// Where the subscription was made, for `Hooks.defaultErrorHandler`:
     /// recorded only without `onError`, when `Hooks.recordCallStackOnError`.
     private let callStack: [String]
     private let stopped = Atomic<Bool>(false)
 
     @usableFromInline
-    init(onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?, disposed: Disposable?) {
+    init(onNext: ((Element) -> Void)?, onError: ((Swift.Error) -> Void)?, onCompleted: (() -> Void)?, disposed: AnonymousDisposable?) {
         self.onNextHandler = onNext
         self.onErrorHandler = onError
         self.onCompletedHandler = onCompleted

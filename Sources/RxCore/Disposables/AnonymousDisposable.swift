@@ -5,10 +5,15 @@ import Synchronization
 /// The action is a plain closure, as in RxSwift (`Disposables.create { … }`
 /// captures whatever the subscription needs to tear down); it runs once, on
 /// the thread that disposes first, so it is handed over unchecked.
+///
+/// `@usableFromInline`: the inlinable `subscribe(onNext:...)` makes the one
+/// its `onDisposed` runs in.
+@usableFromInline
 final class AnonymousDisposable: Cancelable {
     private let action: Mutex<UncheckedSendable<(() -> Void)?>>
     private let disposed = Atomic<Bool>(false)
 
+    @usableFromInline
     init(_ action: @escaping () -> Void) {
         self.action = Mutex(UncheckedSendable(action))
         #if TRACE_RESOURCES
@@ -16,10 +21,12 @@ final class AnonymousDisposable: Cancelable {
         #endif
     }
 
+    @usableFromInline
     var isDisposed: Bool {
         disposed.load(ordering: .acquiring)
     }
 
+    @usableFromInline
     func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let action = self.action.withLock { action -> UncheckedSendable<(() -> Void)?> in

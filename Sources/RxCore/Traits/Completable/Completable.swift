@@ -54,27 +54,23 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     ///
     /// `onDisposed` runs once, after the outcome or on dispose. An error
     /// without `onError` goes to `Hooks.defaultErrorHandler`.
+    @inlinable
     public func subscribe(
         onCompleted: (() -> Void)? = nil,
         onError: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
-        let callStack = onError == nil ? Hooks.subscriptionCallStack() : []
-        let subscription = subscribe { event in
-            switch event {
-            case .error(let error):
-                if let onError {
-                    onError(error)
-                } else {
-                    Hooks.defaultErrorHandler(callStack, error)
-                }
-            case .completed:
-                onCompleted?()
-            }
-            disposedCallback.dispose()
+        // The observer `Observable.subscribe(onNext:...)` uses: one object for
+        // the closures, no `Event` per outcome, and (inlinable) its metadata
+        // cached in the caller's module. A write's `Completable` is
+        // subscribed per request in a server.
+        guard let onDisposed else {
+            let observer = CallbackObserver<Never>(onNext: nil, onError: onError, onCompleted: onCompleted, disposed: nil)
+            return primitiveSequence.asObservable().subscribe(observer)
         }
-        return Disposables.create(subscription, disposedCallback)
+        let disposed = AnonymousDisposable(onDisposed)
+        let observer = CallbackObserver<Never>(onNext: nil, onError: onError, onCompleted: onCompleted, disposed: disposed)
+        return Disposables.create(primitiveSequence.asObservable().subscribe(observer), disposed)
     }
 
     /// Like `subscribe(onCompleted:onError:onDisposed:)`, passing `object`

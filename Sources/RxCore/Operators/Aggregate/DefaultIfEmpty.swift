@@ -32,10 +32,9 @@ private final class DefaultIfEmptySink<Observer: ObserverType>: Sink<Observer>, 
             dispose()
         case .completed:
             if isEmpty {
-                forwardOn(.next(defaultElement))
+                forwardNext(defaultElement)
             }
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

@@ -55,7 +55,7 @@ private final class ReduceSink<SourceType, Accumulate, Observer: ObserverType>: 
         case .completed:
             do {
                 let result = try mapResult(accumulated)
-                forwardOn(.next(result))
+                forwardNext(result)
                 forwardOn(.completed)
             } catch {
                 forwardOn(.error(error))

@@ -46,8 +46,7 @@ private final class SwitchIfEmptySink<Observer: ObserverType>: Sink<Observer>, O
                 otherSubscription.setDisposable(other.subscribe(self))
                 return
             }
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

@@ -167,14 +167,13 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
         if parent.rules.emitsWithoutSources {
             var values = parent.values
             do {
-                forwardOn(.next(try parent.resultSelector(parent.take(&values))))
+                forwardNext(try parent.resultSelector(parent.take(&values)))
             } catch {
                 forwardError(error)
                 return
             }
         }
-        forwardOn(.completed)
-        dispose()
+        forwardCompleted()
     }
 
     func next(_ index: Int, store: (inout Values) -> Void) {
@@ -249,12 +248,11 @@ private final class CombiningSink<Values, Snapshot, Observer: ObserverType>: Sin
                     forwardError(error)
                     return
                 }
-                forwardOn(.next(result))
+                forwardNext(result)
             case .error(let error):
                 forwardError(error)
             case .completed:
-                forwardOn(.completed)
-                dispose()
+                forwardCompleted()
             }
         }
     }

@@ -86,8 +86,7 @@ private final class ConcatSink<Observer: ObserverType>: Sink<Observer>, Observer
     }
 
     func done() {
-        forwardOn(.completed)
-        dispose()
+        forwardCompleted()
     }
 
     func extract(_ source: Observable<Element>) -> TailRecursion<Element>.Sources? {

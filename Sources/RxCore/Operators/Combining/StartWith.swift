@@ -15,7 +15,7 @@ extension ObservableType {
 private final class StartWithSink<Observer: ObserverType>: ForwardingSink<Observer>, @unchecked Sendable {
     func run(elements: [Element], source: Observable<Element>) -> Disposable {
         for element in elements {
-            forwardOn(.next(element))
+            forwardNext(element)
         }
         return source.subscribe(self)
     }

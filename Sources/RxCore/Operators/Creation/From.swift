@@ -73,8 +73,7 @@ private final class ObservableArraySink<Observer: ObserverType>: Sink<Observer>,
             forwardNext(element)
             return true
         }
-        forwardOn(.completed)
-        dispose()
+        forwardCompleted()
         return false
     }
 
@@ -113,8 +112,7 @@ private final class ObservableSequenceSink<Elements: Sequence, Observer: Observe
             forwardNext(element)
             return true
         }
-        forwardOn(.completed)
-        dispose()
+        forwardCompleted()
         return false
     }
 
@@ -164,14 +162,12 @@ private final class ObservableOptionalScheduledSink<Observer: ObserverType>: Sin
     func run(optional: Observer.Element?, scheduler: ImmediateSchedulerType) -> Disposable {
         scheduler.schedule(optional) { optional in
             guard let element = optional else {
-                self.forwardOn(.completed)
-                self.dispose()
+                self.forwardCompleted()
                 return Disposables.create()
             }
             self.forwardNext(element)
             return scheduler.schedule(()) { _ in
-                self.forwardOn(.completed)
-                self.dispose()
+                self.forwardCompleted()
                 return Disposables.create()
             }
         }

@@ -44,8 +44,7 @@ private final class GenerateSink<Observer: ObserverType>: Sink<Observer>, Synchr
                 forwardNext(state.value)
                 return true
             }
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
             return false
         } catch {
             forwardError(error)

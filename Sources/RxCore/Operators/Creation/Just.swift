@@ -33,10 +33,9 @@ private final class Just<Element>: Producer<Element> {
 private final class JustScheduledSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable {
     func run(element: Observer.Element, scheduler: ImmediateSchedulerType) -> Disposable {
         scheduler.schedule(element) { element in
-            self.forwardOn(.next(element))
+            self.forwardNext(element)
             return scheduler.schedule(()) { _ in
-                self.forwardOn(.completed)
-                self.dispose()
+                self.forwardCompleted()
                 return Disposables.create()
             }
         }

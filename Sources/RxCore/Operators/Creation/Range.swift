@@ -35,8 +35,7 @@ private final class RangeSink<Observer: ObserverType>: Sink<Observer>, Synchrono
             forwardNext(element)
             return true
         }
-        forwardOn(.completed)
-        dispose()
+        forwardCompleted()
         return false
     }
 

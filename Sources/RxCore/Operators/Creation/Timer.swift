@@ -27,7 +27,7 @@ extension ObservableType where Element: RxAbstractInteger {
 private final class TimerPeriodicSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable where Observer.Element: RxAbstractInteger {
     func run(dueTime: RxTimeInterval, period: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
         scheduler.schedulePeriodic(0 as Observer.Element, startAfter: dueTime, period: period) { count in
-            self.forwardOn(.next(count))
+            self.forwardNext(count)
             return count &+ 1
         }
     }
@@ -36,9 +36,9 @@ private final class TimerPeriodicSink<Observer: ObserverType>: Sink<Observer>, @
 private final class TimerOneOffSink<Observer: ObserverType>: Sink<Observer>, @unchecked Sendable where Observer.Element: RxAbstractInteger {
     func run(dueTime: RxTimeInterval, scheduler: SchedulerType) -> Disposable {
         scheduler.scheduleRelative((), dueTime: dueTime) { _ in
-            self.forwardOn(.next(0))
-            self.forwardOn(.completed)
-            self.dispose()
+            // Without an `Event`: building one looks its metadata up.
+            self.forwardNext(0)
+            self.forwardCompleted()
             return Disposables.create()
         }
     }

@@ -86,8 +86,7 @@ private final class RetryWhenSink<Observer: ObserverType, TriggerElement, Failur
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

@@ -32,8 +32,7 @@ private final class ElementAtSink<Observer: ObserverType>: Sink<Observer>, Obser
             if remaining == 0 {
                 remaining = -1
                 forwardOn(event)
-                forwardOn(.completed)
-                dispose()
+                forwardCompleted()
             } else if remaining > 0 {
                 remaining -= 1
             }

@@ -26,8 +26,7 @@ private final class IgnoreElementsSink<SourceElement, Observer: ObserverType>: S
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

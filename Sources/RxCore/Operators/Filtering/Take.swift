@@ -36,8 +36,7 @@ private final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, Obser
             remaining -= 1
             forwardOn(event)
             if remaining == 0 {
-                forwardOn(.completed)
-                dispose()
+                forwardCompleted()
             }
         case .error, .completed:
             forwardOn(event)

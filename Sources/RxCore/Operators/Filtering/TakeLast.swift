@@ -37,10 +37,9 @@ private final class TakeLastSink<Observer: ObserverType>: Sink<Observer>, Observ
             dispose()
         case .completed:
             while let element = elements.dequeue() {
-                forwardOn(.next(element))
+                forwardNext(element)
             }
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

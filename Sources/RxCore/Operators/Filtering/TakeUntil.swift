@@ -141,8 +141,7 @@ private final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observe
                 if behavior == .inclusive {
                     forwardOn(event)
                 }
-                forwardOn(.completed)
-                dispose()
+                forwardCompleted()
             }
         case .error, .completed:
             forwardOn(event)

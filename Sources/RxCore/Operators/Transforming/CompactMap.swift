@@ -26,7 +26,7 @@ private final class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
         case .next(let element):
             do {
                 if let result = try transform(element) {
-                    forwardOn(.next(result))
+                    forwardNext(result)
                 }
             } catch {
                 forwardError(error)
@@ -34,8 +34,7 @@ private final class CompactMapSink<SourceType, Observer: ObserverType>: Sink<Obs
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

@@ -25,12 +25,11 @@ private final class EnumeratedSink<SourceType, Observer: ObserverType>: Sink<Obs
                 return
             }
             index = next
-            forwardOn(.next((index: current, element: element)))
+            forwardNext((index: current, element: element))
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

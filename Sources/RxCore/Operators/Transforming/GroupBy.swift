@@ -104,7 +104,7 @@ private final class GroupBySink<Key: Hashable, Element, Observer: ObserverType>:
             let group = PublishSubject<Element>()
             groupIndex[key] = group
             groups.append(group)
-            forwardOn(.next(GroupedObservable(key: key, source: GroupedObservableImpl(subject: group, refCount: refCount))))
+            forwardNext(GroupedObservable(key: key, source: GroupedObservableImpl(subject: group, refCount: refCount)))
             group.on(event)
         case .error, .completed:
             stop(with: event)

@@ -25,8 +25,7 @@ private final class DematerializeSink<SourceType: EventConvertible, Observer: Ob
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

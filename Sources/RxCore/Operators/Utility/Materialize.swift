@@ -13,10 +13,9 @@ extension ObservableType {
 
 private final class MaterializeSink<SourceType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Observer.Element == Event<SourceType> {
     func on(_ event: Event<SourceType>) {
-        forwardOn(.next(event))
+        forwardNext(event)
         if event.isStopEvent {
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

@@ -40,16 +40,14 @@ private final class WithUnretainedSink<Object: AnyObject, SourceElement, Observe
         switch event {
         case .next(let element):
             guard let object else {
-                forwardOn(.completed)
-                dispose()
+                forwardCompleted()
                 return
             }
-            forwardOn(.next(resultSelector(object, element)))
+            forwardNext(resultSelector(object, element))
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

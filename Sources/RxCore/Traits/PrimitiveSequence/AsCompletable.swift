@@ -24,8 +24,7 @@ private final class DropElementsSink<Source, Observer: ObserverType>: Sink<Obser
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

@@ -27,10 +27,9 @@ private final class AsMaybeSink<Observer: ObserverType>: Sink<Observer>, Observe
             dispose()
         case .completed:
             if let element {
-                forwardOn(.next(element))
+                forwardNext(element)
             }
-            forwardOn(.completed)
-            dispose()
+            forwardCompleted()
         }
     }
 }

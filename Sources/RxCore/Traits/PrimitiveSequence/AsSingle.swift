@@ -27,7 +27,7 @@ private final class AsSingleSink<Observer: ObserverType>: Sink<Observer>, Observ
             dispose()
         case .completed:
             if let element {
-                forwardOn(.next(element))
+                forwardNext(element)
                 forwardOn(.completed)
             } else {
                 forwardOn(.error(RxError.noElements))

@@ -10,15 +10,13 @@ private final class FirstSink<Source, Observer: ObserverType>: Sink<Observer>, O
     func on(_ event: Event<Source>) {
         switch event {
         case .next(let element):
-            forwardOn(.next(element))
-            forwardOn(.completed)
-            dispose()
+            forwardNext(element)
+            forwardCompleted()
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.next(nil))
-            forwardOn(.completed)
-            dispose()
+            forwardNext(nil)
+            forwardCompleted()
         }
     }
 }

@@ -19,9 +19,8 @@ private final class ToArraySink<Source, Observer: ObserverType>: Sink<Observer>,
         case .error(let error):
             forwardError(error)
         case .completed:
-            forwardOn(.next(elements))
-            forwardOn(.completed)
-            dispose()
+            forwardNext(elements)
+            forwardCompleted()
         }
     }
 }

@@ -4,15 +4,18 @@ import Synchronization
 ///
 /// Disposing before the assignment disposes the assigned disposable as soon as
 /// it arrives. Assigning twice is a programmer error and traps.
-public final class SingleAssignmentDisposable: Cancelable {
-    private enum State {
-        case empty
-        case assigned(Disposable)
-        case disposed
-        case assignedThenDisposed
-    }
+public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
+    private static let disposedFlag = 1
+    private static let assignedFlag = 2
 
-    private let state = Mutex(State.empty)
+    private let state = Atomic<Int>(0)
+    // Unchecked exclusivity, as in `SinkDisposer`: `disposable` is written
+    // once, by `setDisposable`, before it publishes `assignedFlag` (a
+    // releasing read-modify-write), and moved out once, by the caller that
+    // observes both flags set (after an acquiring one). Not an optional and
+    // not an enum payload: a no-op stands for "none", so storing and moving
+    // it out are plain existential operations.
+    @exclusivity(unchecked) private var disposable: Disposable = NopDisposable()
 
     /// Creates an unassigned disposable.
     public init() {
@@ -23,48 +26,32 @@ public final class SingleAssignmentDisposable: Cancelable {
 
     /// `true` once disposed.
     public var isDisposed: Bool {
-        state.withLock { state in
-            switch state {
-            case .disposed, .assignedThenDisposed: return true
-            case .empty, .assigned: return false
-            }
-        }
+        state.load(ordering: .acquiring) & Self.disposedFlag != 0
     }
 
     /// Sets the underlying disposable; disposes it at once if `self` is already disposed.
-    public func setDisposable(_ disposable: Disposable) {
-        let disposeNow = state.withLock { state -> Bool in
-            switch state {
-            case .empty:
-                state = .assigned(disposable)
-                return false
-            case .disposed:
-                state = .assignedThenDisposed
-                return true
-            case .assigned, .assignedThenDisposed:
-                preconditionFailure("SingleAssignmentDisposable: disposable already set")
-            }
-        }
-        if disposeNow {
-            disposable.dispose()
+    public func setDisposable(_ disposable: consuming Disposable) {
+        self.disposable = disposable
+        let previous = state.bitwiseOr(Self.assignedFlag, ordering: .acquiringAndReleasing).oldValue
+        precondition(previous & Self.assignedFlag == 0, "SingleAssignmentDisposable: disposable already set")
+        if previous & Self.disposedFlag != 0 {
+            disposeHeld()
         }
     }
 
     /// Disposes the underlying disposable, now or when it is assigned.
     public func dispose() {
-        let toDispose = state.withLock { state -> Disposable? in
-            switch state {
-            case .empty:
-                state = .disposed
-                return nil
-            case .assigned(let disposable):
-                state = .assignedThenDisposed
-                return disposable
-            case .disposed, .assignedThenDisposed:
-                return nil
-            }
+        let previous = state.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposedFlag != 0 { return }
+        if previous & Self.assignedFlag != 0 {
+            disposeHeld()
         }
-        toDispose?.dispose()
+    }
+
+    private func disposeHeld() {
+        var held: Disposable = NopDisposable()
+        swap(&held, &disposable)
+        held.dispose()
     }
 
     deinit {

@@ -8,13 +8,26 @@ public final class CompositeDisposable: Cancelable {
     /// The key of one disposable in the group.
     public struct DisposeKey: Sendable {
         let key: BagKey
+        /// Which of the two bags holds it.
+        let isAssignment: Bool
     }
 
-    private let state: Mutex<Bag<Disposable>?>
+    /// What the group holds: any disposables, and apart from them the
+    /// `SingleAssignmentDisposable`s the operators add per inner
+    /// subscription, kept as the class they are, so adding and removing one
+    /// copies a reference instead of an existential. `nil` once disposed.
+    private struct Contents {
+        var disposables = Bag<Disposable>()
+        var assignments = Bag<SingleAssignmentDisposable>()
+
+        var count: Int { disposables.count + assignments.count }
+    }
+
+    private let state: Mutex<Contents?>
 
     /// Creates an empty group.
     public init() {
-        state = Mutex(Bag())
+        state = Mutex(Contents())
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -37,11 +50,11 @@ public final class CompositeDisposable: Cancelable {
 
     /// Creates a group of `disposables`.
     public init(disposables: [Disposable]) {
-        var bag = Bag<Disposable>()
+        var contents = Contents()
         for disposable in disposables {
-            _ = bag.insert(disposable)
+            _ = contents.disposables.insert(disposable)
         }
-        state = Mutex(bag)
+        state = Mutex(contents)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -52,14 +65,27 @@ public final class CompositeDisposable: Cancelable {
     /// - Returns: the key that removes it, or `nil` when the group was already
     ///   disposed, in which case `disposable` has been disposed.
     public func insert(_ disposable: Disposable) -> DisposeKey? {
-        let key = state.withLock { bag -> BagKey? in
-            bag?.insert(disposable)
+        let key = state.withLock { contents -> BagKey? in
+            contents?.disposables.insert(disposable)
         }
         guard let key else {
             disposable.dispose()
             return nil
         }
-        return DisposeKey(key: key)
+        return DisposeKey(key: key, isAssignment: false)
+    }
+
+    /// `insert(_:)` for the disposable of one inner subscription, kept in its
+    /// own bag (see `Contents`).
+    func insert(_ assignment: SingleAssignmentDisposable) -> DisposeKey? {
+        let key = state.withLock { contents -> BagKey? in
+            contents?.assignments.insert(assignment)
+        }
+        guard let key else {
+            assignment.dispose()
+            return nil
+        }
+        return DisposeKey(key: key, isAssignment: true)
     }
 
     /// The number of disposables in the group.
@@ -69,8 +95,13 @@ public final class CompositeDisposable: Cancelable {
 
     /// Removes the disposable under `disposeKey` from the group and disposes it.
     public func remove(for disposeKey: DisposeKey) {
-        let removed = state.withLock { bag in bag?.removeKey(disposeKey.key) }
-        removed?.dispose()
+        if disposeKey.isAssignment {
+            let removed = state.withLock { contents in contents?.assignments.removeKey(disposeKey.key) }
+            removed?.dispose()
+        } else {
+            let removed = state.withLock { contents in contents?.disposables.removeKey(disposeKey.key) }
+            removed?.dispose()
+        }
     }
 
     /// `true` once disposed.
@@ -80,11 +111,12 @@ public final class CompositeDisposable: Cancelable {
 
     /// Disposes every disposable in the group, in insertion order.
     public func dispose() {
-        let bag = state.withLock { bag -> Bag<Disposable>? in
-            defer { bag = nil }
-            return bag
+        let contents = state.withLock { contents -> Contents? in
+            defer { contents = nil }
+            return contents
         }
-        bag?.forEach { $0.dispose() }
+        contents?.disposables.forEach { $0.dispose() }
+        contents?.assignments.forEach { $0.dispose() }
     }
 
     deinit {

@@ -22,11 +22,27 @@ open class Producer<Element>: Observable<Element> {
         CurrentThreadScheduler.subscribe { subscribeNow(observer) }
     }
 
-    private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> SinkDisposer where Observer.Element == Element {
+    private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        if let subscription = runSource(observer) {
+            return subscription
+        }
         let disposer = SinkDisposer()
         let (sink, subscription) = run(observer, cancel: disposer)
         disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
         return disposer
+    }
+
+    /// For a source whose work often finishes during subscribe (a write the
+    /// kernel takes at once): does it, delivers the terminal event and
+    /// returns a no-op, allocating nothing, not even the `SinkDisposer` that
+    /// `run(_:cancel:)` is given. When the work goes on, it returns the
+    /// subscription it made: a sink behind a `SinkDisposer` of its own, never
+    /// the bare sink, which would keep its observer (and whatever that
+    /// captures) alive for as long as the caller holds the subscription.
+    /// `nil` (the default) subscribes through `run(_:cancel:)`.
+    @_spi(Bridge)
+    open func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Element {
+        nil
     }
 
     /// Creates the operator's sink for `observer` and subscribes it upstream.
@@ -69,7 +85,10 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
     @exclusivity(unchecked) private var sink: Disposable = NopDisposable()
     @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
 
-    init() {
+    /// A disposer waiting for `setSinkAndSubscription`: for a
+    /// `Producer.runSource` that goes on with a sink.
+    @_spi(Bridge)
+    public init() {
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -80,7 +99,10 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
         state.load(ordering: .acquiring) & Self.disposedFlag != 0
     }
 
-    func setSinkAndSubscription(sink: consuming Disposable, subscription: consuming Disposable) {
+    /// Hands over the sink and its upstream subscription, once; disposes
+    /// both at once if the disposer was disposed meanwhile.
+    @_spi(Bridge)
+    public func setSinkAndSubscription(sink: consuming Disposable, subscription: consuming Disposable) {
         self.sink = sink
         self.subscription = subscription
         let previous = state.bitwiseOr(Self.setFlag, ordering: .acquiringAndReleasing).oldValue

@@ -76,24 +76,30 @@ final class StreamWrite: Producer<Never> {
         self.payload = payload
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    // On the loop thread the write is tried at once, and the common case
+    // ends here, with no sink and no `SinkDisposer`.
+    override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
         let stream = self.stream
         let payload = self.payload
-        if let attempt = stream.loop.immediately({ stream.writeAtOnce(payload) }) {
-            // The common case ends here, without a sink.
-            switch attempt {
-            case .written:
-                observer.onCompleted()
-                return (sink: Disposables.create(), subscription: Disposables.create())
-            case .failed(let error):
-                observer.on(.error(error))
-                return (sink: Disposables.create(), subscription: Disposables.create())
-            case .mustQueue:
-                let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel)
-                sink.proceed(after: attempt)
-                return (sink: sink, subscription: Disposables.create())
-            }
+        guard let attempt = stream.loop.immediately({ stream.writeAtOnce(payload) }) else { return nil }
+        switch attempt {
+        case .written:
+            observer.onCompleted()
+            return Disposables.create()
+        case .failed(let error):
+            observer.on(.error(error))
+            return Disposables.create()
+        case .mustQueue:
+            let disposer = SinkDisposer()
+            let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: disposer)
+            sink.proceed(after: attempt)
+            disposer.setSinkAndSubscription(sink: sink, subscription: Disposables.create())
+            return disposer
         }
+    }
+
+    // From another thread: the sink hops to the loop thread.
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
         let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel)
         sink.start("uv_write")
         return (sink: sink, subscription: Disposables.create())

@@ -80,11 +80,16 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     private let state = Mutex(State())
     private let group = CompositeDisposable()
     private let sourceSubscription = SingleAssignmentDisposable()
+    /// The type of the observers of the inners, looked up once: in this
+    /// unspecialised code, naming `MergeInnerObserver<…>` to make one per
+    /// inner would look its metadata up in the runtime's tables each time.
+    private let innerObserverType: any MergeInnerObserving<Observer.Element>.Type
 
     /// - Parameter firstOnly: ignore outer elements while an inner is active (`flatMapFirst`).
     init(selector: @escaping Selector, firstOnly: Bool, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.firstOnly = firstOnly
+        self.innerObserverType = MergeInnerObserver<SourceElement, Inner, Observer>.self
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -151,7 +156,10 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     private func subscribeInner(_ inner: Observable<Observer.Element>) {
         let subscription = SingleAssignmentDisposable()
         guard let key = group.insert(subscription) else { return }
-        subscription.setDisposable(inner.subscribe(MergeInnerObserver(parent: self, key: key)))
+        // Made through the stored type, and subscribed opened from the
+        // existential: no metadata lookup per inner.
+        let observer = innerObserverType.init(parent: self, key: key)
+        subscription.setDisposable(inner.subscribe(observer))
     }
 
     fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
@@ -216,11 +224,24 @@ struct MergeCounters {
     }
 }
 
-private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: ObserverType where Inner.Element == Observer.Element {
+/// The observer of one inner of a `MergeSink`, made through a type the sink
+/// stored (see `MergeSink.innerObserverType`).
+private protocol MergeInnerObserving<Element>: ObserverType {
+    /// `parent` is the `MergeSink` the observer reports to.
+    init(parent: AnyObject, key: CompositeDisposable.DisposeKey)
+}
+
+private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: MergeInnerObserving where Inner.Element == Observer.Element {
     typealias Element = Observer.Element
 
     let parent: MergeSink<SourceElement, Inner, Observer>
     let key: CompositeDisposable.DisposeKey
+
+    init(parent: AnyObject, key: CompositeDisposable.DisposeKey) {
+        // Always the sink that stored this type.
+        self.parent = unsafeDowncast(parent, to: MergeSink<SourceElement, Inner, Observer>.self)
+        self.key = key
+    }
 
     func on(_ event: Event<Element>) {
         parent.innerOn(event, key: key)

@@ -32,13 +32,27 @@ final class Keyspace: Sendable {
 
         /// The live entry of `key` at `now`; an expired one is deleted.
         mutating func lookup(_ key: ByteBuffer, now: Int64) -> Entry? {
+            liveIndex(of: key, now: now).map { entries.values[$0] }
+        }
+
+        /// Where the live entry of `key` at `now` is; an expired one is
+        /// deleted. Reading the entry and replacing its value through the
+        /// index (INCR) hashes the key once in all.
+        mutating func liveIndex(of key: ByteBuffer, now: Int64) -> [StoredKey: Entry].Index? {
             let key = StoredKey(key, copyingLong: false)
-            guard let entry = entries[key] else { return nil }
-            if entry.expiresAt != 0, entry.expiresAt <= now {
+            guard let index = entries.index(forKey: key) else { return nil }
+            let expiresAt = entries.values[index].expiresAt
+            if expiresAt != 0, expiresAt <= now {
                 remove(key)
                 return nil
             }
-            return entry
+            return index
+        }
+
+        /// Replaces the value at `index` (from `liveIndex`), keeping its
+        /// expiry; `value` is a buffer of its own.
+        mutating func replaceValue(at index: [StoredKey: Entry].Index, with value: ByteBuffer) {
+            entries.values[index].value = value
         }
 
         /// Stores `value` under `key` with `expiresAt` (0: no expiry). The

@@ -118,16 +118,16 @@ extension Keyspace {
         amount *= sign
         let now = Self.now()
         return withStore { store in
-            let entry = store.lookup(args[1], now: now)
+            let index = store.liveIndex(of: args[1], now: now)
             var current: Int64 = 0
-            if let entry {
-                guard let parsed = RedisInteger.parse(entry.value) else { return .notAnInteger }
+            if let index {
+                guard let parsed = RedisInteger.parse(store.entries.values[index].value) else { return .notAnInteger }
                 current = parsed
             }
             let (result, overflow) = current.addingReportingOverflow(amount)
             if overflow { return .error("ERR increment or decrement would overflow") }
-            if entry != nil {
-                store.replaceValue(args[1], RedisInteger.bytes(result), compact: true)
+            if let index {
+                store.replaceValue(at: index, with: RedisInteger.bytes(result))
             } else {
                 store.set(args[1], RedisInteger.bytes(result), expiresAt: 0, compact: true)
             }

@@ -42,10 +42,20 @@ enum RedisInteger {
     }
 
     /// Appends the decimal digits of `value` to `output`, without a
-    /// `String` in between: written backwards into a stack buffer, then
-    /// appended in one go.
+    /// `String` in between.
     static func append(_ value: Int64, to output: inout [UInt8]) {
-        // 19 digits and a sign at most.
+        withDigits(of: value) { output.append(contentsOf: $0) }
+    }
+
+    /// The decimal digits of `value` as a buffer of its own (a stored
+    /// counter): one allocation.
+    static func bytes(_ value: Int64) -> ByteBuffer {
+        withDigits(of: value) { ByteBuffer($0) }
+    }
+
+    /// Calls `body` with the decimal digits of `value`, written backwards
+    /// into a stack buffer (19 digits and a sign at most).
+    private static func withDigits<Result>(of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var magnitude = value.magnitude
             var start = digits.count
@@ -58,26 +68,7 @@ enum RedisInteger {
                 start -= 1
                 digits[start] = UInt8(ascii: "-")
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
-    }
-
-    /// The decimal digits of `value` as a buffer of its own (a stored
-    /// counter): formatted on the stack, one allocation.
-    static func bytes(_ value: Int64) -> ByteBuffer {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var magnitude = value.magnitude
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            return ByteBuffer(UnsafeBufferPointer(rebasing: digits[start...]))
+            return body(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }

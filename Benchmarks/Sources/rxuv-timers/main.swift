@@ -12,8 +12,9 @@ import RxUV
 //
 // Subscribes N one-shot timers (default 1,000,000) whose due times are
 // spread evenly over MS milliseconds (default 1000): `loop.rx.timer(after:)`
-// (mode rx, one uv_timer_t per subscription) or `Observable<Int>.timer(_:
-// scheduler: loop)` (mode scheduler, RxCore's timer on the Loop scheduler).
+// (mode rx: one entry of the loop's timer queue per subscription) or
+// `Observable<Int>.timer(_: scheduler: loop)` (mode scheduler, RxCore's timer
+// on the Loop scheduler).
 // Runs the loop until every timer has fired, then disposes every
 // subscription and checks that no handle is left open. Prints one line of
 // key=value pairs, as uv-timers does: the seconds of each phase (arm; fire,

@@ -109,7 +109,9 @@ public final class CompositeDisposable: Cancelable {
         state.withLock { $0 == nil }
     }
 
-    /// Disposes every disposable in the group, in insertion order.
+    /// Disposes every disposable in the group, in insertion order (the
+    /// per-inner disposables operators add, kept apart, come after the
+    /// others, in their own insertion order).
     public func dispose() {
         let contents = state.withLock { contents -> Contents? in
             defer { contents = nil }

@@ -59,6 +59,14 @@ final class RangeTests: RxCoreTestCase {
             ])
     }
 
+    /// The synchronous loop (no scheduler) stops at the type's last value
+    /// without stepping past it.
+    func testRange_SynchronousUpToMax() {
+        var events: [Event<Int8>] = []
+        _ = Observable<Int8>.range(start: 125, count: 3).subscribe { events.append($0) }
+        XCTAssertEqual(events, [.next(125), .next(126), .next(127), .completed])
+    }
+
     func testRange_UnsignedEmpty() {
         var events: [Event<UInt>] = []
         _ = Observable<UInt>.range(start: 0, count: 0).subscribe { events.append($0) }

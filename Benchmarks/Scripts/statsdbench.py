@@ -32,6 +32,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+# The example tests' helpers: the kernel's UDP drop count.
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Examples"))
+from support import udp_drops  # noqa: E402
 PAYLOAD = b"bench.hits:1|c"
 
 
@@ -96,17 +99,6 @@ class Sender:
 
     def close(self):
         self.socket.close()
-
-
-def udp_drops(port):
-    local = f"0100007F:{port:04X}"
-    with open("/proc/net/udp") as table:
-        next(table)
-        for line in table:
-            fields = line.split()
-            if fields[1] == local:
-                return int(fields[-1])
-    raise RuntimeError(f"no UDP socket on 127.0.0.1:{port}")
 
 
 class Aggregator:

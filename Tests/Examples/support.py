@@ -220,3 +220,16 @@ class LineClient:
 
     def close(self):
         self.sock.close()
+
+
+def udp_drops(port):
+    """The kernel's drop count for the IPv4 UDP socket bound to 127.0.0.1:port
+    (the `drops` column of /proc/net/udp)."""
+    local = f"0100007F:{port:04X}"
+    with open("/proc/net/udp") as table:
+        next(table)
+        for line in table:
+            fields = line.split()
+            if fields[1] == local:
+                return int(fields[-1])
+    raise AssertionError(f"no UDP socket on 127.0.0.1:{port} in /proc/net/udp")

@@ -26,8 +26,18 @@ open class Producer<Element>: Observable<Element> {
         if let subscription = runSource(observer) {
             return subscription
         }
+        return subscribeSink { run(observer, cancel: $0) }
+    }
+
+    /// Makes a `SinkDisposer`, has `makeSink` create the sink with it as
+    /// `cancel` and subscribe upstream, and hands both to the disposer, which
+    /// it returns: how every sink subscription starts, `run(_:cancel:)`'s
+    /// and a `runSource` that goes on with a sink.
+    @_spi(Bridge)
+    @inline(__always)
+    public final func subscribeSink(_ makeSink: (SinkDisposer) -> (sink: Disposable, subscription: Disposable)) -> Disposable {
         let disposer = SinkDisposer()
-        let (sink, subscription) = run(observer, cancel: disposer)
+        let (sink, subscription) = makeSink(disposer)
         disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
         return disposer
     }
@@ -36,8 +46,7 @@ open class Producer<Element>: Observable<Element> {
     /// kernel takes at once): does it, delivers the terminal event and
     /// returns a no-op, allocating nothing, not even the `SinkDisposer` that
     /// `run(_:cancel:)` is given. When the work goes on, it returns the
-    /// subscription it made: a sink behind a `SinkDisposer` of its own, never
-    /// the bare sink, which would keep its observer (and whatever that
+    /// subscription it made through `subscribeSink`, never the bare sink, which would keep its observer (and whatever that
     /// captures) alive for as long as the caller holds the subscription.
     /// `nil` (the default) subscribes through `run(_:cancel:)`.
     @_spi(Bridge)
@@ -63,20 +72,14 @@ open class Producer<Element>: Observable<Element> {
 /// Part of the `Bridge` SPI, as the type of `Producer.run`'s `cancel`.
 ///
 /// `@unchecked Sendable`: `sink` and `subscription` are ordered by the
-/// atomic `state` protocol described at their declaration.
+/// `HandOverFlags` protocol.
 @_spi(Bridge)
 public final class SinkDisposer: Cancelable, @unchecked Sendable {
-    private static let disposedFlag = 1
-    private static let setFlag = 2
-
-    private let state = Atomic<Int>(0)
-    // Unchecked exclusivity: the two fields are written once, by
-    // `setSinkAndSubscription`, before it publishes `setFlag` (a releasing
-    // read-modify-write), and read and cleared once, by `disposeBoth`, which
-    // only the caller that observes both flags set runs (after an acquiring
-    // read-modify-write). The `state` protocol already orders every access,
-    // so the runtime's dynamic checks (six `swift_beginAccess` calls per
-    // subscription) would only cost time.
+    private let flags = HandOverFlags()
+    // Unchecked exclusivity: written once before `flags.publish`, moved out
+    // once by the caller `flags` picks (see `HandOverFlags`); the runtime's
+    // dynamic checks (six `swift_beginAccess` calls per subscription) would
+    // only cost time.
     //
     // Not optionals: a no-op stands for "none", so that storing, moving out
     // and destroying them are plain existential operations, where a
@@ -85,10 +88,7 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
     @exclusivity(unchecked) private var sink: Disposable = NopDisposable()
     @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
 
-    /// A disposer waiting for `setSinkAndSubscription`: for a
-    /// `Producer.runSource` that goes on with a sink.
-    @_spi(Bridge)
-    public init() {
+    init() {
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -96,18 +96,15 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
 
     /// `true` once disposed.
     public var isDisposed: Bool {
-        state.load(ordering: .acquiring) & Self.disposedFlag != 0
+        flags.isDisposed
     }
 
     /// Hands over the sink and its upstream subscription, once; disposes
     /// both at once if the disposer was disposed meanwhile.
-    @_spi(Bridge)
-    public func setSinkAndSubscription(sink: consuming Disposable, subscription: consuming Disposable) {
+    func setSinkAndSubscription(sink: consuming Disposable, subscription: consuming Disposable) {
         self.sink = sink
         self.subscription = subscription
-        let previous = state.bitwiseOr(Self.setFlag, ordering: .acquiringAndReleasing).oldValue
-        precondition(previous & Self.setFlag == 0, "SinkDisposer: sink and subscription set twice")
-        if previous & Self.disposedFlag != 0 {
+        if flags.publish(twice: "SinkDisposer: sink and subscription set twice") {
             disposeBoth()
         }
     }
@@ -115,9 +112,7 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
     /// Disposes the sink and the upstream subscription (at once, or as soon
     /// as both are known); later calls do nothing.
     public func dispose() {
-        let previous = state.bitwiseOr(Self.disposedFlag, ordering: .acquiringAndReleasing).oldValue
-        if previous & Self.disposedFlag != 0 { return }
-        if previous & Self.setFlag != 0 {
+        if flags.dispose() {
             disposeBoth()
         }
     }

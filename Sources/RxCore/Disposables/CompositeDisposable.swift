@@ -65,27 +65,24 @@ public final class CompositeDisposable: Cancelable {
     /// - Returns: the key that removes it, or `nil` when the group was already
     ///   disposed, in which case `disposable` has been disposed.
     public func insert(_ disposable: Disposable) -> DisposeKey? {
-        let key = state.withLock { contents -> BagKey? in
-            contents?.disposables.insert(disposable)
-        }
-        guard let key else {
-            disposable.dispose()
-            return nil
-        }
-        return DisposeKey(key: key, isAssignment: false)
+        disposeKey(state.withLock { $0?.disposables.insert(disposable) }, isAssignment: false, orDispose: disposable)
     }
 
     /// `insert(_:)` for the disposable of one inner subscription, kept in its
     /// own bag (see `Contents`).
     func insert(_ assignment: SingleAssignmentDisposable) -> DisposeKey? {
-        let key = state.withLock { contents -> BagKey? in
-            contents?.assignments.insert(assignment)
-        }
+        disposeKey(state.withLock { $0?.assignments.insert(assignment) }, isAssignment: true, orDispose: assignment)
+    }
+
+    /// The key of an insertion, or, when the group was disposed already
+    /// (`key` is `nil`), disposes `inserted` and returns `nil`.
+    @inline(__always)
+    private func disposeKey<Inserted: Disposable>(_ key: BagKey?, isAssignment: Bool, orDispose inserted: Inserted) -> DisposeKey? {
         guard let key else {
-            assignment.dispose()
+            inserted.dispose()
             return nil
         }
-        return DisposeKey(key: key, isAssignment: true)
+        return DisposeKey(key: key, isAssignment: isAssignment)
     }
 
     /// The number of disposables in the group.

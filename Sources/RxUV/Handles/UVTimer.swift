@@ -16,8 +16,10 @@ final class UVTimer: UVHandle {
     /// Called at each expiry; released when the handle closes.
     var target: UVTimerTarget?
 
-    init(loop: Loop, isLoopInternal: Bool) throws(UVError) {
-        super.init(loop: loop, type: UV_TIMER, kind: .timer, isLoopInternal: isLoopInternal)
+    /// The loop's own handle: not counted open (its timers are) and not
+    /// holding the `Loop` object, which owns the queue that owns it.
+    init(loop: Loop) throws(UVError) {
+        super.init(loop: loop, type: UV_TIMER, kind: .timer, isLoopInternal: true)
         try adopt("uv_timer_init") { uv_timer_init(loop.raw, timer) }
     }
 

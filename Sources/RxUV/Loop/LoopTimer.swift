@@ -78,11 +78,6 @@ final class LoopTimer: UVResource {
         target = nil
     }
 
-    /// `release()`, by the name the owners of a handle use.
-    func close() {
-        release()
-    }
-
     /// The timer came due; `LoopTimerQueue` took it off the heap and, when
     /// it repeats, put it back for its next expiry. Loop thread.
     func expire() {

@@ -140,7 +140,7 @@ final class LoopTimerQueue: UVTimerTarget {
     // MARK: The handle
 
     private func makeHandle() throws(UVError) -> UVTimer {
-        let handle = try UVTimer(loop: loop, isLoopInternal: true)
+        let handle = try UVTimer(loop: loop)
         handle.target = self
         self.handle = handle
         return handle

@@ -164,7 +164,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     }
 
     private func closeTimer() {
-        timer?.close()
+        timer?.release()
         timer = nil
     }
 

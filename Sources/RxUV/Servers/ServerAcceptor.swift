@@ -77,7 +77,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
     }
 
     func timerFired() {
-        pause?.close()
+        pause?.release()
         pause = nil
         do throws(UVError) {
             try poll?.startReading()
@@ -99,7 +99,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        pause?.close()
+        pause?.release()
         pause = nil
         // uv_close stops polling at once: the descriptor may go now.
         poll?.close()

@@ -120,7 +120,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         entry.handling.dispose()
         entry.watchingClose.dispose()
         if entries.isEmpty {
-            sweep?.close()
+            sweep?.release()
             sweep = nil
         }
         server?.connectionEnded(on: self)

@@ -90,11 +90,11 @@ final class StreamWrite: Producer<Never> {
             observer.on(.error(error))
             return Disposables.create()
         case .mustQueue:
-            let disposer = SinkDisposer()
-            let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: disposer)
-            sink.proceed(after: attempt)
-            disposer.setSinkAndSubscription(sink: sink, subscription: Disposables.create())
-            return disposer
+            return subscribeSink { cancel in
+                let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel)
+                sink.proceed(after: attempt)
+                return (sink: sink, subscription: Disposables.create())
+            }
         }
     }
 

@@ -186,7 +186,7 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
         if count < 0 {
             // A receive error (an ICMP error reported on the socket, a lack
             // of buffers) does not end the stream of datagrams.
-            Hooks.defaultErrorHandler([], UVError(status: Int32(count), operation: "uv_udp_recv", address: localAddress?.description))
+            report(UVError(status: Int32(count), operation: "uv_udp_recv", address: localAddress?.description), ReportContext(loop: loop))
             return
         }
         // libuv reports "nothing to read" as 0 bytes with no sender; a

@@ -20,3 +20,18 @@ func uvCall(_ operation: StaticString, address: @autoclosure () -> String? = nil
     }
     return status
 }
+
+/// The same choke point for a libuv call whose negative status is an answer
+/// the caller handles, not a failure to throw (`uv_try_write`'s `UV_EAGAIN`):
+/// returns the status as it is. A fault armed for `operation` (debug
+/// builds) replaces the call here too, so a write fails the same way
+/// whichever call makes it.
+@inline(__always)
+func uvStatus(_ operation: StaticString, _ call: () -> Int32) -> Int32 {
+    #if TRACE_RESOURCES || DEBUG
+    if let forced = UVFaultInjection.forcedStatus(for: operation) {
+        return forced
+    }
+    #endif
+    return call()
+}

@@ -18,12 +18,6 @@ public struct UVError: Error, Hashable, CustomStringConvertible, Sendable {
     public let address: String?
 
     /// The error `code` of `operation`, at `address` if there is one.
-    /// The error of a system call that failed and set `errno` (libuv's
-    /// codes are `-errno`).
-    static func fromErrno(_ operation: String, address: String? = nil) -> UVError {
-        UVError(code: Code(rawValue: -errno), operation: operation, address: address)
-    }
-
     public init(code: Code, operation: String, address: String? = nil) {
         self.code = code
         self.operation = operation

@@ -75,7 +75,7 @@ class FileReadingSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unc
     final func closeFile() {
         guard let descriptor = file, !isReadingFile else { return }
         file = nil
-        Glibc.close(descriptor)
+        systemClose(descriptor)
     }
 
     override func didRelease() {

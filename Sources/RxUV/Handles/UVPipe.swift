@@ -58,7 +58,8 @@ final class UVPipe: UVStream {
         guard let descriptor else { return nil }
         var credentials = PeerCredentialsLayout()
         var length = socklen_t(MemoryLayout<PeerCredentialsLayout>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        // Unreadable credentials are reported as none (the peer is gone).
+        guard (try? systemCall("getsockopt") { getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }) != nil else { return nil }
         return PeerCredentials(processID: credentials.pid, userID: credentials.uid, groupID: credentials.gid)
     }
 

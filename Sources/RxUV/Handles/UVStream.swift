@@ -75,12 +75,7 @@ class UVStream: UVHandle {
     /// queued). In debug builds a fault armed for `uv_write` replaces it: a
     /// write fails the same way whichever call makes it.
     func tryWrite(_ buffers: UnsafeMutablePointer<uv_buf_t>, count: Int) -> Int {
-        #if TRACE_RESOURCES || DEBUG
-        if let forced = UVFaultInjection.forcedStatus(for: "uv_write") {
-            return Int(forced)
-        }
-        #endif
-        return Int(uv_try_write(stream, buffers, UInt32(count)))
+        Int(uvStatus("uv_write") { uv_try_write(stream, buffers, UInt32(count)) })
     }
 
     /// Bytes queued for writing and not yet handed to the kernel
@@ -122,7 +117,7 @@ class UVStream: UVHandle {
             try stream.closingIfFails { () throws(UVError) in try open(stream) }
         } catch {
             // libuv took the descriptor only if `open` succeeded.
-            _ = systemClose(descriptor)
+            systemClose(descriptor)
             throw error
         }
         return stream
@@ -133,11 +128,6 @@ class UVStream: UVHandle {
     func makePeer() throws(UVError) -> UVStream {
         throw UVError(code: UVError.Code.notSupported, operation: "uv_accept")
     }
-}
-
-/// `close(2)`, out of the way of `UVHandle.close()`.
-private func systemClose(_ descriptor: Int32) -> Int32 {
-    Glibc.close(descriptor)
 }
 
 private func uvConnectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {

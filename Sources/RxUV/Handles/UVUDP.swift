@@ -54,7 +54,7 @@ final class UVUDP: UVHandle {
     func setSocketOption(_ option: Int32, _ value: Int32, name: String) throws(UVError) {
         guard let descriptor else { throw UVError(code: UVError.Code.badFileDescriptor, operation: name) }
         var value = value
-        try uvCall("setsockopt") { setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 ? 0 : -errno }
+        try systemCall("setsockopt", address: name) { setsockopt(descriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
     /// Binds to `address` (`uv_udp_bind`), with `SO_REUSEADDR` when `reuseAddress`.
@@ -108,14 +108,12 @@ final class UVUDP: UVHandle {
     /// negative status (`UV_EAGAIN` when it would block or sends are
     /// queued). In debug builds a fault armed for `uv_udp_send` replaces it.
     func trySend(_ bytes: ByteBuffer, to address: SocketAddress?) -> Int {
-        #if TRACE_RESOURCES || DEBUG
-        if let forced = UVFaultInjection.forcedStatus(for: "uv_udp_send") {
-            return Int(forced)
-        }
-        #endif
         var buffer = bytes.uvBuffer()
-        guard let address else { return Int(uv_udp_try_send(udp, &buffer, 1, nil)) }
-        return Int(address.withSockAddr { uv_udp_try_send(udp, &buffer, 1, $0) })
+        return Int(
+            uvStatus("uv_udp_send") {
+                guard let address else { return uv_udp_try_send(udp, &buffer, 1, nil) }
+                return address.withSockAddr { uv_udp_try_send(udp, &buffer, 1, $0) }
+            })
     }
 
     /// Bytes queued for sending (`uv_udp_get_send_queue_size`).

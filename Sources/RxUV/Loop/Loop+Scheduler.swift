@@ -71,7 +71,7 @@ struct UnobservedErrors: ObserverType {
 
     func on(_ event: Event<Never>) {
         if case .error(let error) = event {
-            Hooks.defaultErrorHandler([], error)
+            report(error)
         }
     }
 }

@@ -307,7 +307,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         do throws(UVError) {
             queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue))
         } catch {
-            Hooks.defaultErrorHandler([], error)
+            report(error, ReportContext(loop: self))
         }
     }
 

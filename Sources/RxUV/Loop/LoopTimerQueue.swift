@@ -133,7 +133,7 @@ final class LoopTimerQueue: UVTimerTarget {
         do throws(UVError) {
             try arm(handle)
         } catch {
-            Hooks.defaultErrorHandler([], error)
+            report(error, ReportContext(loop: loop))
         }
     }
 

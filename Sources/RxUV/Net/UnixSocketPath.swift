@@ -43,29 +43,42 @@ enum UnixSocketPath {
     /// throws `EADDRINUSE`.
     static func removeStaleSocket(at path: String) throws(UVError) {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return }
+        do throws(UVError) {
+            try systemCall("lstat", address: path) { lstat(path, &status) }
+        } catch {
+            // Nothing there (or nothing we may look at: bind will say).
+            return
+        }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
             throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (not a socket)")
         }
         // A non-blocking probe: an AF_UNIX connect answers at once.
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw UVError.fromErrno("socket", address: path) }
-        defer { Glibc.close(probe) }
-        let result = withAddress(of: path) { connect(probe, $0, $1) }
-        if result == 0 || errno == EAGAIN || errno == EINPROGRESS {
-            throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (a server answers there)")
+        let probe = try newSocket(path)
+        defer { systemClose(probe) }
+        do throws(UVError) {
+            try systemCall("connect", address: path) { withAddress(of: path) { connect(probe, $0, $1) } }
+        } catch  where error.code == .connectionRefused {
+            // Nobody answers: the file is stale.
+            do throws(UVError) {
+                try systemCall("unlink", address: path) { unlink(path) }
+            } catch  where error.code == .noSuchFileOrDirectory {
+                // Removed meanwhile.
+            }
+            return
+        } catch  where error.code == .wouldBlock || error.code.rawValue == -EINPROGRESS {
+            // A server answers, with a full backlog.
         }
-        guard errno == ECONNREFUSED else { throw UVError.fromErrno("connect", address: path) }
-        guard unlink(path) == 0 || errno == ENOENT else { throw UVError.fromErrno("unlink", address: path) }
+        throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (a server answers there)")
     }
 
     /// A new socket bound to the abstract name `path` (close-on-exec,
     /// non-blocking), for `uv_pipe_open`.
     static func boundAbstractSocket(_ path: String) throws(UVError) -> Int32 {
         let descriptor = try newSocket(path)
-        guard withAddress(of: path, { bind(descriptor, $0, $1) }) == 0 else {
-            let error = UVError.fromErrno("bind", address: display(path))
-            Glibc.close(descriptor)
+        do throws(UVError) {
+            try systemCall("bind", address: display(path)) { withAddress(of: path) { bind(descriptor, $0, $1) } }
+        } catch {
+            systemClose(descriptor)
             throw error
         }
         return descriptor
@@ -85,21 +98,20 @@ enum UnixSocketPath {
         try removeStaleSocket(at: path)
         let descriptor = try newSocket(path)
         do throws(UVError) {
-            guard withAddress(of: path, { bind(descriptor, $0, $1) }) == 0 else {
-                throw UVError.fromErrno("bind", address: path)
-            }
-            if let mode, chmod(path, mode) != 0 {
-                let error = UVError.fromErrno("chmod", address: path)
-                unlink(path)
-                throw error
-            }
+            try systemCall("bind", address: path) { withAddress(of: path) { bind(descriptor, $0, $1) } }
             var status = stat()
-            guard lstat(path, &status) == 0 else {
-                throw UVError.fromErrno("lstat", address: path)
+            do throws(UVError) {
+                if let mode {
+                    try systemCall("chmod", address: path) { chmod(path, mode) }
+                }
+                try systemCall("lstat", address: path) { lstat(path, &status) }
+            } catch {
+                _ = try? systemCall("unlink", address: path) { unlink(path) }
+                throw error
             }
             return (descriptor, SocketFile(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
         } catch {
-            Glibc.close(descriptor)
+            systemClose(descriptor)
             throw error
         }
     }
@@ -115,8 +127,14 @@ enum UnixSocketPath {
         /// server put there since).
         func remove() {
             var status = stat()
-            guard lstat(path, &status) == 0, UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode else { return }
-            unlink(path)
+            guard (try? systemCall("lstat", address: path) { lstat(path, &status) }) != nil,
+                UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode
+            else { return }
+            do throws(UVError) {
+                try systemCall("unlink", address: path) { unlink(path) }
+            } catch {
+                report(error)
+            }
         }
     }
 
@@ -125,18 +143,19 @@ enum UnixSocketPath {
     /// gives `EAGAIN`, as libuv's own connect reports it.
     static func connectedAbstractSocket(_ path: String) throws(UVError) -> Int32 {
         let descriptor = try newSocket(path)
-        guard withAddress(of: path, { connect(descriptor, $0, $1) }) == 0 else {
-            let error = UVError.fromErrno("uv_pipe_connect", address: display(path))
-            Glibc.close(descriptor)
+        do throws(UVError) {
+            try systemCall("uv_pipe_connect", address: display(path)) { withAddress(of: path) { connect(descriptor, $0, $1) } }
+        } catch {
+            systemClose(descriptor)
             throw error
         }
         return descriptor
     }
 
     private static func newSocket(_ path: String) throws(UVError) -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw UVError.fromErrno("socket", address: display(path)) }
-        return descriptor
+        try systemCall("socket", address: display(path)) {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
     }
 
     /// Calls `body` with `path` as a `sockaddr_un` and its length: the whole

@@ -37,8 +37,9 @@ enum ExecutableSearch {
             }
             let candidate = "\(base)/\(name)"
             var status = stat()
-            guard stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
-            if access(candidate, X_OK) == 0 {
+            // A candidate that cannot be looked at is passed over, as a shell does.
+            guard (try? systemCall("stat", address: candidate) { stat(candidate, &status) }) != nil, status.st_mode & S_IFMT == S_IFREG else { continue }
+            if (try? systemCall("access", address: candidate) { access(candidate, X_OK) }) != nil {
                 return .executable(candidate)
             }
             firstUnrunnable = firstUnrunnable ?? candidate

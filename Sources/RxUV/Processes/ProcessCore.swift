@@ -150,7 +150,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
         } catch {
             // ESRCH: the child exited; its exit callback is on its way.
             if error.code != .noSuchProcess {
-                Hooks.defaultErrorHandler([], error)
+                report(error, ReportContext(loop: loop))
             }
         }
     }

@@ -129,8 +129,8 @@ private final class UnixListen: Producer<UnixConnection> {
                     pipe = try UVPipe(loop: loop)
                     try pipe.closingIfFails { () throws(UVError) in
                         try pipe.bind(path)
-                        if let mode, chmod(path, mode) != 0 {
-                            throw UVError.fromErrno("chmod", address: path)
+                        if let mode {
+                            try systemCall("chmod", address: path) { chmod(path, mode) }
                         }
                         try pipe.listen(backlog: backlog, address: address)
                     }

@@ -134,7 +134,7 @@ public final class GracefulShutdown: @unchecked Sendable {
         work.asObservable()
             .timeout(deadline, scheduler: loops[0])
             .catch { error in
-                Hooks.defaultErrorHandler([], error)
+                report(error, ReportContext(loop: self.loops[0]))
                 return .empty()
             }
             .asCompletable()

@@ -18,39 +18,42 @@ struct ListeningSocket {
     /// `SO_REUSEADDR` and, when asked, `SO_REUSEPORT` (which libuv 1.44
     /// cannot set).
     init(address: SocketAddress, backlog: Int, reusePort: Bool) throws(UVError) {
-        let descriptor = socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else {
-            throw UVError.fromErrno("socket", address: address.description)
+        let name = address.description
+        let descriptor = try systemCall("socket", address: name) {
+            socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
         do throws(UVError) {
-            var on: Int32 = 1
-            let length = socklen_t(MemoryLayout<Int32>.size)
-            if setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, length) != 0
-                || (reusePort && setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, length) != 0)
-            {
-                throw UVError.fromErrno("setsockopt", address: address.description)
+            try Self.setOption(SO_REUSEADDR, on: descriptor, address: name)
+            if reusePort {
+                try Self.setOption(SO_REUSEPORT, on: descriptor, address: name)
             }
-            if address.withSockAddr({ Glibc.bind(descriptor, $0, socklen_t(address.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)) }) != 0 {
-                throw UVError.fromErrno("bind", address: address.description)
+            try systemCall("bind", address: name) {
+                address.withSockAddr { Glibc.bind(descriptor, $0, socklen_t(address.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)) }
             }
-            if Glibc.listen(descriptor, Int32(clamping: backlog)) != 0 {
-                throw UVError.fromErrno("listen", address: address.description)
-            }
+            try systemCall("listen", address: name) { Glibc.listen(descriptor, Int32(clamping: backlog)) }
             var storage = sockaddr_storage()
             var storageLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let bound = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &storageLength) }
+            try systemCall("getsockname", address: name) {
+                withUnsafeMutablePointer(to: &storage) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &storageLength) }
+                }
             }
-            guard bound == 0, let local = SocketAddress(storage: storage) else {
-                throw UVError.fromErrno("getsockname", address: address.description)
+            guard let local = SocketAddress(storage: storage) else {
+                throw UVError(code: UVError.Code.addressFamilyNotSupported, operation: "getsockname", address: name)
             }
             self.descriptor = descriptor
             self.address = .ip(local)
             self.file = nil
         } catch {
-            Glibc.close(descriptor)
+            systemClose(descriptor)
             throw error
         }
+    }
+
+    /// Sets the integer socket option `option` to 1 (`setsockopt`).
+    private static func setOption(_ option: Int32, on descriptor: Int32, address: String) throws(UVError) {
+        var on: Int32 = 1
+        try systemCall("setsockopt", address: address) { setsockopt(descriptor, SOL_SOCKET, option, &on, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
     /// A non-blocking Unix-domain socket bound to `path` and listening: a
@@ -59,9 +62,10 @@ struct ListeningSocket {
     /// the file before it listens.
     init(unixPath path: String, backlog: Int, mode: mode_t?) throws(UVError) {
         let (descriptor, file) = try UnixSocketPath.boundListeningSocket(path, mode: mode, operation: "bind")
-        guard Glibc.listen(descriptor, Int32(clamping: backlog)) == 0 else {
-            let error = UVError.fromErrno("listen", address: UnixSocketPath.display(path))
-            Glibc.close(descriptor)
+        do throws(UVError) {
+            try systemCall("listen", address: UnixSocketPath.display(path)) { Glibc.listen(descriptor, Int32(clamping: backlog)) }
+        } catch {
+            systemClose(descriptor)
             file?.remove()
             throw error
         }
@@ -70,22 +74,23 @@ struct ListeningSocket {
         self.file = file
     }
 
-    /// The next connection's descriptor (closed on exec; `uv_tcp_open`
-    /// makes it non-blocking); `nil` when none waits (`EAGAIN`), else the
-    /// failure as a `UVError`.
+    /// The next connection's descriptor, closed on exec (`accept`, then
+    /// `fcntl`; `uv_tcp_open` and `uv_pipe_open` make it non-blocking);
+    /// `nil` when none waits (`EAGAIN`), else the failure.
     func accept() throws(UVError) -> Int32? {
-        while true {
-            let connection = Glibc.accept(descriptor, nil, nil)
-            if connection >= 0 {
-                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-                return connection
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return nil
-            default: throw UVError.fromErrno("accept", address: address.description)
-            }
+        let connection: Int32
+        do throws(UVError) {
+            connection = try systemCall("accept", address: address.description) { Glibc.accept(descriptor, nil, nil) }
+        } catch  where error.code == .wouldBlock {
+            return nil
         }
+        do throws(UVError) {
+            try systemCall("fcntl", address: address.description) { fcntl(connection, F_SETFD, FD_CLOEXEC) }
+        } catch {
+            systemClose(connection)
+            throw error
+        }
+        return connection
     }
 
     /// Refuses an accepted connection: closes it with a reset (`SO_LINGER`
@@ -93,12 +98,17 @@ struct ListeningSocket {
     /// of file).
     static func refuse(_ connection: Int32) {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        _ = setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        Glibc.close(connection)
+        do throws(UVError) {
+            try systemCall("setsockopt") { setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
+        } catch {
+            // The close below is then an orderly one, which still refuses.
+            report(error)
+        }
+        systemClose(connection)
     }
 
     func close() {
-        Glibc.close(descriptor)
+        systemClose(descriptor)
         file?.remove()
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// handed to the server, which places each on a loop.
 ///
 /// Running out of descriptors or memory (`EMFILE`, `ENFILE`, `ENOMEM`,
-/// `ENOBUFS`) is reported to `Hooks.defaultErrorHandler` and accepting
+/// `ENOBUFS`) is reported (`report`, with the server's address) and accepting
 /// pauses for 100 ms (the socket stays readable, so accepting at once would
 /// spin); other failures end accepting on this socket, also reported.
 // @unchecked Sendable: handed to its loop's thread, where all of it is touched.
@@ -33,6 +33,11 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
         self.server = server
     }
 
+    /// What a report of this acceptor's failures says.
+    private var context: ReportContext {
+        ReportContext(loop: loop, server: socket.address.description)
+    }
+
     /// Starts accepting. Loop thread.
     func start() throws(UVError) {
         let poll = try UVPoll(loop: loop, descriptor: socket.descriptor)
@@ -43,7 +48,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
 
     func pollReady(status: Int32) {
         guard status >= 0 else {
-            Hooks.defaultErrorHandler([], UVError(status: status, operation: "uv_poll", address: socket.address.description))
+            report(UVError(status: status, operation: "uv_poll", address: socket.address.description), context)
             close()
             return
         }
@@ -53,7 +58,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
                 guard let connection = try socket.accept() else { return }
                 server.accepted(connection, on: self.loop)
             } catch {
-                Hooks.defaultErrorHandler([], error)
+                report(error, context)
                 if UVError.Code.transientAcceptFailures.contains(error.code) {
                     pauseAccepting()
                 } else {
@@ -82,7 +87,7 @@ final class ServerAcceptor: UVPollTarget, UVTimerTarget, @unchecked Sendable {
         do throws(UVError) {
             try poll?.startReading()
         } catch {
-            Hooks.defaultErrorHandler([], error)
+            report(error, context)
             close()
         }
     }

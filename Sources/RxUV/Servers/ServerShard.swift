@@ -65,8 +65,8 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
             }
             connection.closesWhenReadingEnds = false
         } catch {
-            Glibc.close(descriptor)
-            Hooks.defaultErrorHandler([], error)
+            systemClose(descriptor)
+            report(error, ReportContext(loop: loop, server: address.description))
             server?.connectionEnded(on: self)
             return
         }
@@ -93,7 +93,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
                 onCompleted: { [self] in _ = loop.onLoopThread(self, .finish(key)) },
                 onError: { [self] error in
                     // Reported where it arrives: it cannot reach a subscriber.
-                    Hooks.defaultErrorHandler([], error)
+                    report(error, ReportContext(loop: loop, server: address.description, peer: connection.peerDescription))
                     _ = loop.onLoopThread(self, .finish(key))
                 }))
         if isResetting {
@@ -155,7 +155,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
             timer.target = self
             sweep = timer
         } catch {
-            Hooks.defaultErrorHandler([], error)
+            report(error, ReportContext(loop: loop, server: address.description))
         }
     }
 

@@ -52,15 +52,10 @@ enum StandardDescriptor {
     /// end); `nil` when it cannot be reopened (a socket, a writer's FIFO
     /// without a reader).
     private static func reopen(_ descriptor: Int32, forWriting: Bool) -> Int32? {
-        let reopened = Glibc.open("/proc/self/fd/\(descriptor)", (forWriting ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC)
-        return reopened >= 0 ? reopened : nil
+        try? systemCall("open", address: "fd \(descriptor)") { Glibc.open("/proc/self/fd/\(descriptor)", (forWriting ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC) }
     }
 
     private static func duplicate(_ descriptor: Int32) throws(UVError) -> Int32 {
-        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 3)
-        guard copy >= 0 else {
-            throw UVError.fromErrno("dup", address: "fd \(descriptor)")
-        }
-        return copy
+        try systemCall("dup", address: "fd \(descriptor)") { fcntl(descriptor, F_DUPFD_CLOEXEC, 3) }
     }
 }

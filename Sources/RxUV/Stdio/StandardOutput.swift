@@ -169,7 +169,7 @@ private final class FileWriter {
         guard !queue.isEmpty else {
             if closeWhenDone, let descriptor {
                 self.descriptor = nil
-                Glibc.close(descriptor)
+                systemClose(descriptor)
             }
             return
         }

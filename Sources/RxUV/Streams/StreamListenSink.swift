@@ -36,7 +36,7 @@ class StreamListenSink<Observer: ObserverType>: HandleSink<Observer>, UVStreamTa
             // keeps watching the listener (after its EMFILE trick has
             // turned the pending peer away), so a daemon goes on serving.
             if UVError.Code.transientAcceptFailures.contains(error.code) {
-                Hooks.defaultErrorHandler([], error)
+                report(error, ReportContext(loop: loop, server: address))
                 return
             }
             releaseOwned()

@@ -30,7 +30,8 @@ final class UVFaultInjectionTests: BridgeTestCase {
         case listen, listenOnName, accept, connect, connectToName, read, write, vectoredWrite, queuedWrite, shutdown,
             timer, schedulerTimer, signal, newLoop, loopClose, resolve, reverseLookup, unixListen, unixListenAbstract,
             unixConnect, unixConnectAbstract, udpBind, udpConnect, udpReceive, udpSend, work, spawn, kill, readFile,
-            writeFile, writeFileInPlace, stat, fileChunks, watch, watchFile, poll
+            writeFile, writeFileInPlace, stat, fileChunks, watch, watchFile, poll, serve, serveUnix, serveAccept,
+            standardOutputToFile
     }
 
     override func tearDownWithError() throws {
@@ -105,6 +106,20 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_fs_event_start", status: .noSpaceLeft, scenario: .watchFile),
         Fault(operation: "uv_fs_poll_init", status: .outOfMemory, scenario: .poll),
         Fault(operation: "uv_fs_poll_start", status: .outOfMemory, scenario: .poll),
+        // A Server's own socket calls, through the system-call choke point.
+        Fault(operation: "socket", status: .tooManyOpenFiles, scenario: .serve),
+        Fault(operation: "setsockopt", status: .invalidArgument, scenario: .serve),
+        Fault(operation: "bind", status: .addressInUse, scenario: .serve),
+        Fault(operation: "listen", status: .addressInUse, scenario: .serve),
+        Fault(operation: "getsockname", status: .noBufferSpace, scenario: .serve),
+        Fault(operation: "socket", status: .tooManyOpenFiles, scenario: .serveUnix),
+        Fault(operation: "bind", status: .permissionDenied, scenario: .serveUnix),
+        Fault(operation: "chmod", status: .notPermitted, scenario: .serveUnix),
+        Fault(operation: "listen", status: .addressInUse, scenario: .serveUnix),
+        // Reported, accepting pauses, then the client is served.
+        Fault(operation: "accept", status: .tooManyOpenFiles, scenario: .serveAccept),
+        // Standard output on a regular file: a duplicate of the descriptor.
+        Fault(operation: "dup", status: .tooManyOpenFiles, scenario: .standardOutputToFile),
     ]
 
     func testFaultInjection_EveryRowFailsCleanly() {
@@ -248,6 +263,11 @@ final class UVFaultInjectionTests: BridgeTestCase {
             XCTAssertTrue("\(String(describing: error))".contains("inotify watch limit"), "\(String(describing: error))")
             return error
         case .poll: return singleError(loop.rx.poll(path: "/tmp", interval: .seconds(1)).map { _ in () }.take(1).asSingle())
+        case .serve: return singleError(loop.rx.serve(host: "127.0.0.1", port: 0) { _ in .empty() })
+        case .serveUnix:
+            return singleError(loop.rx.serve(unixPath: "/tmp/rxuv-fault-\(getpid()).sock", mode: 0o600) { _ in .empty() })
+        case .serveAccept: return serveAcceptError()
+        case .standardOutputToFile: return standardOutputError()
         case .resolve: return singleError(loop.rx.resolve(host: "localhost"))
         case .reverseLookup: return singleError(loop.rx.reverseLookup(try! SocketAddress(ip: "127.0.0.1", port: 80)))
         }
@@ -341,6 +361,43 @@ final class UVFaultInjectionTests: BridgeTestCase {
         var failure: Error?
         _ = single.subscribe(onFailure: { failure = $0 })
         runLoop()
+        return failure
+    }
+
+    /// A served client whose accept fails once: the failure is reported,
+    /// accepting pauses, and the client is then served all the same.
+    private func serveAcceptError() -> Error? {
+        let previous = Hooks.defaultErrorHandler
+        defer { Hooks.defaultErrorHandler = previous }
+        let reported = Shared<[Error]>([])
+        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append(error) } }
+        var echoed = ""
+        _ = loop.rx.serve(host: "127.0.0.1", port: 0) { served in
+            served.connection.rx.data.flatMap { served.connection.write($0) }.asCompletable()
+        }.subscribe(onSuccess: { server in
+            _ = self.loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+                _ = client.rx.data.subscribe(
+                    onNext: { echoed += $0.string },
+                    onCompleted: { _ = server.drain(deadline: .seconds(1)).subscribe() })
+                _ = client.write("served").andThen(client.shutdown()).subscribe()
+            })
+        })
+        runLoop()
+        XCTAssertEqual(echoed, "served", "the client was not served after the pause")
+        return reported.value.first
+    }
+
+    /// Standard output on a regular file, written once: the write's error.
+    private func standardOutputError() -> Error? {
+        let path = scratchFile()
+        let descriptor = open(path, O_WRONLY | O_APPEND)
+        defer { close(descriptor) }
+        let output = StandardOutput(loop: loop, descriptor: descriptor)
+        var failure: Error?
+        _ = output.write("x").subscribe(onCompleted: { output.close() }, onError: { failure = $0 })
+        runLoop()
+        output.close()
+        loop.runNoWait()
         return failure
     }
 

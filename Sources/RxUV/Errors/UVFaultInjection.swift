@@ -8,14 +8,16 @@ import Synchronization
 /// failure does to an Observable (its error, that nothing crashes, that no
 /// handle or object leaks) without having to provoke the failure for real:
 ///
-///     UVFaultInjection.inject(-EADDRINUSE, into: "uv_tcp_bind")
+///     UVFaultInjection.inject(-EADDRINUSE, into: "bind")
 ///     defer { UVFaultInjection.removeAll() }
 ///
-/// Only calls made through `uvCall` can fail this way: every status-returning
-/// libuv call the bridge relies on goes through it (`uv_loop_init`,
-/// `uv_*_init`, `uv_timer_start`, `uv_signal_start`, `uv_tcp_bind`,
-/// `uv_listen`, `uv_accept`, `uv_read_start`, `uv_write`, `uv_shutdown`,
-/// `uv_tcp_connect`, `uv_getaddrinfo`, `uv_loop_close`). Compiled only in
+/// Calls made through the two choke points can fail this way: `uvCall` and
+/// `uvStatus`, which every status-returning libuv call the bridge relies on
+/// goes through (`uv_loop_init`, `uv_*_init`, `uv_timer_start`,
+/// `uv_signal_start`, `uv_read_start`, `uv_write`, `uv_shutdown`,
+/// `uv_tcp_connect`, `uv_getaddrinfo`, `uv_loop_close`...), and
+/// `systemCall`, which every raw system call goes through (`socket`,
+/// `bind`, `listen`, `accept`, `setsockopt`, `chmod`, `dup`...). Compiled only in
 /// debug builds (`TRACE_RESOURCES` or `DEBUG`); release builds have no switch
 /// and no check.
 enum UVFaultInjection {

@@ -1,7 +1,7 @@
 @_spi(Bridge) import RxCore
 
 /// The observable of `loop.rx.fileChunks` and of
-/// `StreamConnection.write(fileAt:)`: opens the file (`uv_fs_open`) and
+/// `ByteStream.write(fileAt:)`: opens the file (`uv_fs_open`) and
 /// reads it chunk by chunk (`FileReadingSink`). With a `destination`, each
 /// chunk is written to it and the next read only when that write is done;
 /// nothing is emitted, and the sequence completes after the last write.
@@ -9,14 +9,14 @@ final class FileChunks: Producer<ByteBuffer> {
     private let loop: Loop
     private let path: String
     private let chunkSize: Int
-    private let destination: StreamConnection?
+    private let destination: (any ByteStream)?
 
     /// `chunkSize` between 1 byte and 16 MiB: each read allocates a chunk.
     static func clamped(_ chunkSize: Int) -> Int {
         min(max(chunkSize, 1), 16 * 1024 * 1024)
     }
 
-    init(loop: Loop, path: String, chunkSize: Int, destination: StreamConnection? = nil) {
+    init(loop: Loop, path: String, chunkSize: Int, destination: (any ByteStream)? = nil) {
         self.loop = loop
         self.path = path
         self.chunkSize = chunkSize
@@ -64,22 +64,22 @@ final class FileChunks: Producer<ByteBuffer> {
                 super.fileChunkRead(bytes)
                 return
             }
-            let payload = StreamWritePayload.one(bytes)
-            switch destination.writeAtOnce(payload) {
-            case .written:
-                chunkWritten(nil)
-            case .mustQueue(let offset):
-                destination.queueWrite(payload, from: offset) { [self] error in chunkWritten(error) }
-            case .failed(let error):
-                chunkWritten(error)
-            }
+            // Through the stream's face: the chunk is the stream's to
+            // write, whatever carries it.
+            _ = destination.write(bytes).subscribe(
+                onCompleted: { [self] in chunkWritten(nil) },
+                onError: { [self] error in chunkWritten(error) })
         }
 
         /// The last chunk's write is done: read the next, or fail.
-        private func chunkWritten(_ error: UVError?) {
+        private func chunkWritten(_ error: (any Error)?) {
             guard !isDisposed else { return }
+            if let error {
+                closeFile()
+                forwardError(error)
+                return
+            }
             do throws(UVError) {
-                if let error { throw error }
                 try readNextChunk()
             } catch {
                 closeFile()
@@ -89,16 +89,16 @@ final class FileChunks: Producer<ByteBuffer> {
     }
 }
 
-extension StreamConnection {
+extension ByteStream {
     /// Writes the file at `path` to this stream, `chunkSize` bytes at a
     /// time: each chunk read on libuv's thread pool (`uv_fs_read`) and
-    /// written (`uv_try_write`, then `uv_write`), the next one read only
+    /// written with `write(_:)`, the next one read only
     /// when the last is written, so a slow peer holds one chunk in memory,
     /// not the file. Completes on the loop thread after the last write;
-    /// fails with the `UVError` of the open, a read or a write. Disposing
+    /// fails with the error of the open, a read or a write. Disposing
     /// stops after the chunk in flight and closes the file (the stream
     /// stays open). `chunkSize` is taken between 1 byte and 16 MiB.
-    public final func write(fileAt path: String, chunkSize: Int = 64 * 1024) -> Completable {
+    public func write(fileAt path: String, chunkSize: Int = 64 * 1024) -> Completable {
         FileChunks(loop: loop, path: path, chunkSize: FileChunks.clamped(chunkSize), destination: self).ignoreElements().asCompletable()
     }
 }

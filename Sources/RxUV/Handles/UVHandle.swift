@@ -49,6 +49,13 @@ class UVHandle: UVResource {
         pointer.assumingMemoryBound(to: uv_handle_t.self)
     }
 
+    /// The handle's descriptor (`uv_fileno`), while open.
+    var descriptor: Int32? {
+        guard isOpen else { return nil }
+        var descriptor: uv_os_fd_t = -1
+        return uv_fileno(handle, &descriptor) == 0 ? descriptor : nil
+    }
+
     /// Runs this handle's `uv_*_init` (`initialize`, through `uvCall`): on
     /// success the handle retains itself into `handle->data` and is counted
     /// open by the loop; on failure nothing needs closing and the error is

@@ -16,28 +16,10 @@ final class UVPipe: UVStream {
         pointer.assumingMemoryBound(to: uv_pipe_t.self)
     }
 
-    override func makePeer() throws(UVError) -> UVStream {
-        try UVPipe(loop: loop)
-    }
-
-    /// Binds to a file-system `path` (`uv_pipe_bind`); the caller has checked
-    /// its length, since libuv 1.44 silently truncates a long one. libuv
-    /// unlinks the path when this handle closes.
-    func bind(_ path: String) throws(UVError) {
-        try uvCall("uv_pipe_bind", address: path) { uv_pipe_bind(pipe, path) }
-    }
-
     /// Adopts an open Unix-domain socket descriptor (`uv_pipe_open`); the
     /// handle closes it when it closes.
     func open(_ descriptor: Int32, address: String) throws(UVError) {
         try uvCall("uv_pipe_open", address: address) { uv_pipe_open(pipe, descriptor) }
-    }
-
-    /// The socket's descriptor (`uv_fileno`), while open.
-    var descriptor: Int32? {
-        guard isOpen else { return nil }
-        var descriptor: uv_os_fd_t = -1
-        return uv_fileno(handle, &descriptor) == 0 ? descriptor : nil
     }
 
     /// The path this socket is bound to (`uv_pipe_getsockname`): a

@@ -5,26 +5,25 @@ import RxCore
 import Glibc
 #endif
 
-/// Receives a stream's callbacks: the subscription that listens on it or
-/// reads from it. Loop thread.
+/// Receives a stream's reads: the subscription that reads from it. Loop
+/// thread.
 protocol UVStreamTarget: AnyObject {
-    /// A connection is pending on a listening stream (`uv_connection_cb`),
-    /// or, with a negative status, accepting failed.
-    func streamConnectionArrived(_ status: Int32)
     /// A read completed (`uv_read_cb`): `count` bytes at `bytes`, `UV_EOF`,
     /// or a negative error status.
     func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?)
 }
 
 /// A `uv_stream_t`: the part of TCP sockets, pipes and TTYs that libuv
-/// shares between them (listen, accept, read, write, shutdown).
+/// shares between them (read, write, shutdown). Listening and accepting
+/// are RxUV's own (`Acceptor`), so that a connection can be opened on any
+/// loop.
 ///
-/// Its callbacks reach `target`, which the stream holds strongly until it
-/// is replaced or the handle closes: a listener's target is its listen
-/// subscription; a connection's is its current read subscription (and none
-/// while nobody reads, so an unread connection that is released closes).
+/// Its reads reach `target`, which the stream holds strongly until it is
+/// replaced or the handle closes: a connection's current read subscription
+/// (and none while nobody reads, so an unread connection that is released
+/// closes).
 class UVStream: UVHandle {
-    /// Where listen and read callbacks go; released when the handle closes.
+    /// Where reads go; released when the handle closes.
     var target: UVStreamTarget?
 
     /// Ignores SIGPIPE for the whole process, once, before the first stream
@@ -46,16 +45,6 @@ class UVStream: UVHandle {
 
     var stream: UnsafeMutablePointer<uv_stream_t> {
         pointer.assumingMemoryBound(to: uv_stream_t.self)
-    }
-
-    /// Starts listening (`uv_listen`); connections go to `target`.
-    func listen(backlog: Int32, address: String) throws(UVError) {
-        try uvCall("uv_listen", address: address) { uv_listen(stream, backlog, uvConnectionArrived) }
-    }
-
-    /// Accepts a pending connection into `client` (`uv_accept`).
-    func accept(into client: UVStream) throws(UVError) {
-        try uvCall("uv_accept") { uv_accept(stream, client.stream) }
     }
 
     /// Starts reading into the loop's shared read buffer (`uv_read_start`);
@@ -90,23 +79,6 @@ class UVStream: UVHandle {
         close()
     }
 
-    fileprivate func connectionArrived(_ status: Int32) {
-        #if TRACE_RESOURCES || DEBUG
-        if status >= 0, let forced = UVFaultInjection.forcedStatus(for: "uv_connection_cb") {
-            // Model what libuv does on a transient accept failure: the pending
-            // peer is turned away (accepted and closed at once) and the
-            // callback gets the error; the listener stays watched.
-            if let pending = try? makePeer() {
-                _ = uv_accept(stream, pending.stream)
-                pending.close()
-            }
-            target?.streamConnectionArrived(forced)
-            return
-        }
-        #endif
-        target?.streamConnectionArrived(status)
-    }
-
     /// A stream made by `make` that adopts the open `descriptor` with
     /// `open` (`uv_pipe_open`, `uv_tcp_open`); on any failure the handle is
     /// closed and so is the descriptor, which the caller then no longer owns.
@@ -123,15 +95,6 @@ class UVStream: UVHandle {
         return stream
     }
 
-    /// A new, unconnected stream of this kind on the same loop, to accept
-    /// into. Subclasses that listen override it.
-    func makePeer() throws(UVError) -> UVStream {
-        throw UVError(code: UVError.Code.notSupported, operation: "uv_accept")
-    }
-}
-
-private func uvConnectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
-    UVHandle.owner(of: server, as: UVStream.self).connectionArrived(status)
 }
 
 private func uvAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {

@@ -17,18 +17,9 @@ final class UVTCP: UVStream {
         pointer.assumingMemoryBound(to: uv_tcp_t.self)
     }
 
-    override func makePeer() throws(UVError) -> UVStream {
-        try UVTCP(loop: loop)
-    }
-
     /// Adopts an open TCP socket descriptor (`uv_tcp_open`).
     func open(_ descriptor: Int32) throws(UVError) {
         try uvCall("uv_tcp_open", address: "fd \(descriptor)") { uv_tcp_open(tcp, descriptor) }
-    }
-
-    /// Binds to `address` (`uv_tcp_bind`).
-    func bind(_ address: SocketAddress) throws(UVError) {
-        try uvCall("uv_tcp_bind", address: address.description) { address.withSockAddr { uv_tcp_bind(tcp, $0, 0) } }
     }
 
     /// The local address (`uv_tcp_getsockname`).

@@ -42,13 +42,6 @@ final class UVUDP: UVHandle {
         target = nil
     }
 
-    /// The socket's descriptor (`uv_fileno`), while open.
-    var descriptor: Int32? {
-        guard isOpen else { return nil }
-        var descriptor: uv_os_fd_t = -1
-        return uv_fileno(handle, &descriptor) == 0 ? descriptor : nil
-    }
-
     /// Sets an integer socket option by hand (`setsockopt`), for what libuv
     /// 1.44 has no call for (`SO_REUSEPORT`).
     func setSocketOption(_ option: Int32, _ value: Int32, name: String) throws(UVError) {

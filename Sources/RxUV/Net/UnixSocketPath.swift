@@ -50,7 +50,7 @@ enum UnixSocketPath {
             return
         }
         guard status.st_mode & S_IFMT == S_IFSOCK else {
-            throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (not a socket)")
+            throw UVError(code: UVError.Code.addressInUse, operation: "bind", address: "\(path) (not a socket)")
         }
         // A non-blocking probe: an AF_UNIX connect answers at once.
         let probe = try newSocket(path)
@@ -68,7 +68,7 @@ enum UnixSocketPath {
         } catch  where error.code == .wouldBlock || error.code.rawValue == -EINPROGRESS {
             // A server answers, with a full backlog.
         }
-        throw UVError(code: UVError.Code.addressInUse, operation: "uv_pipe_bind", address: "\(path) (a server answers there)")
+        throw UVError(code: UVError.Code.addressInUse, operation: "bind", address: "\(path) (a server answers there)")
     }
 
     /// A new socket bound to the abstract name `path` (close-on-exec,

@@ -93,7 +93,6 @@ private final class TCPConnect: Producer<TCPConnection> {
                 return
             }
             disown()
-            try? socket.setNoDelay(true)
             forwardNext(TCPConnection(handle: socket))
             forwardCompleted()
         }

@@ -4,7 +4,8 @@ extension Reactive where Base == Loop {
     /// Listens for TCP connections on `host:port` and emits each accepted
     /// connection.
     ///
-    /// Binding and listening happen on subscribe (`uv_tcp_bind`, `uv_listen`);
+    /// Binding and listening happen on subscribe (`socket`, `bind`,
+    /// `listen`, made by RxUV, then `uv_poll_start` on the socket);
     /// their errors, such as `EADDRINUSE`, `EACCES` or `EADDRNOTAVAIL`, arrive
     /// as `.error(UVError)` on that subscription (synchronously when
     /// subscribed on the loop thread with a numeric host). `host` may be a
@@ -14,16 +15,17 @@ extension Reactive where Base == Loop {
     /// closes the listening socket; connections already accepted stay open
     /// (each closes with its own `data` subscription or `close()`).
     ///
-    /// Running out of descriptors or memory while a connection arrives
-    /// (`EMFILE`, `ENFILE`, `ENOMEM`, `ENOBUFS`, `ECONNABORTED` reported to
-    /// the connection callback) drops that connection, reports the error to
-    /// `Hooks.defaultErrorHandler` and keeps listening, as libuv does. Any
-    /// other failure to accept (`uv_accept` or `uv_tcp_init` for the
-    /// connection, or another status) ends the sequence with that error and
-    /// closes the listening socket: libuv does not watch a listener again
-    /// after a failed `uv_accept`, so going on would leave a server that
-    /// silently accepts nothing. Connections already accepted stay open;
-    /// `retry` listens again.
+    /// Connections are accepted with `accept` and opened on the loop with
+    /// `uv_tcp_open`, with `TCP_NODELAY` set (a failure to set it is
+    /// reported, and the connection served all the same). Running out of
+    /// descriptors or memory while accepting (`EMFILE`, `ENFILE`, `ENOMEM`,
+    /// `ENOBUFS`, `ECONNABORTED`) is reported (`Hooks.defaultErrorHandler`,
+    /// standard error by default) and accepting pauses for 100 ms: the
+    /// waiting connections stay in the kernel's queue and are accepted once
+    /// descriptors free up. Any other failure to accept ends the sequence
+    /// with that error and closes the listening socket; connections already
+    /// accepted stay open, and `retry` listens again. `Server` accepts the
+    /// same way.
     ///
     /// `backlog` bounds the connections the kernel completes before they are
     /// accepted; the kernel caps it (Linux: `net.core.somaxconn`). The
@@ -58,13 +60,13 @@ private final class TCPListen: Producer<TCPConnection> {
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
         let sink = TCPListenSink(listen: self, observer: observer, cancel: cancel)
-        sink.start("uv_listen")
+        sink.start("listen")
         return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns the listening socket (and, for a host name, the lookup before
     /// it) of one subscription, and receives its connections.
-    private final class TCPListenSink<Observer: ObserverType>: StreamListenSink<Observer>, @unchecked Sendable where Observer.Element == TCPConnection {
+    private final class TCPListenSink<Observer: ObserverType>: AcceptingSink<Observer>, @unchecked Sendable where Observer.Element == TCPConnection {
         private let listen: TCPListen
 
         init(listen: TCPListen, observer: Observer, cancel: SinkDisposer) {
@@ -74,27 +76,13 @@ private final class TCPListen: Producer<TCPConnection> {
 
         override func open() throws(UVError) {
             // A host name listens on its first address.
-            try withAddresses(host: listen.host, port: listen.port, operation: "uv_tcp_bind") { [self] addresses throws(UVError) in
-                try startListening(on: addresses[0])
+            try withAddresses(host: listen.host, port: listen.port, operation: "bind") { [self] addresses throws(UVError) in
+                let socket = try ListeningSocket(address: addresses[0], backlog: listen.backlog, reusePort: false)
+                try accept(on: socket)
+                if !isDisposed {
+                    listen.onListening?(socket.address.socketAddress ?? addresses[0])
+                }
             }
-        }
-
-        private func startListening(on address: SocketAddress) throws(UVError) {
-            let server = try UVTCP(loop: loop)
-            try server.closingIfFails { () throws(UVError) in
-                try server.bind(address)
-                try server.listen(backlog: Int32(clamping: listen.backlog), address: address.description)
-            }
-            listening(server, address: address.description)
-            if !isDisposed {
-                listen.onListening?(server.localAddress ?? address)
-            }
-        }
-
-        override func connection(for stream: UVStream) -> TCPConnection {
-            let socket = unsafeDowncast(stream, to: UVTCP.self)
-            try? socket.setNoDelay(true)
-            return TCPConnection(handle: socket)
         }
     }
 }

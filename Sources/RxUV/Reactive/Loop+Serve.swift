@@ -22,7 +22,23 @@ extension Reactive where Base == LoopGroup {
         host: String, port: Int, options: ServerOptions = ServerOptions(),
         handler: @escaping @Sendable (ServedConnection<TCPConnection>) -> Completable
     ) -> Single<Server> {
-        ServerStart.serve(loops: base.loops, host: host, port: port, options: options, handler: handler)
+        serve(host: host, port: port, options: options, connection: { $0 }, handler: handler)
+    }
+
+    /// Listens on `host`:`port` and serves each connection as
+    /// `serve(host:port:options:handler:)` does, with `connection`, the
+    /// per-connection factory, between the accepted `TCPConnection` and the
+    /// handler: it wraps each connection in the stream the handler gets (a
+    /// TLS or protocol layer, any `ByteStream`), on the connection's loop
+    /// thread. The server closes what the factory made (`close(.afterWrites)`)
+    /// when the handler ends, and watches and resets the connection
+    /// underneath.
+    public func serve<Connection: ByteStream>(
+        host: String, port: Int, options: ServerOptions = ServerOptions(),
+        connection: @escaping @Sendable (TCPConnection) -> Connection,
+        handler: @escaping @Sendable (ServedConnection<Connection>) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: base.loops, host: host, port: port, options: options, factory: ConnectionFactory(TCPConnection.self, wrap: connection, handler: handler))
     }
 
     /// Listens on the Unix-domain socket `path` and serves each connection
@@ -41,7 +57,19 @@ extension Reactive where Base == LoopGroup {
         unixPath path: String, mode: mode_t? = nil, options: ServerOptions = ServerOptions(),
         handler: @escaping @Sendable (ServedConnection<UnixConnection>) -> Completable
     ) -> Single<Server> {
-        ServerStart.serve(loops: base.loops, unixPath: path, mode: mode, options: options, handler: handler)
+        serve(unixPath: path, mode: mode, options: options, connection: { $0 }, handler: handler)
+    }
+
+    /// Listens on the Unix-domain socket `path` as
+    /// `serve(unixPath:mode:options:handler:)` does, with `connection`, the
+    /// per-connection factory, between each accepted `UnixConnection` and
+    /// the handler (see `serve(host:port:options:connection:handler:)`).
+    public func serve<Connection: ByteStream>(
+        unixPath path: String, mode: mode_t? = nil, options: ServerOptions = ServerOptions(),
+        connection: @escaping @Sendable (UnixConnection) -> Connection,
+        handler: @escaping @Sendable (ServedConnection<Connection>) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: base.loops, unixPath: path, mode: mode, options: options, factory: ConnectionFactory(UnixConnection.self, wrap: connection, handler: handler))
     }
 }
 
@@ -54,7 +82,18 @@ extension Reactive where Base == Loop {
         host: String, port: Int, options: ServerOptions = ServerOptions(),
         handler: @escaping @Sendable (ServedConnection<TCPConnection>) -> Completable
     ) -> Single<Server> {
-        ServerStart.serve(loops: [base], host: host, port: port, options: options, handler: handler)
+        serve(host: host, port: port, options: options, connection: { $0 }, handler: handler)
+    }
+
+    /// `serve(host:port:options:handler:)` with a per-connection factory
+    /// between each accepted `TCPConnection` and the handler: `LoopGroup`'s
+    /// `serve(host:port:options:connection:handler:)` with one loop.
+    public func serve<Connection: ByteStream>(
+        host: String, port: Int, options: ServerOptions = ServerOptions(),
+        connection: @escaping @Sendable (TCPConnection) -> Connection,
+        handler: @escaping @Sendable (ServedConnection<Connection>) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: [base], host: host, port: port, options: options, factory: ConnectionFactory(TCPConnection.self, wrap: connection, handler: handler))
     }
 
     /// Listens on the Unix-domain socket `path` and serves each connection
@@ -64,16 +103,23 @@ extension Reactive where Base == Loop {
         unixPath path: String, mode: mode_t? = nil, options: ServerOptions = ServerOptions(),
         handler: @escaping @Sendable (ServedConnection<UnixConnection>) -> Completable
     ) -> Single<Server> {
-        ServerStart.serve(loops: [base], unixPath: path, mode: mode, options: options, handler: handler)
+        serve(unixPath: path, mode: mode, options: options, connection: { $0 }, handler: handler)
+    }
+
+    /// `serve(unixPath:mode:options:handler:)` with a per-connection factory
+    /// between each accepted `UnixConnection` and the handler.
+    public func serve<Connection: ByteStream>(
+        unixPath path: String, mode: mode_t? = nil, options: ServerOptions = ServerOptions(),
+        connection: @escaping @Sendable (UnixConnection) -> Connection,
+        handler: @escaping @Sendable (ServedConnection<Connection>) -> Completable
+    ) -> Single<Server> {
+        ServerStart.serve(loops: [base], unixPath: path, mode: mode, options: options, factory: ConnectionFactory(UnixConnection.self, wrap: connection, handler: handler))
     }
 }
 
 /// Resolves the address, opens the listening sockets and starts a `Server`.
 enum ServerStart {
-    static func serve(
-        loops: [Loop], host: String, port: Int, options: ServerOptions,
-        handler: @escaping @Sendable (ServedConnection<TCPConnection>) -> Completable
-    ) -> Single<Server> {
+    static func serve(loops: [Loop], host: String, port: Int, options: ServerOptions, factory: ConnectionFactory) -> Single<Server> {
         let address: Single<SocketAddress>
         if let numeric = try? SocketAddress(ip: host, port: port) {
             address = .just(numeric)
@@ -88,28 +134,24 @@ enum ServerStart {
             }
         }
         return address.flatMap { address in
-            start(loops: loops, options: options, handler: { handler($0.narrowed(to: TCPConnection.self)) }) { () throws(UVError) in
+            start(loops: loops, options: options, factory: factory) { () throws(UVError) in
                 try openSockets(address, count: options.distribution == .reusePort ? loops.count : 1, options: options)
             }
         }
     }
 
-    static func serve(
-        loops: [Loop], unixPath path: String, mode: mode_t?, options: ServerOptions,
-        handler: @escaping @Sendable (ServedConnection<UnixConnection>) -> Completable
-    ) -> Single<Server> {
+    static func serve(loops: [Loop], unixPath path: String, mode: mode_t?, options: ServerOptions, factory: ConnectionFactory) -> Single<Server> {
         if options.distribution == .reusePort {
             return .error(UVError(code: .invalidArgument, operation: "Server (reusePort needs a TCP port)", address: UnixSocketPath.display(path)))
         }
-        return start(loops: loops, options: options, handler: { handler($0.narrowed(to: UnixConnection.self)) }) { () throws(UVError) in
+        return start(loops: loops, options: options, factory: factory) { () throws(UVError) in
             [try ListeningSocket(unixPath: path, backlog: options.backlog, mode: mode)]
         }
     }
 
     /// Opens the sockets when subscribed and starts a server on them.
     private static func start(
-        loops: [Loop], options: ServerOptions,
-        handler: @escaping @Sendable (ServedConnection<StreamConnection>) -> Completable,
+        loops: [Loop], options: ServerOptions, factory: ConnectionFactory,
         open: @escaping @Sendable () throws(UVError) -> [ListeningSocket]
     ) -> Single<Server> {
         Single<Server>.create { observer in
@@ -120,7 +162,7 @@ enum ServerStart {
                 observer(.failure(error))
                 return Disposables.create()
             }
-            let server = Server(loops: loops, address: sockets[0].address, options: options, handler: handler)
+            let server = Server(loops: loops, address: sockets[0].address, options: options, factory: factory)
             let delivered = SingleAssignmentDisposable()
             server.start(sockets: sockets) { error in
                 if let error {

@@ -7,12 +7,13 @@ import Glibc
 
 extension Reactive where Base == Loop {
     /// Listens for connections on the Unix-domain socket `path` and emits
-    /// each accepted connection (`uv_pipe_bind`, `uv_listen`).
+    /// each accepted connection (`socket`, `bind`, `listen`, made by RxUV,
+    /// which accepts with `accept` and opens each connection with
+    /// `uv_pipe_open`, as `Server` does).
     ///
     /// `path` is a file-system path, or on Linux an abstract name: a
-    /// leading NUL (`"\u{0}name"`), which creates no file. libuv 1.44 cannot
-    /// bind abstract names, so RxUV binds that socket itself and hands it to
-    /// `uv_pipe_open`. On subscribe, on the loop thread:
+    /// leading NUL (`"\u{0}name"`), which creates no file. On subscribe, on
+    /// the loop thread:
     /// - a path longer than `sun_path` holds fails with `ENAMETOOLONG`
     ///   (libuv would truncate it silently);
     /// - a socket file left by a process that died (a connect to it is
@@ -20,12 +21,12 @@ extension Reactive where Base == Loop {
     ///   a file that is not a socket, fails with `EADDRINUSE` and is left
     ///   alone;
     /// - `mode` (for example `0o600`), when given, is set on the socket
-    ///   file after binding and before `uv_listen`, so no client can
+    ///   file after binding and before `listen`, so no client can
     ///   connect with the default mode in between.
     ///
     /// `onListening` receives `path` once listening. Events arrive on the
-    /// loop thread. Disposing closes the listener, and libuv then removes
-    /// the socket file; connections already accepted stay open. Accept
+    /// loop thread. Disposing closes the listener and removes the socket
+    /// file (if it is still the one this listener bound); connections already accepted stay open. Accept
     /// failures follow `listen(host:port:backlog:onListening:)`'s rules.
     public func listen(
         unixPath path: String,
@@ -39,12 +40,12 @@ extension Reactive where Base == Loop {
     /// Listens on an already open Unix-domain stream socket `descriptor`
     /// (socket activation: a descriptor a service manager passed in, bound
     /// and possibly listening already) and emits each accepted connection
-    /// (`uv_pipe_open`, `uv_listen`).
+    /// (made non-blocking, then `listen`).
     ///
     /// The subscription takes the descriptor, also when it fails: disposing
     /// closes it, so the Observable can be subscribed to once (a second
     /// subscription, a `retry`, fails with `EBADF`). A descriptor that is not a socket fails with
-    /// the error of `uv_pipe_open` or `uv_listen` (`ENOTSOCK`, `EBADF`).
+    /// the error of `listen` (`ENOTSOCK`) or `fcntl` (`EBADF`).
     /// Events arrive on the loop thread.
     public func listen(unixSocket descriptor: Int32, backlog: Int = 4096) -> Observable<UnixConnection> {
         UnixListen(loop: base, source: .descriptor(descriptor), backlog: backlog, onListening: nil)
@@ -89,12 +90,12 @@ private final class UnixListen: Producer<UnixConnection> {
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
         let sink = UnixListenSink(listen: self, observer: observer, cancel: cancel)
-        sink.start("uv_listen")
+        sink.start("listen")
         return (sink: sink, subscription: Disposables.create())
     }
 
     /// Owns the listening pipe of one subscription.
-    private final class UnixListenSink<Observer: ObserverType>: StreamListenSink<Observer>, @unchecked Sendable where Observer.Element == UnixConnection {
+    private final class UnixListenSink<Observer: ObserverType>: AcceptingSink<Observer>, @unchecked Sendable where Observer.Element == UnixConnection {
         private let listen: UnixListen
 
         init(listen: UnixListen, observer: Observer, cancel: SinkDisposer) {
@@ -103,47 +104,21 @@ private final class UnixListen: Producer<UnixConnection> {
         }
 
         override func open() throws(UVError) {
-            let backlog = Int32(clamping: listen.backlog)
             switch listen.source {
             case .descriptor(let descriptor):
-                let address = "fd \(descriptor)"
                 // The first subscription takes the descriptor; a later one
                 // (a retry) must not adopt a number that may name another
                 // file by now.
                 guard listen.descriptorTaken.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
-                    throw UVError(code: UVError.Code.badFileDescriptor, operation: "uv_pipe_open", address: "\(address) (taken by an earlier subscription)")
+                    throw UVError(code: UVError.Code.badFileDescriptor, operation: "listen", address: "fd \(descriptor) (taken by an earlier subscription)")
                 }
-                let pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(descriptor, address: address) })
-                try pipe.closingIfFails { () throws(UVError) in try pipe.listen(backlog: backlog, address: address) }
-                listening(pipe, address: address)
+                try accept(on: try ListeningSocket(adopting: descriptor, backlog: listen.backlog))
             case .path(let path, let mode):
-                try UnixSocketPath.validate(path, operation: "uv_pipe_bind")
-                let address = UnixSocketPath.display(path)
-                let pipe: UVPipe
-                if UnixSocketPath.isAbstract(path) {
-                    let descriptor = try UnixSocketPath.boundAbstractSocket(path)
-                    pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(descriptor, address: address) })
-                    try pipe.closingIfFails { () throws(UVError) in try pipe.listen(backlog: backlog, address: address) }
-                } else {
-                    try UnixSocketPath.removeStaleSocket(at: path)
-                    pipe = try UVPipe(loop: loop)
-                    try pipe.closingIfFails { () throws(UVError) in
-                        try pipe.bind(path)
-                        if let mode {
-                            try systemCall("chmod", address: path) { chmod(path, mode) }
-                        }
-                        try pipe.listen(backlog: backlog, address: address)
-                    }
-                }
-                listening(pipe, address: address)
+                try accept(on: try ListeningSocket(unixPath: path, backlog: listen.backlog, mode: mode))
                 if !isDisposed {
                     listen.onListening?(path)
                 }
             }
-        }
-
-        override func connection(for stream: UVStream) -> UnixConnection {
-            UnixConnection(handle: unsafeDowncast(stream, to: UVPipe.self))
         }
     }
 }

@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// A listening TCP or Unix-domain socket that RxUV accepts on itself
-/// (`accept`), so that a connection can be opened on any loop: libuv accepts
-/// only onto the loop of its listener.
+/// (`accept`, through `Acceptor`), so that a connection can be opened on
+/// any loop: libuv accepts only onto the loop of its listener. The one
+/// bind path of `loop.rx.listen` and `Server`.
 struct ListeningSocket {
     let descriptor: Int32
     /// The address it is bound to (the port the kernel chose for port 0).
@@ -72,6 +73,26 @@ struct ListeningSocket {
         self.descriptor = descriptor
         self.address = .unix(path)
         self.file = file
+    }
+
+    /// A Unix-domain stream socket handed in already open (socket
+    /// activation: bound, and perhaps listening): made non-blocking and
+    /// closed on exec, then listening. The socket is this listener's from
+    /// here: closed on failure too. Its file, if any, is left in place.
+    init(adopting descriptor: Int32, backlog: Int) throws(UVError) {
+        let name = "fd \(descriptor)"
+        do throws(UVError) {
+            let flags = try systemCall("fcntl", address: name) { fcntl(descriptor, F_GETFL) }
+            try systemCall("fcntl", address: name) { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+            try systemCall("fcntl", address: name) { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            try systemCall("listen", address: name) { Glibc.listen(descriptor, Int32(clamping: backlog)) }
+        } catch {
+            systemClose(descriptor)
+            throw error
+        }
+        self.descriptor = descriptor
+        self.address = .unix(name)
+        self.file = nil
     }
 
     /// The next connection's descriptor, closed on exec (`accept`, then

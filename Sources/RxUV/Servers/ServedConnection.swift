@@ -3,13 +3,14 @@ import RxCore
 /// One connection a `Server` accepted, as its handler gets it:
 /// `Connection` is `TCPConnection` for a server made by
 /// `serve(host:port:)`, `UnixConnection` for one made by
-/// `serve(unixPath:)`.
+/// `serve(unixPath:)`, and whatever the per-connection factory makes for
+/// one made with `serve(…, connection:handler:)`.
 ///
 /// The handler runs on `loop`'s thread, and so does everything the
 /// connection emits: a connection's whole chain stays on one loop.
 // @unchecked Sendable: `quiesce` is an immutable Observable over a
 // thread-safe subject; the rest is Sendable.
-public struct ServedConnection<Connection: StreamConnection>: @unchecked Sendable {
+public struct ServedConnection<Connection: ByteStream>: @unchecked Sendable {
     /// The connection. It closes when the handler's `Completable` ends (once
     /// its writes are flushed), not when a read subscription ends: a handler
     /// may still answer after the peer's EOF (a half-close).
@@ -23,12 +24,4 @@ public struct ServedConnection<Connection: StreamConnection>: @unchecked Sendabl
     /// answer. On the connection's loop thread; at once for a connection
     /// accepted while draining.
     public let quiesce: Observable<Void>
-}
-
-extension ServedConnection where Connection == StreamConnection {
-    /// The same connection as the stream type its server makes (a
-    /// `TCPConnection` or a `UnixConnection`), which it is.
-    func narrowed<Narrow: StreamConnection>(to type: Narrow.Type) -> ServedConnection<Narrow> {
-        ServedConnection<Narrow>(connection: unsafeDowncast(connection, to: Narrow.self), loop: loop, quiesce: quiesce)
-    }
 }

@@ -10,8 +10,15 @@ import Synchronization
 /// the handler on its own loop's thread, and the `Completable` the handler
 /// returns is the connection's life: when it ends (completed, failed, or
 /// disposed by the server) the connection closes once its writes are
-/// flushed. A handler's error cannot reach a subscriber, so it goes to
-/// `Hooks.defaultErrorHandler` (standard error by default). Connections are
+/// flushed. A handler's error cannot reach a subscriber, so it is reported
+/// to `Hooks.defaultErrorHandler` (standard error by default), with the
+/// server's address and the peer.
+///
+/// Connections are accepted as `loop.rx.listen` accepts them (the same
+/// accept path: `TCP_NODELAY` set, a transient failure such as `EMFILE`
+/// reported and accepting paused for 100 ms), then opened on their loop
+/// and handed, through the per-connection factory when one is given, to
+/// the handler. Connections are
 /// never delivered from several loops into one chain: that would break Rx's
 /// serial delivery.
 ///
@@ -23,7 +30,7 @@ import Synchronization
 /// Every member is safe from any thread.
 // @unchecked Sendable: immutable, atomic, or under `state`'s lock; each
 // shard's connection table is its loop thread's.
-public final class Server: ReactiveCompatible, @unchecked Sendable {
+public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendable {
     /// The address the server listens on (with the port the kernel chose for
     /// port 0), or its socket path.
     public let address: ServerAddress
@@ -32,11 +39,11 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     /// The loops connections are placed on.
     public let loops: [Loop]
 
-    /// Runs the caller's handler, which takes the connection as the type
-    /// this server makes (`TCPConnection` or `UnixConnection`).
-    let handler: @Sendable (ServedConnection<StreamConnection>) -> Completable
+    /// Opens each accepted descriptor, wraps it with the per-connection
+    /// factory and runs the caller's handler on it.
+    let factory: ConnectionFactory
     private(set) var shards: [ServerShard] = []
-    private var acceptors: [ServerAcceptor] = []
+    private var acceptors: [Acceptor] = []
     private let total = Atomic<Int>(0)
     private let acceptedTotal = Atomic<Int>(0)
     private let refusedTotal = Atomic<Int>(0)
@@ -46,11 +53,11 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     private let drained = AsyncSubject<Void>()
     private let state = Mutex((isDraining: false, openAcceptors: 0, keepAlive: Server?.none))
 
-    init(loops: [Loop], address: ServerAddress, options: ServerOptions, handler: @escaping @Sendable (ServedConnection<StreamConnection>) -> Completable) {
+    init(loops: [Loop], address: ServerAddress, options: ServerOptions, factory: ConnectionFactory) {
         self.loops = loops
         self.address = address
         self.options = options
-        self.handler = handler
+        self.factory = factory
         shards = loops.enumerated().map { ServerShard(loop: $1, index: $0, server: self) }
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
@@ -61,7 +68,7 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
     /// first loop, or one per loop with `.reusePort`. Runs on each
     /// acceptor's loop thread; `completion` gets the first error, once.
     func start(sockets: [ListeningSocket], completion: @escaping @Sendable (UVError?) -> Void) {
-        acceptors = sockets.enumerated().map { ServerAcceptor(loop: loops[$0], socket: $1, server: self) }
+        acceptors = sockets.enumerated().map { Acceptor(loop: loops[$0], socket: $1, target: self) }
         state.withLock {
             $0.openAcceptors = acceptors.count
             $0.keepAlive = self
@@ -73,7 +80,6 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
                 do throws(UVError) {
                     try acceptor.start()
                 } catch {
-                    acceptor.close()
                     failure.withLock { $0 = $0 ?? error }
                 }
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
@@ -81,7 +87,7 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
                 }
             }
             if !queued {
-                acceptor.close()
+                acceptor.release()
                 failure.withLock { $0 = $0 ?? UVError(code: .invalidArgument, operation: "Server (the loop is closed)") }
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                     completion(failure.withLock { $0 })
@@ -183,9 +189,10 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
 
     // MARK: Accepting
 
-    /// A connection accepted on `loop` (an acceptor's): refused above
-    /// `maxConnections`, else counted and placed on a loop. Loop thread.
-    func accepted(_ descriptor: Int32, on loop: Loop) {
+    /// A connection accepted by `acceptor`: refused above `maxConnections`,
+    /// else counted and placed on a loop. The acceptor's loop thread.
+    func accepted(_ descriptor: Int32, by acceptor: Acceptor) {
+        let loop = acceptor.loop
         if !reserve() {
             ListeningSocket.refuse(descriptor)
             refusedTotal.add(1, ordering: .relaxed)
@@ -241,8 +248,12 @@ public final class Server: ReactiveCompatible, @unchecked Sendable {
         releaseIfFinished()
     }
 
-    /// An acceptor closed its socket. Its loop thread.
-    func acceptorClosed() {
+    /// An acceptor closed its socket; a failure that ended it is reported.
+    /// Its loop thread.
+    func acceptorClosed(_ acceptor: Acceptor, error: UVError?) {
+        if let error {
+            report(error, ReportContext(loop: acceptor.loop, server: address.description))
+        }
         state.withLock { $0.openAcceptors -= 1 }
         finishDrainIfEmpty()
         releaseIfFinished()

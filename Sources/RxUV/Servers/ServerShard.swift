@@ -19,10 +19,13 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     private weak var server: Server?
 
     private struct Entry {
-        let connection: StreamConnection
+        /// The libuv stream: watched for close and activity, reset at the end.
+        let transport: StreamConnection
+        /// What the handler got (the transport, or the factory's wrapper):
+        /// closed through its face when the handler ends.
+        let stream: any ByteStream
         let quiesce: AsyncSubject<Void>
         let handling: SingleAssignmentDisposable
-        let watchingClose: SingleAssignmentDisposable
         /// The handler has ended; the connection closes once its writes
         /// are flushed.
         var isClosing = false
@@ -36,7 +39,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// it arrives.
     private var isResetting = false
 
-    /// What the server listens on: which stream an accepted descriptor becomes.
+    /// What the server listens on, for reports.
     private let address: ServerAddress
 
     init(loop: Loop, index: Int, server: Server) {
@@ -46,54 +49,47 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         self.address = server.address
     }
 
-    /// Opens the accepted `descriptor` here (`uv_tcp_open`, or
-    /// `uv_pipe_open` for a Unix-domain server) and runs the handler on it.
-    /// The server has counted it already; it is uncounted when the
-    /// connection has closed. Loop thread.
+    /// Opens the accepted `descriptor` here through the server's
+    /// `ConnectionFactory` and runs the handler on it. The server has
+    /// counted it already; it is uncounted when the connection has closed.
+    /// Loop thread.
     func adopt(_ descriptor: Int32) {
-        let connection: StreamConnection
-        do throws(UVError) {
-            switch address {
-            case .ip:
-                let handle = try UVTCP(loop: loop)
-                try handle.closingIfFails { () throws(UVError) in try handle.open(descriptor) }
-                connection = TCPConnection(handle: handle)
-            case .unix(let path):
-                let handle = try UVPipe(loop: loop)
-                try handle.closingIfFails { () throws(UVError) in try handle.open(descriptor, address: UnixSocketPath.display(path)) }
-                connection = UnixConnection(handle: handle)
-            }
-            connection.closesWhenReadingEnds = false
-        } catch {
-            systemClose(descriptor)
-            report(error, ReportContext(loop: loop, server: address.description))
-            server?.connectionEnded(on: self)
-            return
-        }
         guard let server else {
-            connection.closeNow(reset: true)
+            ListeningSocket.refuse(descriptor)
             return
         }
-        let key = ObjectIdentifier(connection)
-        let entry = Entry(connection: connection, quiesce: AsyncSubject(), handling: SingleAssignmentDisposable(), watchingClose: SingleAssignmentDisposable())
+        let made: ConnectionFactory.Made
+        do throws(UVError) {
+            made = try server.factory(descriptor, on: loop, listeningOn: address)
+        } catch {
+            report(error, ReportContext(loop: loop, server: address.description))
+            server.connectionEnded(on: self)
+            return
+        }
+        let key = ObjectIdentifier(made.transport)
+        let entry = Entry(transport: made.transport, stream: made.stream, quiesce: AsyncSubject(), handling: SingleAssignmentDisposable())
         entries[key] = entry
         if isQuiescing {
             entry.quiesce.onNext(())
             entry.quiesce.onCompleted()
         }
         startSweepIfNeeded()
-        // `rx.writable` completes when the connection has closed, however it
-        // closes (the handler's end, the peer, a reset).
-        entry.watchingClose.setDisposable(connection.rx.writable.subscribe(onCompleted: { [self] in closed(key) }))
-        let served = ServedConnection(connection: connection, loop: loop, quiesce: entry.quiesce.asObservable())
+        // However the connection closes (the handler's end, the peer, a reset).
+        made.transport.whenClosed { [self] in closed(key) }
+        if !made.transport.handle.isOpen {
+            // The factory closed it already.
+            closed(key)
+            return
+        }
+        let peer = made.transport.peerDescription
         // The handler's end may come on another thread (a chain that ends
         // with `observe(on:)` elsewhere): the table is this loop's.
         entry.handling.setDisposable(
-            server.handler(served).subscribe(
+            made.handle(entry.quiesce.asObservable()).subscribe(
                 onCompleted: { [self] in _ = loop.onLoopThread(self, .finish(key)) },
                 onError: { [self] error in
                     // Reported where it arrives: it cannot reach a subscriber.
-                    report(error, ReportContext(loop: loop, server: address.description, peer: connection.peerDescription))
+                    report(error, ReportContext(loop: loop, server: address.description, peer: peer))
                     _ = loop.onLoopThread(self, .finish(key))
                 }))
         if isResetting {
@@ -108,9 +104,9 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         entries[key]?.isClosing = true
         entry.handling.dispose()
         if reset {
-            entry.connection.closeNow(reset: true)
+            entry.transport.closeNow(reset: true)
         } else {
-            entry.connection.closeGracefully()
+            entry.stream.close(.afterWrites)
         }
     }
 
@@ -118,7 +114,6 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     private func closed(_ key: ObjectIdentifier) {
         guard let entry = entries.removeValue(forKey: key) else { return }
         entry.handling.dispose()
-        entry.watchingClose.dispose()
         if entries.isEmpty {
             sweep?.release()
             sweep = nil
@@ -166,7 +161,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         let now = loop.clockMilliseconds
         // An idle one closes; one still closing after as long (its peer
         // does not read what is left to write) is reset.
-        for (key, entry) in entries where now &- entry.connection.lastActivity >= limit {
+        for (key, entry) in entries where now &- entry.transport.lastActivity >= limit {
             finish(key, reset: entry.isClosing)
         }
     }

@@ -66,7 +66,7 @@ public final class StandardOutput: Sendable {
         target.onLoopThread { target in
             switch target {
             case .unopened: break
-            case .stream(let stream): stream.closeGracefully()
+            case .stream(let stream): stream.close(.afterWrites)
             case .file(let writer): writer.close()
             }
         }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A connected byte stream over a libuv `uv_stream_t`: what TCP
 /// connections, Unix-domain socket connections, TTYs and a child process's
-/// pipes share.
+/// pipes share. The libuv implementation of the `ByteStream` face.
 ///
 /// Read with `rx.data`; write with `write(_:)`, a `Completable` that
 /// completes when libuv reports the write done (several buffers go out in
@@ -25,7 +25,7 @@ import Synchronization
 // @unchecked Sendable (a class open to the bridge's subclasses cannot be
 // checked): the loop-thread state is in `state` (`LoopBound`), the rest is
 // immutable, atomic or under a lock; subclasses add only immutable fields.
-public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
+public class StreamConnection: ByteStream, @unchecked Sendable {
     /// The loop this stream belongs to.
     public final let loop: Loop
 
@@ -34,7 +34,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     private let closedFlag = Atomic<Bool>(false)
     private let writableFlag = Atomic<Bool>(true)
     /// The subject behind `rx.writable`, made by its first subscriber.
-    private let writability = Mutex<BehaviorSubject<Bool>?>(nil)
+    private let writabilityCell = Mutex<BehaviorSubject<Bool>?>(nil)
 
     /// What only the loop thread touches.
     private struct State {
@@ -48,13 +48,14 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         /// The loop's clock (`uv_now`, ms) at the last read or finished
         /// write: what a `Server`'s idle timeout looks at.
         var lastActivity: UInt64
-        /// The stream closes when its read subscription ends (the rule for a
-        /// stream on its own); a `Server`'s connection closes when its
-        /// handler ends instead, so it can answer after the peer's EOF.
-        var closesWhenReadingEnds = true
+        /// Called once when the stream closes (`closeNow`): how the owner of
+        /// a `.owner` stream (a `Server`) hears of it.
+        var onClosed: (() -> Void)?
     }
 
     private let state: LoopBound<State>
+    /// What ends the stream's life, decided by whoever made it.
+    private let lifetime: StreamLifetime
 
     /// The stream handle. Loop thread only.
     final var handle: UVStream { state.value.handle }
@@ -67,9 +68,10 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         set { state.value.pendingWrites = newValue }
     }
 
-    /// Wraps an open stream. Loop thread.
-    init(handle: UVStream) {
+    /// Wraps an open stream, whose life `lifetime` decides. Loop thread.
+    init(handle: UVStream, lifetime: StreamLifetime = .readSubscription) {
         self.loop = handle.loop
+        self.lifetime = lifetime
         self.state = LoopBound(State(handle: handle, lastActivity: handle.loop.clockMilliseconds), loop: handle.loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
@@ -108,21 +110,21 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         closedFlag.load(ordering: .acquiring)
     }
 
-    /// Whether the end of the read subscription closes the stream (`true`
-    /// unless a `Server` owns the connection's life). Loop thread.
-    final var closesWhenReadingEnds: Bool {
-        get { state.value.closesWhenReadingEnds }
-        set { state.value.closesWhenReadingEnds = newValue }
-    }
-
     /// The loop's clock at the last read or finished write. Loop thread.
     final var lastActivity: UInt64 {
         state.value.lastActivity
     }
 
-    /// The peer, for error messages (a TCP connection's remote address).
-    var peerDescription: String? {
+    /// The peer, for messages: a TCP connection's remote address, a
+    /// Unix-domain connection's socket path; `nil` for a terminal or a pipe.
+    public var peerDescription: String? {
         nil
+    }
+
+    /// Calls `body` once when the stream has closed, however it closes: what
+    /// the owner of a `.owner` stream (a `Server`) uses. Loop thread.
+    final func whenClosed(_ body: @escaping () -> Void) {
+        state.value.onClosed = body
     }
 
     /// Reads up to this size leave their storage for the next read to reuse.
@@ -152,14 +154,15 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         Completable(raw: StreamWrite(stream: self, payload: .many(buffers)))
     }
 
-    /// Writes the bytes of `bytes`; see `write(_:)` for `ByteBuffer`.
-    public final func write(_ bytes: [UInt8]) -> Completable {
-        write(ByteBuffer(bytes))
+    /// The bytes the peer sends (`rx.data`): `uv_read_start` when
+    /// subscribed, one `ByteBuffer` per read.
+    public final var receivedData: Observable<ByteBuffer> {
+        StreamRead(stream: self)
     }
 
-    /// Writes the UTF-8 bytes of `string`; see `write(_:)` for `ByteBuffer`.
-    public final func write(_ string: String) -> Completable {
-        write(ByteBuffer(string: string))
+    /// The stream's writability (`rx.writable`).
+    public final var writability: Observable<Bool> {
+        writabilitySubject().distinctUntilChanged()
     }
 
     /// Half-closes the stream when subscribed: after the queued writes,
@@ -177,11 +180,13 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
         }
     }
 
-    /// Closes the stream now (`uv_close`): pending writes fail with
-    /// `ECANCELED`; a reader gets `.completed`; `rx.writable` completes. Safe
-    /// from any thread, any number of times.
-    public final func close() {
-        loop.onLoopThread(self, .close)
+    /// Closes the stream as `mode` says: once the queued writes are flushed
+    /// (`.afterWrites`), now (`uv_close`: pending writes fail with
+    /// `ECANCELED`, a reader gets `.completed`, `rx.writable` completes), or
+    /// with a reset (`.reset`, `uv_tcp_close_reset` on TCP). Safe from any
+    /// thread, any number of times.
+    public final func close(_ mode: StreamCloseMode) {
+        loop.onLoopThread(self, mode)
     }
 
     /// A Completable that, when subscribed, runs `body` on the loop thread
@@ -198,7 +203,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
 
     deinit {
         state.onLoopThread { $0.handle.close() }
-        writability.withLock { $0 }?.onCompleted()
+        writabilityCell.withLock { $0 }?.onCompleted()
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
@@ -209,7 +214,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     /// The subject behind `rx.writable`: made on first use with the current
     /// writability, completed already when the stream is closed.
     final func writabilitySubject() -> BehaviorSubject<Bool> {
-        let (subject, isNew) = writability.withLock { current -> (BehaviorSubject<Bool>, Bool) in
+        let (subject, isNew) = writabilityCell.withLock { current -> (BehaviorSubject<Bool>, Bool) in
             if let current { return (current, false) }
             let made = BehaviorSubject(value: isWritable)
             current = made
@@ -224,7 +229,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     /// Records a writability change and tells `rx.writable`. Loop thread.
     private func setWritable(_ writable: Bool) {
         writableFlag.store(writable, ordering: .releasing)
-        writability.withLock { $0 }?.onNext(writable)
+        writabilityCell.withLock { $0 }?.onNext(writable)
     }
 
     // MARK: Loop-thread internals
@@ -335,7 +340,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     final func endReading(_ reader: StreamReader) {
         guard self.reader === reader else { return }
         detachReader()
-        if closesWhenReadingEnds {
+        if lifetime == .readSubscription {
             closeGracefully()
         } else if handle.isOpen {
             handle.stopReading()
@@ -379,7 +384,10 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
             detachReader()
             reader.end(nil)
         }
-        writability.withLock { $0 }?.onCompleted()
+        writabilityCell.withLock { $0 }?.onCompleted()
+        let onClosed = state.value.onClosed
+        state.value.onClosed = nil
+        onClosed?()
     }
 
     private func failReader(_ error: UVError) {
@@ -402,7 +410,7 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
             let reader = self.reader
             detachReader()
             reader?.end(nil)
-            if closesWhenReadingEnds {
+            if lifetime == .readSubscription {
                 closeGracefully()
             }
         } else if count < 0 {
@@ -411,16 +419,23 @@ public class StreamConnection: ReactiveCompatible, @unchecked Sendable {
     }
 }
 
-/// What `StreamConnection` does on the loop thread for another thread.
-enum StreamConnectionStep {
-    /// Close now (`close()`).
-    case close
-    /// Close with a reset where the stream has one (`TCPConnection.reset()`).
-    case reset
+/// What ends a stream's life: decided once, by whoever makes the stream.
+enum StreamLifetime {
+    /// The stream closes when its read subscription ends (after the writes
+    /// already queued are flushed): a stream on its own.
+    case readSubscription
+    /// The stream's owner closes it (a `Server`, when the connection's
+    /// handler ends), so it can still answer after the peer's EOF.
+    case owner
 }
 
 extension StreamConnection: LoopThreadWork {
-    func runOnLoopThread(_ step: StreamConnectionStep) {
-        closeNow(reset: step == .reset)
+    /// Closes as `close(_:)` was asked to, on the loop thread.
+    func runOnLoopThread(_ mode: StreamCloseMode) {
+        switch mode {
+        case .afterWrites: closeGracefully()
+        case .now: closeNow()
+        case .reset: closeNow(reset: true)
+        }
     }
 }

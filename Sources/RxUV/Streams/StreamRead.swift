@@ -33,15 +33,13 @@ class StreamReadingSink<Observer: ObserverType>: HandleSink<Observer>, StreamRea
         stream?.readCompleted(count, bytes)
     }
 
-    final func streamConnectionArrived(_ status: Int32) {}
-
     final func received(_ bytes: ByteBuffer) {
         forwardNext(bytes)
     }
 }
 
 /// The observable of `stream.rx.data`.
-private final class StreamRead: Producer<ByteBuffer> {
+final class StreamRead: Producer<ByteBuffer> {
     private let stream: StreamConnection
 
     init(stream: StreamConnection) {
@@ -75,29 +73,5 @@ private final class StreamRead: Producer<ByteBuffer> {
             }
             super.didRelease()
         }
-    }
-}
-
-extension Reactive where Base: StreamConnection {
-    /// The bytes the peer sends, one `ByteBuffer` per read (`uv_read_start`).
-    ///
-    /// Completes at EOF (the peer half-closed or closed); errors with the
-    /// `UVError` of a failed read (`ECONNRESET` for a reset). One reader at a
-    /// time: a second concurrent subscriber gets `EBUSY`. Events arrive on
-    /// the loop thread. When the subscription ends (EOF, error or dispose,
-    /// from any thread) reading stops and the stream closes once the
-    /// writes already queued are flushed.
-    public var data: Observable<ByteBuffer> {
-        StreamRead(stream: base)
-    }
-
-    /// The stream's writability: its current value on subscribe (delivered on
-    /// the subscribing thread), then `false` when more than `highWatermark`
-    /// bytes wait to be written and `true` once they drain to
-    /// `lowWatermark`, on the loop thread, as SwiftNIO's writability changes
-    /// and Node's `'drain'`. Completes when the stream closes. Disposing only
-    /// stops the notifications. Any number of subscribers.
-    public var writable: Observable<Bool> {
-        base.writabilitySubject().distinctUntilChanged()
     }
 }

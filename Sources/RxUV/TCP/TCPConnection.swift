@@ -6,20 +6,27 @@
 ///
 /// Connections RxUV accepts or makes have `TCP_NODELAY` set. Every method is
 /// safe from any thread; libuv calls run on the loop thread.
-public final class TCPConnection: StreamConnection, @unchecked Sendable {
+public final class TCPConnection: StreamConnection, AcceptedConnection, @unchecked Sendable {
     /// The local address, read when the connection was set up.
     public let localAddress: SocketAddress?
     /// The peer's address, read when the connection was set up.
     public let remoteAddress: SocketAddress?
 
-    /// Wraps an open socket. Loop thread.
-    init(handle: UVTCP) {
+    /// Wraps an open socket, accepted or connected, and sets `TCP_NODELAY`
+    /// on it (`uv_tcp_nodelay`): a failure is reported, with the peer, and
+    /// the connection goes on with Nagle's algorithm. Loop thread.
+    init(handle: UVTCP, lifetime: StreamLifetime = .readSubscription) {
         self.localAddress = handle.localAddress
         self.remoteAddress = handle.remoteAddress
-        super.init(handle: handle)
+        super.init(handle: handle, lifetime: lifetime)
+        do throws(UVError) {
+            try handle.setNoDelay(true)
+        } catch {
+            report(error, ReportContext(loop: loop, peer: peerDescription))
+        }
     }
 
-    override var peerDescription: String? {
+    override public var peerDescription: String? {
         remoteAddress?.description
     }
 
@@ -56,10 +63,16 @@ public final class TCPConnection: StreamConnection, @unchecked Sendable {
         Completable(raw: LoopOperation(loop: loop, target: self, operation: operation, body: body))
     }
 
+    /// Opens an accepted socket on `loop` (`uv_tcp_init`, `uv_tcp_open`).
+    static func adopting(_ descriptor: Int32, on loop: Loop, listeningOn address: ServerAddress, lifetime: StreamLifetime) throws(UVError) -> TCPConnection {
+        let socket = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket throws(UVError) in try socket.open(descriptor) })
+        return TCPConnection(handle: socket, lifetime: lifetime)
+    }
+
     /// Aborts the connection with a TCP reset (`uv_tcp_close_reset`): the
     /// peer sees `ECONNRESET`; pending writes fail with `ECANCELED`; a reader
     /// gets `.completed`. Safe from any thread.
     public func reset() {
-        loop.onLoopThread(self, .reset)
+        close(.reset)
     }
 }

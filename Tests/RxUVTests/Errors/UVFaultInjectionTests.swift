@@ -40,14 +40,19 @@ final class UVFaultInjectionTests: BridgeTestCase {
     }
 
     private let faults: [Fault] = [
-        Fault(operation: "uv_tcp_init", status: .tooManyOpenFiles, scenario: .listen),
-        Fault(operation: "uv_tcp_bind", status: .addressInUse, scenario: .listen),
-        Fault(operation: "uv_listen", status: .addressInUse, scenario: .listen),
+        // loop.rx.listen and Server share one bind and accept path.
+        Fault(operation: "socket", status: .tooManyOpenFiles, scenario: .listen),
+        Fault(operation: "bind", status: .addressInUse, scenario: .listen),
+        Fault(operation: "listen", status: .addressInUse, scenario: .listen),
+        Fault(operation: "uv_poll_init", status: .tooManyOpenFiles, scenario: .listen),
+        Fault(operation: "uv_poll_start", status: .invalidArgument, scenario: .listen),
         Fault(operation: "uv_getaddrinfo", status: .unknownHost, scenario: .listenOnName),
-        Fault(operation: "uv_accept", status: .tooManyOpenFiles, scenario: .accept),
-        // Listener (1st), the client's socket (2nd), then the accepted socket (3rd).
-        Fault(operation: "uv_tcp_init", status: .outOfMemory, after: 2, scenario: .accept),
-        Fault(operation: "uv_tcp_init", status: .tooManyOpenFiles, after: 1, scenario: .connect),
+        // A failure to accept that is not for want of resources ends the listener.
+        Fault(operation: "accept", status: .invalidArgument, scenario: .accept),
+        // The client's socket (1st), then the accepted one (2nd).
+        Fault(operation: "uv_tcp_init", status: .invalidArgument, after: 1, scenario: .accept),
+        Fault(operation: "uv_tcp_open", status: .badFileDescriptor, scenario: .accept),
+        Fault(operation: "uv_tcp_init", status: .tooManyOpenFiles, scenario: .connect),
         Fault(operation: "uv_tcp_connect", status: .connectionRefused, scenario: .connect),
         Fault(operation: "uv_tcp_connect", status: .networkUnreachable, scenario: .connectToName),
         Fault(operation: "uv_getaddrinfo", status: .unknownHost, scenario: .connectToName),
@@ -69,14 +74,13 @@ final class UVFaultInjectionTests: BridgeTestCase {
         Fault(operation: "uv_getaddrinfo", status: .lookupOutOfMemory, scenario: .resolve),
         Fault(operation: "uv_getnameinfo", status: .lookupOutOfMemory, scenario: .reverseLookup),
         Fault(operation: "uv_queue_work", status: .invalidArgument, scenario: .work),
-        Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, scenario: .unixListen),
-        Fault(operation: "uv_pipe_bind", status: .permissionDenied, scenario: .unixListen),
-        Fault(operation: "uv_listen", status: .addressInUse, scenario: .unixListen),
-        Fault(operation: "uv_pipe_open", status: .tooManyOpenFiles, scenario: .unixListenAbstract),
-        // The listener's pipe (1st), then the client's.
-        Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, after: 1, scenario: .unixConnect),
+        Fault(operation: "socket", status: .tooManyOpenFiles, scenario: .unixListen),
+        Fault(operation: "bind", status: .permissionDenied, scenario: .unixListen),
+        Fault(operation: "listen", status: .addressInUse, scenario: .unixListen),
+        Fault(operation: "bind", status: .addressInUse, scenario: .unixListenAbstract),
+        Fault(operation: "uv_pipe_init", status: .tooManyOpenFiles, scenario: .unixConnect),
         Fault(operation: "uv_pipe_connect", status: .connectionRefused, scenario: .unixConnect),
-        Fault(operation: "uv_pipe_open", status: .outOfMemory, after: 1, scenario: .unixConnectAbstract),
+        Fault(operation: "uv_pipe_open", status: .outOfMemory, scenario: .unixConnectAbstract),
         Fault(operation: "uv_udp_init_ex", status: .tooManyOpenFiles, scenario: .udpBind),
         Fault(operation: "uv_udp_bind", status: .addressInUse, scenario: .udpBind),
         Fault(operation: "uv_udp_connect", status: .networkUnreachable, scenario: .udpConnect),
@@ -170,7 +174,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
         // Listen on a fixed port, so that after the failure `retry` binds the same one.
         _ = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port }).subscribe().dispose()
         loop.runNoWait()
-        UVFaultInjection.inject(-EMFILE, into: "uv_accept")
+        UVFaultInjection.inject(-EINVAL, into: "accept")
         let listener = loop.rx.listen(host: "127.0.0.1", port: port.value)
             .do(onError: { events.append("listen error: \(($0 as? UVError)?.description ?? "\($0)")") })
             .retry(2)
@@ -189,37 +193,40 @@ final class UVFaultInjectionTests: BridgeTestCase {
             connectOnce { listener.dispose() }
         }
         runLoop()
-        XCTAssertEqual(events, ["listen error: uv_accept: EMFILE (too many open files)", "accepted"])
+        XCTAssertEqual(events, ["listen error: accept 127.0.0.1:\(port.value): EINVAL (invalid argument)", "accepted"])
         XCTAssertEqual(served.count, 1)
         served.removeAll()
     }
 
+    /// Out of descriptors while accepting: reported once, accepting pauses,
+    /// and the waiting client is served after the pause, as is the next.
     func testFaultInjection_TransientAcceptFailureKeepsListening() {
         let previous = Hooks.defaultErrorHandler
         defer { Hooks.defaultErrorHandler = previous }
         let reported = Shared<[String]>([])
         Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
         let server = startEchoServer(on: loop)
-        UVFaultInjection.inject(-EMFILE, into: "uv_connection_cb")
-        var first = "not ended"
-        var echoed = ""
-        _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { turnedAway in
-            _ = turnedAway.rx.data.subscribe(
-                onError: { _ in first = "ended" },
-                onCompleted: {
-                    first = "ended"
-                    // The listener still serves the next client.
-                    _ = self.loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
-                        _ = client.rx.data.subscribe(onNext: { echoed += $0.string }, onCompleted: { server.subscription.dispose() })
-                        _ = client.write("still here").andThen(client.shutdown()).subscribe()
+        UVFaultInjection.inject(-EMFILE, into: "accept")
+        var echoed: [String] = []
+        func echo(_ line: String, then next: @escaping () -> Void) {
+            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+                var received = ""
+                _ = client.rx.data.subscribe(
+                    onNext: { received += $0.string },
+                    onCompleted: {
+                        echoed.append(received)
+                        next()
                     })
-                })
-        })
+                _ = client.write(line).andThen(client.shutdown()).subscribe()
+            })
+        }
+        echo("after the pause") {
+            echo("still here") { server.subscription.dispose() }
+        }
         runLoop()
         XCTAssertEqual(reported.value, ["EMFILE"])
-        XCTAssertEqual(first, "ended")
-        XCTAssertEqual(echoed, "still here")
-        XCTAssertEqual(UVFaultInjection.firedCount("uv_connection_cb"), 1)
+        XCTAssertEqual(echoed, ["after the pause", "still here"])
+        XCTAssertEqual(UVFaultInjection.firedCount("accept"), 1)
     }
 
     // MARK: Scenarios

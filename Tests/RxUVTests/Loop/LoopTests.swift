@@ -102,11 +102,12 @@ final class LoopOpenHandleTests: BridgeTestCase {
         let subscriptions = [
             loop.rx.timer(after: .seconds(60)).subscribe(),
             loop.rx.timer(after: .seconds(60)).subscribe(),
+            // A listener is a poll handle on a socket RxUV accepts on.
             loop.rx.listen(host: "127.0.0.1", port: 0).subscribe(),
         ]
         XCTAssertEqual(loop.openHandleCount, 3)
         XCTAssertThrowsError(try loop.close()) { error in
-            XCTAssertEqual((error as? UVError)?.address, "3 open handles: tcp, 2 timer")
+            XCTAssertEqual((error as? UVError)?.address, "3 open handles: poll, 2 timer")
         }
         subscriptions.forEach { $0.dispose() }
         loop.runNoWait()

@@ -239,7 +239,7 @@ final class LoopUnixTests: BridgeTestCase {
         _ = loop.rx.listen(unixSocket: descriptor).subscribe(onError: { failure = $0 as? UVError })
         runLoop()
         XCTAssertNotNil(failure)
-        XCTAssertEqual(failure?.operation, "uv_listen")
+        XCTAssertEqual(failure?.operation, "listen")
         // The listener took the descriptor, failing or not, and closed it.
         XCTAssertEqual(fcntl(descriptor, F_GETFD), -1)
     }

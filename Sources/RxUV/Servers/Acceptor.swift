@@ -1,0 +1,162 @@
+import RxCore
+
+/// What an `Acceptor` tells its owner, on the acceptor's loop thread.
+protocol AcceptorTarget: AnyObject {
+    /// A connection arrived; `descriptor` (closed on exec) is the target's
+    /// now.
+    func accepted(_ descriptor: Int32, by acceptor: Acceptor)
+    /// Accepting has ended: `error` when a failure ended it, `nil` when the
+    /// acceptor was closed (by its owner, or by `Loop.closeAll`).
+    func acceptorClosed(_ acceptor: Acceptor, error: UVError?)
+}
+
+/// The one accept path of the bridge, behind `loop.rx.listen` and `Server`:
+/// a `ListeningSocket` watched by a `uv_poll_t`, whose connections are
+/// accepted here (`accept`, through `systemCall`) and handed to the target,
+/// so that a connection can be opened on any loop (libuv accepts only onto
+/// the loop of its listener).
+///
+/// Running out of descriptors or memory (`EMFILE`, `ENFILE`, `ENOMEM`,
+/// `ENOBUFS`, and `ECONNABORTED`) is reported (`report`, with the
+/// listening address) and accepting pauses for 100 ms, then resumes: the
+/// waiting connections stay in the kernel's backlog and are accepted as
+/// soon as descriptors free up. (libuv's own answer, a reserved descriptor
+/// closed to accept and drop the pending connection, turns away a client
+/// that a moment later could have been served, and in a process with a
+/// loop per core another thread can take the freed descriptor first.) The
+/// socket stays readable meanwhile, so accepting again at once would spin.
+/// Any other failure ends accepting: the target hears it and the socket
+/// closes.
+///
+/// An acceptor is what a listen subscription owns (`HandleSink.own`):
+/// releasing it closes the poll handle and the socket. Loop thread only.
+// @unchecked Sendable: handed to its loop's thread, where all of it is touched.
+final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendable {
+    let loop: Loop
+    let socket: ListeningSocket
+    /// Held until the acceptor closes.
+    private var target: AcceptorTarget?
+    private var poll: UVPoll?
+    private var pause: LoopTimer?
+    private var isClosed = false
+
+    /// Connections accepted in one readiness callback, at most: the rest
+    /// wait for the next turn of the loop, so one busy listener cannot
+    /// starve the connections already open.
+    private static let batch = 128
+
+    /// How long accepting pauses after a transient failure, in milliseconds.
+    static let pauseMilliseconds: UInt64 = 100
+
+    init(loop: Loop, socket: ListeningSocket, target: AcceptorTarget) {
+        self.loop = loop
+        self.socket = socket
+        self.target = target
+    }
+
+    /// What a report of this acceptor's failures says.
+    private var context: ReportContext {
+        ReportContext(loop: loop, server: socket.address.description)
+    }
+
+    /// Starts accepting (`uv_poll_init`, `uv_poll_start`). On failure the
+    /// socket is closed (the target hears `acceptorClosed` with no error)
+    /// and the error thrown. Loop thread.
+    func start() throws(UVError) {
+        do throws(UVError) {
+            let poll = try UVPoll(loop: loop, descriptor: socket.descriptor)
+            try poll.closingIfFails { () throws(UVError) in try poll.startReading() }
+            poll.target = self
+            self.poll = poll
+        } catch {
+            close(with: nil)
+            throw error
+        }
+    }
+
+    func pollReady(status: Int32) {
+        guard status >= 0 else {
+            close(with: UVError(status: status, operation: "uv_poll", address: socket.address.description))
+            return
+        }
+        for _ in 0..<Self.batch {
+            guard !isClosed, let target else { return }
+            do throws(UVError) {
+                guard let connection = try socket.accept() else { return }
+                target.accepted(connection, by: self)
+            } catch {
+                if UVError.Code.transientAcceptFailures.contains(error.code) {
+                    report(error, context)
+                    pauseAccepting()
+                } else {
+                    close(with: error)
+                }
+                return
+            }
+        }
+    }
+
+    private func pauseAccepting() {
+        poll?.stopReading()
+        do throws(UVError) {
+            let timer = LoopTimer(loop: loop)
+            try timer.start(milliseconds: Self.pauseMilliseconds, periodMilliseconds: 0)
+            timer.target = self
+            pause = timer
+        } catch {
+            close(with: error)
+        }
+    }
+
+    func timerFired() {
+        pause?.release()
+        pause = nil
+        do throws(UVError) {
+            try poll?.startReading()
+        } catch {
+            close(with: error)
+        }
+    }
+
+    /// The poll handle closed: by `close`, or behind our back
+    /// (`Loop.closeAll`). Either way the socket goes.
+    func pollClosed() {
+        poll = nil
+        close(with: nil)
+    }
+
+    /// Stops accepting and closes the socket: new connects are refused.
+    override func release() {
+        close(with: nil)
+    }
+
+    /// Closes the poll handle, the pause timer and the socket, then tells
+    /// the target why accepting ended. Loop thread.
+    private func close(with error: UVError?) {
+        guard !isClosed else { return }
+        isClosed = true
+        pause?.release()
+        pause = nil
+        // uv_close stops polling at once: the descriptor may go now.
+        poll?.close()
+        poll = nil
+        socket.close()
+        let target = self.target
+        self.target = nil
+        target?.acceptorClosed(self, error: error)
+    }
+}
+
+/// What an `Acceptor` does on its loop's thread, asked from elsewhere.
+enum AcceptorStep {
+    /// Stop accepting and close the socket.
+    case close
+}
+
+extension Acceptor: LoopThreadWork {
+    func runOnLoopThread(_ step: AcceptorStep) {
+        switch step {
+        case .close: release()
+        }
+    }
+}

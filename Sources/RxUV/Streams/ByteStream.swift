@@ -1,0 +1,130 @@
+import RxCore
+
+/// The face of a connected byte stream, apart from what carries it: what a
+/// TCP connection, a Unix-domain connection, a terminal and a child's pipes
+/// offer (`StreamConnection`, over a libuv stream), and what a stream that
+/// is not a libuv handle offers too (a transform over another stream, such
+/// as TLS over a TCP connection).
+///
+/// `Server` (through its per-connection factory), `ServedConnection`, the
+/// framing operators on `rx.data` and `write(fileAt:)` speak to this face
+/// only, so any implementation is served, framed and written to the same
+/// way. Users read with `rx.data` and watch writability with `rx.writable`;
+/// the requirements behind them (`receivedData`, `writability`) are what an
+/// implementation provides.
+///
+/// The contract every implementation keeps (the libuv streams' own):
+/// - `receivedData` emits the peer's bytes on the loop thread, completes at
+///   end of input or when the stream closes, fails with the read's error;
+///   one subscriber at a time (a second fails with `EBUSY`).
+/// - `write` completes once the bytes are handed on, in order; fails with
+///   `ENOTCONN` on a closed stream and `ECANCELED` when the stream closes
+///   first. Disposing only stops the notification.
+/// - `writability` emits the current value on subscribe, then each change
+///   against `highWatermark` / `lowWatermark`, and completes when the
+///   stream closes.
+/// - `close(.afterWrites)` flushes what is queued, then closes; `.now`
+///   fails what is queued; `.reset` aborts (a TCP reset where there is one).
+public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
+    /// The loop the stream's events arrive on.
+    var loop: Loop { get }
+
+    /// The bytes the peer sends, one `ByteBuffer` per read: what `rx.data`
+    /// returns. Completes at end of input; errors with the read's error.
+    var receivedData: Observable<ByteBuffer> { get }
+
+    /// The stream's writability: what `rx.writable` returns.
+    var writability: Observable<Bool> { get }
+
+    /// Writes `bytes` when subscribed; completes when they are written.
+    func write(_ bytes: ByteBuffer) -> Completable
+
+    /// Writes `buffers` in order, as one write; completes when every byte is
+    /// written.
+    func write(_ buffers: [ByteBuffer]) -> Completable
+
+    /// Half-closes the stream when subscribed: after the queued writes, the
+    /// peer sees end of input; reading continues.
+    func shutdown() -> Completable
+
+    /// Closes the stream as `mode` says. Safe from any thread, any number of
+    /// times.
+    func close(_ mode: StreamCloseMode)
+
+    /// Above this many queued write bytes the stream turns unwritable.
+    var highWatermark: Int { get set }
+
+    /// At or below this many queued write bytes an unwritable stream turns
+    /// writable again.
+    var lowWatermark: Int { get set }
+
+    /// Bytes written and not yet handed on.
+    var writeQueueSize: Int { get }
+
+    /// `false` while more than `highWatermark` bytes wait to be written.
+    var isWritable: Bool { get }
+
+    /// `true` once the stream is closed or closing.
+    var isClosed: Bool { get }
+
+    /// The peer, for messages (`127.0.0.1:53122`, a socket path), when there
+    /// is one.
+    var peerDescription: String? { get }
+}
+
+/// How a stream closes (`ByteStream.close(_:)`).
+public enum StreamCloseMode: Sendable, Hashable {
+    /// Stop reading, flush the writes already queued, then close: what a
+    /// read subscription's end and a `Server` handler's end do.
+    case afterWrites
+    /// Close now: queued writes fail with `ECANCELED`, a reader gets
+    /// `.completed`, `rx.writable` completes.
+    case now
+    /// Abort: a TCP reset (`uv_tcp_close_reset`) where the stream has one,
+    /// otherwise as `.now`.
+    case reset
+}
+
+extension ByteStream {
+    /// Closes the stream now (`close(.now)`). Safe from any thread, any
+    /// number of times.
+    public func close() {
+        close(.now)
+    }
+
+    /// Writes the bytes of `bytes`; see `write(_:)` for `ByteBuffer`.
+    public func write(_ bytes: [UInt8]) -> Completable {
+        write(ByteBuffer(bytes))
+    }
+
+    /// Writes the UTF-8 bytes of `string`; see `write(_:)` for `ByteBuffer`.
+    public func write(_ string: String) -> Completable {
+        write(ByteBuffer(string: string))
+    }
+}
+
+extension Reactive where Base: ByteStream {
+    /// The bytes the peer sends, one `ByteBuffer` per read (for a libuv
+    /// stream, `uv_read_start`).
+    ///
+    /// Completes at EOF (the peer half-closed or closed); errors with the
+    /// `UVError` of a failed read (`ECONNRESET` for a reset). One reader at a
+    /// time: a second concurrent subscriber gets `EBUSY`. Events arrive on
+    /// the loop thread. When the subscription ends (EOF, error or dispose,
+    /// from any thread) reading stops, and a stream on its own closes once
+    /// the writes already queued are flushed (a `Server`'s connection
+    /// closes when its handler ends instead).
+    public var data: Observable<ByteBuffer> {
+        base.receivedData
+    }
+
+    /// The stream's writability: its current value on subscribe (delivered on
+    /// the subscribing thread), then `false` when more than `highWatermark`
+    /// bytes wait to be written and `true` once they drain to
+    /// `lowWatermark`, on the loop thread, as SwiftNIO's writability changes
+    /// and Node's `'drain'`. Completes when the stream closes. Disposing only
+    /// stops the notifications. Any number of subscribers.
+    public var writable: Observable<Bool> {
+        base.writability
+    }
+}

@@ -1,0 +1,115 @@
+import Dispatch
+import RxCore
+import RxUV
+import Synchronization
+import XCTest
+
+/// A stream that is not a libuv handle: it wraps another stream and XORs
+/// every byte with `key`, both ways. Written against the public
+/// `ByteStream` face only, as a TLS layer is.
+private final class XORStream: ByteStream {
+    let inner: any ByteStream
+    let key: UInt8
+
+    init(_ inner: any ByteStream, key: UInt8) {
+        self.inner = inner
+        self.key = key
+    }
+
+    private func xored(_ bytes: ByteBuffer) -> ByteBuffer {
+        ByteBuffer(bytes.map { $0 ^ key })
+    }
+
+    var loop: Loop { inner.loop }
+    var receivedData: Observable<ByteBuffer> {
+        let key = self.key
+        return inner.receivedData.map { bytes in ByteBuffer(bytes.map { $0 ^ key }) }
+    }
+    var writability: Observable<Bool> { inner.writability }
+    func write(_ bytes: ByteBuffer) -> Completable { inner.write(xored(bytes)) }
+    func write(_ buffers: [ByteBuffer]) -> Completable { inner.write(buffers.map(xored)) }
+    func shutdown() -> Completable { inner.shutdown() }
+    func close(_ mode: StreamCloseMode) { inner.close(mode) }
+    var highWatermark: Int {
+        get { inner.highWatermark }
+        set { inner.highWatermark = newValue }
+    }
+    var lowWatermark: Int {
+        get { inner.lowWatermark }
+        set { inner.lowWatermark = newValue }
+    }
+    var writeQueueSize: Int { inner.writeQueueSize }
+    var isWritable: Bool { inner.isWritable }
+    var isClosed: Bool { inner.isClosed }
+    var peerDescription: String? { inner.peerDescription }
+}
+
+/// The stream face proven with a second implementation: a `Server` on two
+/// loops serves `XORStream`s made by its per-connection factory, the
+/// handler frames them with `lines`, clients speak XOR too, and a graceful
+/// shutdown drains them; nothing outside this file knows the type.
+final class XORStreamTests: BridgeTestCase {
+    private static let key: UInt8 = 0x5A
+
+    func testXORStream_ServedOnTwoLoops_FramedByLines_DrainedGracefully() throws {
+        let group = try LoopGroup(threads: 2)
+        defer { XCTAssertNoThrow(try group.shutdown()) }
+        let shutdown = group.rx.gracefulShutdown(on: [], deadline: .seconds(5))
+        let perLoop = Mutex([0, 0])
+        let loops = group.loops
+        let started = DispatchSemaphore(value: 0)
+        let port = Shared(0)
+        _ = group.rx.serve(
+            host: "127.0.0.1", port: 0,
+            connection: { XORStream($0, key: Self.key) },
+            handler: { served in
+                let index = loops.firstIndex { $0 === served.loop } ?? 0
+                perLoop.withLock { $0[index] += 1 }
+                return served.connection.rx.data
+                    .lines(maxLength: 1024)
+                    .take(until: served.quiesce)
+                    .concatMap { line in served.connection.write("echo: \(line.string)\n").asObservable() }
+                    .asCompletable()
+            }
+        ).subscribe(onSuccess: { server in
+            shutdown.add(server)
+            port.value = server.address.port
+            started.signal()
+        })
+        XCTAssertEqual(started.wait(timeout: .now() + 5), .success)
+
+        // Clients on the test's loop, XOR on their side too: each sends two
+        // lines, reads both answers, then waits for the drain to end it.
+        let clients = 8
+        var answers: [[String]] = Array(repeating: [], count: clients)
+        var ended = 0
+        var connections: [XORStream] = []
+        for client in 0..<clients {
+            _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { connection in
+                let stream = XORStream(connection, key: Self.key)
+                connections.append(stream)
+                _ = stream.rx.data.lines(maxLength: 1024).subscribe(
+                    onNext: { line in
+                        answers[client].append(line.string)
+                        if answers.allSatisfy({ $0.count == 2 }) {
+                            shutdown.begin()
+                        }
+                    },
+                    onCompleted: { ended += 1 })
+                _ = stream.write([ByteBuffer(string: "hello \(client)\n"), ByteBuffer(string: "bye \(client)\n")]).subscribe()
+            })
+        }
+        runLoop()
+        let done = DispatchSemaphore(value: 0)
+        _ = shutdown.completed.subscribe(onCompleted: { done.signal() })
+        XCTAssertEqual(done.wait(timeout: .now() + 5), .success, "the graceful shutdown did not complete")
+        connections.removeAll()
+
+        for client in 0..<clients {
+            XCTAssertEqual(answers[client], ["echo: hello \(client)", "echo: bye \(client)"])
+        }
+        XCTAssertEqual(ended, clients, "a client was not ended by the drain")
+        XCTAssertEqual(perLoop.withLock { $0 }.reduce(0, +), clients)
+        XCTAssertTrue(perLoop.withLock { $0 }.allSatisfy { $0 > 0 }, "\(perLoop.withLock { $0 })")
+    }
+}

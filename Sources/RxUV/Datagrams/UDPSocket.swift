@@ -26,21 +26,22 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
 
     /// What only the loop thread touches.
     private struct State {
-        let handle: UVUDP
         var receiver: UDPReceiver?
     }
 
     private let state: LoopBound<State>
 
-    /// The socket. Loop thread only.
-    var handle: UVUDP { state.value.handle }
+    /// The socket handle: the reference may be read anywhere (a deinit
+    /// hands it to the loop), the handle used on the loop thread only.
+    let handle: UVUDP
 
     /// Wraps an open, bound socket. Loop thread.
     init(handle: UVUDP) {
         self.loop = handle.loop
         self.localAddress = handle.localAddress
         self.remoteAddress = handle.remoteAddress
-        self.state = LoopBound(State(handle: handle), loop: handle.loop)
+        self.handle = handle
+        self.state = LoopBound(State(), loop: handle.loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -121,7 +122,7 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
     /// `ECANCELED`; a `datagrams` subscriber gets `.completed`. Safe from any
     /// thread, any number of times.
     public func close() {
-        loop.onLoopThread(self, ())
+        loop.enter(self, .close)
     }
 
     private func operation(_ operation: StaticString, _ body: @escaping LoopOperation<UDPSocket>.Body) -> Completable {
@@ -129,7 +130,7 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
     }
 
     deinit {
-        state.onLoopThread { $0.handle.close() }
+        loop.enter(handle, .close)
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
@@ -197,9 +198,10 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
     }
 }
 
-extension UDPSocket: LoopThreadWork {
-    /// Closes the socket (`close()`, on the loop thread).
-    func runOnLoopThread(_: Void) {
+extension UDPSocket: LoopConfined {
+    /// `.close`: closes the socket (`close()`, on the loop thread).
+    func runOnLoopThread(_ step: LoopStep) {
+        assert(step == .close, "UDPSocket: no step \(step)")
         closedFlag.store(true, ordering: .releasing)
         guard handle.isOpen else { return }
         handle.close()

@@ -1,14 +1,5 @@
 @_spi(Bridge) import RxCore
 
-/// What a `HandleSink` does on its loop's thread.
-enum HandleSinkStep {
-    /// Open what the subscription owns (`HandleSink.open()`), unless
-    /// disposed first.
-    case open
-    /// Release what it owns: the subscription was disposed.
-    case close
-}
-
 /// The one handle-owning subscription of the bridge.
 ///
 /// Every bridge Observable whose subscription owns a libuv handle or request
@@ -16,12 +7,12 @@ enum HandleSinkStep {
 /// shutdown, and every handle type that comes later) is a `Producer` whose
 /// sink is a subclass of this. The rules live here once:
 /// - `start()` (from `Producer.run`) runs `open()` on the loop thread: at
-///   once when subscribed there, otherwise through `Loop.execute`. `open()`
+///   once when subscribed there, otherwise through `Loop.enter`. `open()`
 ///   creates the handle or request and hands it over with `own(_:)`; an
 ///   error it throws ends the subscription with that error.
 /// - `dispose()`, from any thread, any number of times, also from inside the
 ///   handle's own callback or before `open()` ran: the first call hops to
-///   the loop thread (`Loop.onLoopThread`, allocation-free when already
+///   the loop thread (`Loop.enter`, allocation-free when already
 ///   there) and releases what it owns (a handle is closed with `uv_close`,
 ///   through `UVHandle`; a request is cancelled with `uv_cancel`), then
 ///   calls `didRelease()`. What it is given after that is released at once.
@@ -38,7 +29,7 @@ enum HandleSinkStep {
 /// the owned handle, `didRelease()`. Loop-thread state (what is owned, and
 /// what subclasses keep) is touched only on the loop thread:
 /// in `open()`, in handle callbacks, and in the close step.
-class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unchecked Sendable {
+class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @unchecked Sendable {
     /// The loop the owned handles belong to.
     final let loop: Loop
     /// What the subscription owns: a handle or a cancellable request.
@@ -57,7 +48,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
     /// is closed, ends the subscription with `EINVAL` naming the operation.
     @inline(__always)
     final func start(_ operation: StaticString) {
-        if !loop.onLoopThread(self, .open) {
+        if !loop.enter(self, .open) {
             loopClosed(operation)
         }
     }
@@ -127,7 +118,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
 
     // Inlined into `start` and `dispose`, where the step is a constant.
     @inline(__always)
-    final func runOnLoopThread(_ step: HandleSinkStep) {
+    final func runOnLoopThread(_ step: LoopStep) {
         switch step {
         case .open:
             guard !isDisposed || Self.opensWhenDisposed else { return }
@@ -139,6 +130,8 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
         case .close:
             releaseOwned()
             didRelease()
+        default:
+            assertionFailure("HandleSink: no step \(step)")
         }
     }
 
@@ -148,7 +141,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopThreadWork, @unche
         let isFirst = !isDisposed
         super.dispose()
         if isFirst {
-            loop.onLoopThread(self, .close)
+            loop.enter(self, .close)
         }
     }
 }

@@ -11,10 +11,15 @@ import RxCore
 /// object is deallocated, which cannot happen before the close callback.
 /// If init fails there is nothing to close and the error is thrown.
 ///
-/// Every method must run on the loop thread; a subscription that owns a
-/// handle gets there through `HandleSink`. Timer, signal, the streams and
-/// the loop's own wake-up handle build on it.
-class UVHandle: UVResource {
+/// Every method must run on the loop thread (debug builds check it in
+/// `adopt` and `close`); a subscription that owns a handle gets there
+/// through `HandleSink`, an owner from another thread through
+/// `Loop.enter(handle, .close)`. Timer, signal, the streams and the loop's
+/// own wake-up handle build on it.
+// @unchecked Sendable: the reference may travel to the loop thread (an
+// owner's deinit sends its handle there to be closed); the handle itself is
+// touched on that thread only, as the debug checks assert.
+class UVHandle: UVResource, @unchecked Sendable {
     /// The loop this handle belongs to; user handles also keep it alive
     /// (`retainedLoop`), so a loop is never freed under an open handle.
     unowned(unsafe) let loop: Loop
@@ -68,6 +73,7 @@ class UVHandle: UVResource {
     /// Retains the handle into `handle->data` and counts it open: right
     /// after its init.
     private func becomeOpen() {
+        assert(isLoopInternal || loop.isOnLoopThread, "UVHandle: \(kind.name) opened off the loop thread")
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         isOpen = true
         if retainedLoop != nil {
@@ -132,6 +138,7 @@ class UVHandle: UVResource {
     /// handle and the close callback (`uv_close`, or `uv_tcp_close_reset`
     /// through a cast), unless closed or closing already. Loop thread only.
     func close(with closer: (UnsafeMutablePointer<uv_handle_t>, uv_close_cb) -> Void) {
+        assert(loop.isOnLoopThread, "UVHandle.close off the loop thread (\(kind.name))")
         guard isOpen, !isClosing else { return }
         isClosing = true
         isOpen = false
@@ -162,6 +169,15 @@ class UVHandle: UVResource {
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
+    }
+}
+
+extension UVHandle: LoopConfined {
+    /// `.close`: closes the handle, asked from another thread (an owner's
+    /// deinit).
+    func runOnLoopThread(_ step: LoopStep) {
+        assert(step == .close, "UVHandle: no step \(step)")
+        close()
     }
 }
 

@@ -8,11 +8,18 @@ import Glibc
 
 /// One libuv event loop (`uv_loop_t`) and the thread that runs it.
 ///
-/// Every libuv call for the loop's handles runs on the loop thread: the
-/// thread that calls `run()` (before the first run, the thread that created
-/// the loop). `execute(_:)` is the one thread-safe way in: it queues work
-/// and wakes the loop through a `uv_async_t`; subscribing to or disposing a
-/// bridge Observable from another thread goes through it.
+/// Every libuv call for the loop's handles runs on the loop thread. Until
+/// the loop first runs, that is the thread that created it (so a program
+/// can subscribe before `run()`); the first `run()` (or `runOnce()`,
+/// `runNoWait()`) makes its calling thread the loop thread for the rest of
+/// the loop's life, and running the loop on any other thread afterwards is
+/// a programmer error (a precondition). The one hand-over: a `LoopGroup`
+/// loop whose thread ended without closing it (`LoopGroup.shutdown` threw)
+/// is let go, and the thread that runs it next takes it over. A fixed identity is what lets
+/// `isOnLoopThread` answer without a lock and work run inline on the loop
+/// thread. `execute(_:)` is the thread-safe way in: it queues work and wakes
+/// the loop through a `uv_async_t`; subscribing to or disposing a bridge
+/// Observable from another thread goes through the same queue.
 ///
 /// `Loop` is also a `SchedulerType` (see `Loop+Scheduler.swift`), so RxCore's
 /// time operators run on libuv timers.
@@ -33,6 +40,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// a record per handle, so a million timers cost the loop nothing here.
     private let openHandles = Mutex<[Int]>(Array(repeating: 0, count: UVHandleKind.allCases.count))
     private let owner: Atomic<UInt>
+    /// Set by the first run: `owner` is fixed from then on.
+    private let ownerIsFixed = Atomic<Bool>(false)
     private var isClosed = false
 
     /// The buffer every TCP read on this loop lands in (loop thread only):
@@ -90,7 +99,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     }
 
     /// Runs the loop until no handle or request is active (`uv_run` with
-    /// `UV_RUN_DEFAULT`). The calling thread becomes the loop thread.
+    /// `UV_RUN_DEFAULT`). The first run makes the calling thread the loop
+    /// thread for good; later runs must be on that thread.
     ///
     /// - Returns: `true` if `stop()` ended the run while work was still active.
     @discardableResult
@@ -117,7 +127,12 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 
     private func runLoop(_ mode: uv_run_mode) -> Bool {
         precondition(!isClosed, "Loop.run: the loop is closed")
-        owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+        if !ownerIsFixed.load(ordering: .acquiring) {
+            owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
+            ownerIsFixed.store(true, ordering: .releasing)
+        } else {
+            precondition(isOnLoopThread, "Loop.run: the loop's thread is the one that first ran it; run it there")
+        }
         queue.keepAliveForPendingWork()
         return uv_run(raw, mode) != 0
     }
@@ -164,7 +179,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// Asks a running loop to return from `run()` after the current
     /// iteration (`uv_stop`). Safe from any thread.
     public func stop() {
-        onLoopThread { [self] in uv_stop(self.raw) }
+        enter { [self] in uv_stop(self.raw) }
     }
 
     /// Queues `work` to run on the loop thread, in order, during the loop's
@@ -177,60 +192,46 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// - Returns: `false` if the loop is closed; `work` is then not run.
     @discardableResult
     public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
-        queue.enqueue(work, onLoopThread: isOnLoopThread)
+        queue.enqueue(.closure(work), onLoopThread: isOnLoopThread)
     }
 
-    /// Runs `work` now when on the loop thread, otherwise through `execute`.
-    /// Returns `false` when the loop is closed; `work` is then not run.
+    /// The one door to the loop thread, for a loop-confined object's step:
+    /// runs `target.runOnLoopThread(step)` now when called there, otherwise
+    /// queues the step as one typed item (the target and the step, no
+    /// closure) and wakes the loop. Every hop of the bridge (a subscription
+    /// opening or closing what it owns, a stream closing, a server placing
+    /// a connection) comes through here or through `enter(_:)` for a
+    /// closure; `execute` is the same queue without the shortcut. Returns
+    /// `false` when the loop is closed; the step is then not run.
+    ///
+    /// Inlined, so that a generic caller (a sink) calls its own step
+    /// directly on the loop thread.
+    @inline(__always)
     @discardableResult
-    func onLoopThread(_ work: @escaping @Sendable () -> Void) -> Bool {
+    func enter<Target: LoopConfined>(_ target: Target, _ step: LoopStep) -> Bool {
+        if isOnLoopThread {
+            target.runOnLoopThread(step)
+            return true
+        }
+        return enqueue(.step(target, step))
+    }
+
+    /// The one door, for work that is a closure: runs `work` now when called
+    /// on the loop thread, otherwise queues it. Returns `false` when the loop
+    /// is closed; `work` is then not run.
+    @discardableResult
+    func enter(_ work: @escaping @Sendable () -> Void) -> Bool {
         if isOnLoopThread {
             work()
             return true
         }
-        return execute(work)
+        return enqueue(.closure(work))
     }
 
-    /// Runs `work.runOnLoopThread(step)` now when on the loop thread,
-    /// otherwise through `execute`: the way a loop-confined object (a
-    /// handle, a sink that owns one) gets to its loop's thread. On the loop
-    /// thread nothing is allocated: no closure is formed, which a closure
-    /// capturing the object would cost even when run at once. The object and
-    /// the step are used only on the loop thread, so they need not be
-    /// `Sendable`. Returns `false` when the loop is closed; the work is then
-    /// not run.
-    ///
-    /// Inlined, so that a generic caller (a sink) pays no generic metadata
-    /// lookup on the loop thread; the hop itself is out of line.
-    @inline(__always)
-    @discardableResult
-    func onLoopThread<Work: LoopThreadWork>(_ work: Work, _ step: Work.Step) -> Bool {
-        if isOnLoopThread {
-            work.runOnLoopThread(step)
-            return true
-        }
-        return hop(work, step)
-    }
-
-    /// The loop thread's shortcut for work that can finish without a
-    /// subscription (a write the kernel takes at once): runs `body` now and
-    /// returns its result when called on the loop thread; elsewhere runs
-    /// nothing and returns `nil`, and the caller makes its `HandleSink`,
-    /// whose `start` hops. The one place besides `onLoopThread(_:_:)` that
-    /// asks which thread this is.
-    @inline(__always)
-    func immediately<Result>(_ body: () -> Result) -> Result? {
-        isOnLoopThread ? body() : nil
-    }
-
-    /// The off-thread half of `onLoopThread(_:_:)`.
+    /// The off-thread half of the door.
     @inline(never)
-    private func hop<Work: LoopThreadWork>(_ work: Work, _ step: Work.Step) -> Bool {
-        // Two boxes, not one holding a tuple: Swift 6.3.1 mis-counts the
-        // references of a tuple taken apart inside such a closure.
-        let work = UncheckedSendable(work)
-        let step = UncheckedSendable(step)
-        return execute { work.value.runOnLoopThread(step.value) }
+    private func enqueue(_ work: LoopWork) -> Bool {
+        queue.enqueue(work, onLoopThread: false)
     }
 
     /// Counts a handle of `kind` open: a `UVHandle` after its init, a
@@ -260,7 +261,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         // now. If it opened handles, the loop stays open and says so.
         let leftover = queue.close()
         if !leftover.isEmpty {
-            leftover.forEach { $0() }
+            leftover.forEach { $0.run() }
             runNoWait()
             if let busy = openHandlesError() {
                 reopenQueue()
@@ -297,7 +298,9 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// Loop thread.
     func refuseWork() {
         let leftover = queue.close()
-        leftover.forEach { $0() }
+        leftover.forEach { $0.run() }
+        // This thread is ending: the next thread to run the loop owns it.
+        ownerIsFixed.store(false, ordering: .releasing)
     }
 
     /// Takes work again after a close that failed. A wake-up handle that
@@ -327,17 +330,6 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         _ = Resources.decrementTotal()
         #endif
     }
-}
-
-/// An object that does its work on its loop's thread, reached through
-/// `Loop.onLoopThread(_:_:)`: a handle-owning subscription (`HandleSink`)
-/// opening or closing what it owns, a stream closing from another thread.
-protocol LoopThreadWork: AnyObject, SendableMetatype {
-    /// What to do there.
-    associatedtype Step
-
-    /// Does `step`. Loop thread.
-    func runOnLoopThread(_ step: Step)
 }
 
 /// `uv_walk`'s callback for `Loop.closeAll`: collects the owners of the

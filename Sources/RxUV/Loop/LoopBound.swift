@@ -28,13 +28,6 @@ final class LoopBound<Value>: @unchecked Sendable {
         self.storage = value
     }
 
-    /// Runs `body` with the value on the loop thread: at once when called
-    /// there, otherwise through `Loop.execute`. The way to touch a
-    /// loop-bound value from another thread (a deinit, a dispose).
-    func onLoopThread(_ body: @escaping @Sendable (Value) -> Void) {
-        loop.onLoopThread { body(self.value) }
-    }
-
     /// The value; loop thread only.
     var value: Value {
         _read {

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// The work other threads hand to a loop (`Loop.execute`), and the
-/// `uv_async_t` that wakes the loop to run it.
+/// The work other threads hand to a loop (`Loop.enter`, `Loop.execute`):
+/// one queue of typed items (`LoopWork`), and the `uv_async_t` that wakes
+/// the loop to run them.
 ///
 /// The queue is the wake-up handle's target: libuv coalesces sends, so each
 /// wake-up drains everything queued so far. While nothing waits, the handle
@@ -9,7 +10,7 @@ import Synchronization
 // @unchecked Sendable: every field is in `pending`, under its lock.
 final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     private struct Pending {
-        var work: [@Sendable () -> Void] = []
+        var work: [LoopWork] = []
         var isClosed = false
         /// The `uv_async_t` that wakes the loop, read by `enqueue` on any
         /// thread and replaced by `close()` / `reopen`, both under this lock.
@@ -24,7 +25,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     /// Queues `work` and wakes the loop. `onLoopThread` says whether the
     /// caller is the loop thread (which then keeps the loop alive for it).
     /// Returns `false` if the queue is closed; `work` is then not run.
-    func enqueue(_ work: @escaping @Sendable () -> Void, onLoopThread: Bool) -> Bool {
+    func enqueue(_ work: LoopWork, onLoopThread: Bool) -> Bool {
         let wakeup = pending.withLock { pending -> UVAsync? in
             if pending.isClosed { return nil }
             pending.work.append(work)
@@ -77,13 +78,13 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     /// Runs everything queued, including work queued while running it.
     func asyncWokeUp() {
         while true {
-            let batch = pending.withLock { pending -> [@Sendable () -> Void] in
+            let batch = pending.withLock { pending -> [LoopWork] in
                 defer { pending.work.removeAll(keepingCapacity: true) }
                 return pending.work
             }
             if batch.isEmpty { break }
             for work in batch {
-                work()
+                work.run()
             }
         }
         let idleWakeup = pending.withLock { $0.keepsLoopAlive ? nil : $0.wakeup }
@@ -94,8 +95,8 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     ///
     /// - Returns: work queued after the last drain and accepted before the
     ///   queue closed; the caller runs it, since `enqueue` promised it would.
-    func close() -> [@Sendable () -> Void] {
-        let (wakeup, leftover) = pending.withLock { pending -> (UVAsync?, [@Sendable () -> Void]) in
+    func close() -> [LoopWork] {
+        let (wakeup, leftover) = pending.withLock { pending -> (UVAsync?, [LoopWork]) in
             pending.isClosed = true
             defer {
                 pending.wakeup = nil

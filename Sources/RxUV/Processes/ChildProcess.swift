@@ -103,14 +103,14 @@ public final class ChildProcess: @unchecked Sendable {
         let core = core
         return leased {
             pipe.rx.data.do(
-                onSubscribe: { _ = core.loop.onLoopThread(core, .outputStarted) },
-                onDispose: { _ = core.loop.onLoopThread(core, .outputEnded) })
+                onSubscribe: { _ = core.loop.enter(core, .outputStarted) },
+                onDispose: { _ = core.loop.enter(core, .outputEnded) })
         }
     }
 
     deinit {
         let core = core
-        _ = core.loop.onLoopThread(core, .childReleased)
+        _ = core.loop.enter(core, .childReleased)
     }
 
     // MARK: Spawning

@@ -175,23 +175,14 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     }
 }
 
-/// What a `ProcessCore` does on its loop's thread, asked by its
-/// `ChildProcess` from any thread.
-enum ProcessCoreStep {
-    /// The `ChildProcess` was released.
-    case childReleased
-    /// A subscription started reading an output pipe.
-    case outputStarted
-    /// A subscription reading an output pipe ended.
-    case outputEnded
-}
-
-extension ProcessCore: LoopThreadWork {
-    func runOnLoopThread(_ step: ProcessCoreStep) {
+extension ProcessCore: LoopConfined {
+    /// `.childReleased`, `.outputStarted` and `.outputEnded`.
+    func runOnLoopThread(_ step: LoopStep) {
         switch step {
         case .childReleased: childReleased()
         case .outputStarted: outputStarted()
         case .outputEnded: outputEnded()
+        default: assertionFailure("ProcessCore: no step \(step)")
         }
     }
 }

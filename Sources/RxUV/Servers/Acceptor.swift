@@ -147,16 +147,12 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     }
 }
 
-/// What an `Acceptor` does on its loop's thread, asked from elsewhere.
-enum AcceptorStep {
-    /// Stop accepting and close the socket.
-    case close
-}
-
-extension Acceptor: LoopThreadWork {
-    func runOnLoopThread(_ step: AcceptorStep) {
+extension Acceptor: LoopConfined {
+    /// `.close`: stops accepting and closes the socket.
+    func runOnLoopThread(_ step: LoopStep) {
         switch step {
         case .close: release()
+        default: assertionFailure("Acceptor: no step \(step)")
         }
     }
 }

@@ -201,7 +201,7 @@ public final class GracefulShutdown: @unchecked Sendable {
         let remaining = Atomic<Int>(loops.count)
         let finished = finished
         for loop in loops {
-            let queued = loop.onLoopThread {
+            let queued = loop.enter {
                 loop.closeAll()
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                     finished.onCompleted()

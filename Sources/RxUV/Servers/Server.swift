@@ -132,7 +132,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     /// times.
     public func stopAccepting() {
         for acceptor in acceptors {
-            _ = acceptor.loop.onLoopThread(acceptor, .close)
+            _ = acceptor.loop.enter(acceptor, .close)
         }
     }
 
@@ -167,14 +167,14 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         guard first else { return }
         stopAccepting()
         for shard in shards {
-            _ = shard.loop.onLoopThread(shard, .quiesce)
+            _ = shard.loop.enter(shard, .quiesce)
         }
         finishDrainIfEmpty()
     }
 
     private func resetRemaining() {
         for shard in shards {
-            _ = shard.loop.onLoopThread(shard, .reset)
+            _ = shard.loop.enter(shard, .reset)
         }
     }
 
@@ -184,7 +184,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         let done = state.withLock { $0.isDraining && $0.openAcceptors == 0 } && total.load(ordering: .acquiring) == 0
         guard done else { return }
         drained.onCompleted()
-        _ = loops[0].onLoopThread(self, .countsDrained)
+        _ = loops[0].enter(self, .countsDrained)
     }
 
     // MARK: Accepting
@@ -204,7 +204,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         countChanged()
         if shard.loop === loop {
             shard.adopt(descriptor)
-        } else if !shard.loop.onLoopThread(shard, .adopt(descriptor)) {
+        } else if !shard.loop.enter(shard, .adopt(descriptor)) {
             // That loop is closed (its group shut down): no new connection.
             ListeningSocket.refuse(descriptor)
             connectionEnded(on: shard)
@@ -274,7 +274,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     /// Tells `connections`' subscribers, on the first loop, when any.
     private func countChanged() {
         guard countChanges.hasObservers else { return }
-        _ = loops[0].onLoopThread(self, .countChanged)
+        _ = loops[0].enter(self, .countChanged)
     }
 
     deinit {
@@ -284,23 +284,19 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     }
 }
 
-/// What a `Server` does on its first loop's thread: tell `connections`.
-enum ServerStep {
-    /// The count changed: emit it.
-    case countChanged
-    /// The drain is done: the last count is 0, whatever order the loops'
-    /// changes came in; then `connections` completes.
-    case countsDrained
-}
-
-extension Server: LoopThreadWork {
-    func runOnLoopThread(_ step: ServerStep) {
+extension Server: LoopConfined {
+    /// On the first loop's thread: `.countChanged` emits the count;
+    /// `.countsDrained` emits 0, whatever order the loops' changes came in,
+    /// then completes `connections`.
+    func runOnLoopThread(_ step: LoopStep) {
         switch step {
         case .countChanged:
             countChanges.onNext(connectionCount)
         case .countsDrained:
             countChanges.onNext(0)
             countChanges.onCompleted()
+        default:
+            assertionFailure("Server: no step \(step)")
         }
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 /// A server's part on one loop: the connections that live there, each with
 /// its handler's subscription and quiesce signal, and the idle sweep.
 // @unchecked Sendable: `count` is atomic; the rest is touched on the loop's
-// thread only (connections arrive through `Loop.execute`).
+// thread only (connections arrive through `Loop.enter`).
 final class ServerShard: UVTimerTarget, @unchecked Sendable {
     let loop: Loop
     let index: Int
@@ -86,11 +86,11 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         // with `observe(on:)` elsewhere): the table is this loop's.
         entry.handling.setDisposable(
             made.handle(entry.quiesce.asObservable()).subscribe(
-                onCompleted: { [self] in _ = loop.onLoopThread(self, .finish(key)) },
+                onCompleted: { [self] in _ = loop.enter(self, .finish(key)) },
                 onError: { [self] error in
                     // Reported where it arrives: it cannot reach a subscriber.
                     report(error, ReportContext(loop: loop, server: address.description, peer: peer))
-                    _ = loop.onLoopThread(self, .finish(key))
+                    _ = loop.enter(self, .finish(key))
                 }))
         if isResetting {
             finish(key, reset: true)
@@ -167,25 +167,15 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     }
 }
 
-/// What a `ServerShard` does on its loop's thread, asked from elsewhere.
-enum ServerShardStep {
-    /// Open an accepted descriptor here and run the handler on it.
-    case adopt(Int32)
-    /// A handler ended (its end may come on another thread).
-    case finish(ObjectIdentifier)
-    /// The server drains: tell the handlers.
-    case quiesce
-    /// The drain's deadline, or a stop: reset what is left.
-    case reset
-}
-
-extension ServerShard: LoopThreadWork {
-    func runOnLoopThread(_ step: ServerShardStep) {
+extension ServerShard: LoopConfined {
+    /// `.adopt`, `.finish`, `.quiesce` and `.reset`, asked from elsewhere.
+    func runOnLoopThread(_ step: LoopStep) {
         switch step {
         case .adopt(let descriptor): adopt(descriptor)
         case .finish(let key): finish(key)
         case .quiesce: quiesce()
         case .reset: resetAll()
+        default: assertionFailure("ServerShard: no step \(step)")
         }
     }
 }

@@ -63,8 +63,9 @@ public final class StandardOutput: Sendable {
     /// Closes what RxUV opened for the descriptor, after the queued writes
     /// (never the descriptor itself). Safe from any thread.
     public func close() {
-        target.onLoopThread { target in
-            switch target {
+        let target = self.target
+        loop.enter {
+            switch target.value {
             case .unopened: break
             case .stream(let stream): stream.close(.afterWrites)
             case .file(let writer): writer.close()

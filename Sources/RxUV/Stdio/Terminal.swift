@@ -84,7 +84,7 @@ public final class Terminal: ReactiveCompatible, Sendable {
     /// thread, any number of times.
     public func close() {
         let handle = self.handle
-        handle.onLoopThread { _ in Terminal.restoreAndClose(handle) }
+        handle.loop.enter { Terminal.restoreAndClose(handle) }
     }
 
     private static func restoreAndClose(_ handle: LoopBound<UVTTY?>) {
@@ -107,7 +107,7 @@ public final class Terminal: ReactiveCompatible, Sendable {
 
     deinit {
         let handle = self.handle
-        handle.onLoopThread { _ in Terminal.restoreAndClose(handle) }
+        handle.loop.enter { Terminal.restoreAndClose(handle) }
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif

@@ -38,7 +38,6 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
 
     /// What only the loop thread touches.
     private struct State {
-        let handle: UVStream
         var reader: StreamReader?
         /// The last read's storage, reused by the next read once released.
         var spareReadStorage: ByteBuffer.Storage?
@@ -57,8 +56,9 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
     /// What ends the stream's life, decided by whoever made it.
     private let lifetime: StreamLifetime
 
-    /// The stream handle. Loop thread only.
-    final var handle: UVStream { state.value.handle }
+    /// The stream handle: the reference may be read anywhere (a deinit
+    /// hands it to the loop), the handle used on the loop thread only.
+    final let handle: UVStream
     private var reader: StreamReader? {
         get { state.value.reader }
         set { state.value.reader = newValue }
@@ -72,7 +72,8 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
     init(handle: UVStream, lifetime: StreamLifetime = .readSubscription) {
         self.loop = handle.loop
         self.lifetime = lifetime
-        self.state = LoopBound(State(handle: handle, lastActivity: handle.loop.clockMilliseconds), loop: handle.loop)
+        self.handle = handle
+        self.state = LoopBound(State(lastActivity: handle.loop.clockMilliseconds), loop: handle.loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -186,7 +187,7 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
     /// with a reset (`.reset`, `uv_tcp_close_reset` on TCP). Safe from any
     /// thread, any number of times.
     public final func close(_ mode: StreamCloseMode) {
-        loop.onLoopThread(self, mode)
+        loop.enter(self, .closeStream(mode))
     }
 
     /// A Completable that, when subscribed, runs `body` on the loop thread
@@ -202,7 +203,7 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
     }
 
     deinit {
-        state.onLoopThread { $0.handle.close() }
+        loop.enter(handle, .close)
         writabilityCell.withLock { $0 }?.onCompleted()
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
@@ -429,13 +430,14 @@ enum StreamLifetime {
     case owner
 }
 
-extension StreamConnection: LoopThreadWork {
-    /// Closes as `close(_:)` was asked to, on the loop thread.
-    func runOnLoopThread(_ mode: StreamCloseMode) {
-        switch mode {
-        case .afterWrites: closeGracefully()
-        case .now: closeNow()
-        case .reset: closeNow(reset: true)
+extension StreamConnection: LoopConfined {
+    /// `.closeStream`: closes as `close(_:)` was asked to.
+    func runOnLoopThread(_ step: LoopStep) {
+        switch step {
+        case .closeStream(.afterWrites): closeGracefully()
+        case .closeStream(.now): closeNow()
+        case .closeStream(.reset): closeNow(reset: true)
+        default: assertionFailure("StreamConnection: no step \(step)")
         }
     }
 }

@@ -77,11 +77,14 @@ final class StreamWrite: Producer<Never> {
     }
 
     // On the loop thread the write is tried at once, and the common case
-    // ends here, with no sink and no `SinkDisposer`.
+    // ends here, with no sink and no `SinkDisposer`. Elsewhere `run` makes
+    // the sink, whose start goes through the loop's door: this asks where
+    // the write can finish, it hops nowhere.
     override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
         let stream = self.stream
         let payload = self.payload
-        guard let attempt = stream.loop.immediately({ stream.writeAtOnce(payload) }) else { return nil }
+        guard stream.loop.isOnLoopThread else { return nil }
+        let attempt = stream.writeAtOnce(payload)
         switch attempt {
         case .written:
             observer.onCompleted()

@@ -1,0 +1,64 @@
+/// One piece of work for a loop's thread: the one item the loop's queue
+/// carries (`LoopWorkQueue`), whatever door it came through.
+///
+/// A step for a loop-confined object travels as the object and the step,
+/// with no closure: a subscription opening or closing what it owns, a
+/// stream closing, a server shard taking a connection. A closure is for
+/// work whose type the queue cannot know (`Loop.execute`, a user's work).
+// @unchecked Sendable: a step's target is touched only on its loop thread,
+// where the item runs; a closure is `@Sendable`.
+enum LoopWork: @unchecked Sendable {
+    /// A step of a loop-confined object.
+    case step(any LoopConfined, LoopStep)
+    /// A closure (`Loop.execute`).
+    case closure(@Sendable () -> Void)
+
+    /// Does the work. Loop thread.
+    @inline(__always)
+    func run() {
+        switch self {
+        case .step(let target, let step):
+            target.runOnLoopThread(step)
+        case .closure(let work):
+            work()
+        }
+    }
+}
+
+/// What a loop-confined object is asked to do on its thread: the typed
+/// steps that travel in a `LoopWork` without a closure. Each object takes
+/// the steps its documentation names.
+enum LoopStep: Sendable, Equatable {
+    /// Open what a subscription owns (`HandleSink.start`).
+    case open
+    /// Release: a subscription's handle or request, an acceptor, a handle
+    /// whose owner went away, a UDP socket.
+    case close
+    /// Close a stream as `mode` says (`ByteStream.close(_:)`).
+    case closeStream(StreamCloseMode)
+    /// A server shard: open an accepted descriptor here.
+    case adopt(Int32)
+    /// A server shard: a handler ended (its end may come on another thread).
+    case finish(ObjectIdentifier)
+    /// A server shard: the server drains; tell the handlers.
+    case quiesce
+    /// A server shard: reset what is left (a drain's deadline, a stop).
+    case reset
+    /// A server: its connection count changed.
+    case countChanged
+    /// A server: its drain is done.
+    case countsDrained
+    /// A child process: its `ChildProcess` was released.
+    case childReleased
+    /// A child process: a subscription started reading an output pipe.
+    case outputStarted
+    /// A child process: a subscription reading an output pipe ended.
+    case outputEnded
+}
+
+/// An object confined to its loop's thread, which other threads reach
+/// through the loop's one door (`Loop.enter`) with a `LoopStep`.
+protocol LoopConfined: AnyObject {
+    /// Does `step`. Loop thread.
+    func runOnLoopThread(_ step: LoopStep)
+}

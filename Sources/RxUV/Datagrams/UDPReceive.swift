@@ -4,9 +4,9 @@
 import Glibc
 #endif
 
-/// The receiving end of a UDP socket: the handle's target while it
-/// receives. `UDPSocket` calls it on the loop thread, one at a time.
-protocol UDPReceiver: UVUDPTarget {
+/// The receiving end of a UDP socket: the one sink the socket hands each
+/// datagram to. `UDPSocket` calls it on the loop thread, one at a time.
+protocol UDPReceiver: AnyObject {
     /// One datagram.
     func received(_ datagram: Datagram)
     /// The end of receiving: `nil` when the socket closed, else the error.
@@ -27,7 +27,7 @@ private final class UDPReceive: Producer<Datagram> {
         return (sink: sink, subscription: Disposables.create())
     }
 
-    /// Owns one receiving subscription: the socket's target while it
+    /// Owns one receiving subscription: the socket's receiver while it
     /// receives. Disposing stops receiving.
     private final class UDPReceiveSink<Observer: ObserverType>: HandleSink<Observer>, UDPReceiver, @unchecked Sendable where Observer.Element == Datagram {
         private let socket: UDPSocket
@@ -43,10 +43,6 @@ private final class UDPReceive: Producer<Datagram> {
 
         override func didRelease() {
             socket.endReceiving(self)
-        }
-
-        func udpReceived(_ count: Int, _ bytes: UnsafeRawPointer?, from sender: UnsafePointer<sockaddr>?, flags: UInt32) {
-            socket.received(count, bytes, from: sender, flags: flags)
         }
 
         func received(_ datagram: Datagram) {

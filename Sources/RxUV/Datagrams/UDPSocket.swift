@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// A socket is `Sendable`: hand it to another thread or task and send or
 /// close there; the work hops to the loop thread.
-public final class UDPSocket: ReactiveCompatible, Sendable {
+public final class UDPSocket: ReactiveCompatible, UVUDPTarget, Sendable {
     /// The loop this socket belongs to.
     public let loop: Loop
     /// The bound address, read when the socket was set up (the port the
@@ -142,8 +142,9 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
         queuedBytes.store(handle.isOpen ? handle.sendQueueSize : 0, ordering: .relaxed)
     }
 
-    /// Starts delivering datagrams to `receiver` (the handle's target while
-    /// it receives); one receiver at a time.
+    /// Starts delivering datagrams to `receiver`, the one sink of this
+    /// socket's datagrams (the handle's target is this socket while it
+    /// receives); one receiver at a time.
     func beginReceiving(_ receiver: UDPReceiver) {
         guard state.value.receiver == nil else {
             receiver.end(UVError(code: UVError.Code.busy, operation: "UDPSocket.datagrams (another subscriber is receiving)", address: localAddress?.description))
@@ -154,7 +155,7 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
             return
         }
         state.value.receiver = receiver
-        handle.target = receiver
+        handle.target = self
         do throws(UVError) {
             try handle.startReceiving()
         } catch {
@@ -177,8 +178,9 @@ public final class UDPSocket: ReactiveCompatible, Sendable {
         handle.target = nil
     }
 
-    /// A receive completed (through the receiver, the handle's target).
-    func received(_ count: Int, _ bytes: UnsafeRawPointer?, from sender: UnsafePointer<sockaddr>?, flags: UInt32) {
+    /// A receive completed (`uv_udp_recv_cb`, this socket being the handle's
+    /// target while it receives): the datagram goes to the receiver, once.
+    func udpReceived(_ count: Int, _ bytes: UnsafeRawPointer?, from sender: UnsafePointer<sockaddr>?, flags: UInt32) {
         if flags & UInt32(UV_UDP_MMSG_FREE.rawValue) != 0 {
             // The end of a batch: the buffer is the socket's own, kept.
             return

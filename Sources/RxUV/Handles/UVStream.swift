@@ -5,8 +5,8 @@ import RxCore
 import Glibc
 #endif
 
-/// Receives a stream's reads: the subscription that reads from it. Loop
-/// thread.
+/// Receives a stream's reads: the stream's owner (`StreamConnection`),
+/// which hands each to its reader. Loop thread.
 protocol UVStreamTarget: AnyObject {
     /// A read completed (`uv_read_cb`): `count` bytes at `bytes`, `UV_EOF`,
     /// or a negative error status.
@@ -18,10 +18,9 @@ protocol UVStreamTarget: AnyObject {
 /// are RxUV's own (`Acceptor`), so that a connection can be opened on any
 /// loop.
 ///
-/// Its reads reach `target`, which the stream holds strongly until it is
-/// replaced or the handle closes: a connection's current read subscription
-/// (and none while nobody reads, so an unread connection that is released
-/// closes).
+/// Its reads reach `target`, its owner, which the handle holds strongly
+/// only while reading (and not otherwise, so an unread connection that is
+/// released closes).
 class UVStream: UVHandle {
     /// Where reads go; released when the handle closes.
     var target: UVStreamTarget?

@@ -4,8 +4,8 @@ internal import CLibUV
 import Glibc
 #endif
 
-/// Receives a UDP socket's datagrams: the `datagrams` subscription, while
-/// it receives. Loop thread.
+/// Receives a UDP socket's datagrams: the socket's owner (`UDPSocket`),
+/// which hands each to its receiver. Loop thread.
 protocol UVUDPTarget: AnyObject {
     /// A receive completed (`uv_udp_recv_cb`): `count` bytes at `bytes` from
     /// `sender`, or a negative error status; `flags` are libuv's
@@ -13,8 +13,8 @@ protocol UVUDPTarget: AnyObject {
     func udpReceived(_ count: Int, _ bytes: UnsafeRawPointer?, from sender: UnsafePointer<sockaddr>?, flags: UInt32)
 }
 
-/// A `uv_udp_t`. Its receive callbacks reach `target`, which it holds until
-/// it is replaced or the handle closes.
+/// A `uv_udp_t`. Its receive callbacks reach `target`, its owner, which it
+/// holds only while receiving.
 final class UVUDP: UVHandle {
     /// Where received datagrams go; released when the handle closes.
     var target: UVUDPTarget?

@@ -25,7 +25,7 @@ import Synchronization
 // @unchecked Sendable (a class open to the bridge's subclasses cannot be
 // checked): the loop-thread state is in `state` (`LoopBound`), the rest is
 // immutable, atomic or under a lock; subclasses add only immutable fields.
-public class StreamConnection: ByteStream, @unchecked Sendable {
+public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// The loop this stream belongs to.
     public final let loop: Loop
 
@@ -41,7 +41,8 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
         var reader: StreamReader?
         /// The last read's storage, reused by the next read once released.
         var spareReadStorage: ByteBuffer.Storage?
-        var isReadingPaused = false
+        /// Why reading is held back, beside having no reader.
+        var readGate = ReadGate()
         var pendingWrites = 0
         var closeWhenDrained = false
         /// The loop's clock (`uv_now`, ms) at the last read or finished
@@ -273,10 +274,7 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
             pendingWrites += 1
             updateQueue()
             if isWritable, queuedBytes.load(ordering: .relaxed) > highWatermark {
-                if reader != nil, !state.value.isReadingPaused {
-                    state.value.isReadingPaused = true
-                    handle.stopReading()
-                }
+                pauseReading(for: .writeBackpressure)
                 setWritable(false)
             }
         } catch {
@@ -293,16 +291,7 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
         state.value.lastActivity = loop.clockMilliseconds
         updateQueue()
         if !isWritable, queuedBytes.load(ordering: .relaxed) <= lowWatermark {
-            if state.value.isReadingPaused {
-                state.value.isReadingPaused = false
-                if reader != nil, handle.isOpen {
-                    do throws(UVError) {
-                        try handle.startReading()
-                    } catch {
-                        failReader(error)
-                    }
-                }
-            }
+            resumeReading(for: .writeBackpressure)
             if handle.isOpen {
                 setWritable(true)
             }
@@ -316,8 +305,30 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
         queuedBytes.store(handle.isOpen ? handle.writeQueueSize : 0, ordering: .relaxed)
     }
 
-    /// Starts delivering reads to `reader` (the handle's target while it
-    /// reads); one reader at a time.
+    /// Holds the current reader's reading back for `reason` (the read
+    /// gate); nothing while no one reads, since the reasons belong to the
+    /// reader and go with it. Loop thread.
+    final func pauseReading(for reason: ReadGate.Reasons) {
+        guard reader != nil, handle.isOpen else { return }
+        if state.value.readGate.close(for: reason) {
+            handle.stopReading()
+        }
+    }
+
+    /// Lets go of `reason`; reading resumes when no reason is left. Loop
+    /// thread.
+    final func resumeReading(for reason: ReadGate.Reasons) {
+        guard state.value.readGate.open(for: reason), reader != nil, handle.isOpen else { return }
+        do throws(UVError) {
+            try handle.startReading()
+        } catch {
+            failReader(error)
+        }
+    }
+
+    /// Starts delivering reads to `reader`, the one sink of this stream's
+    /// reads (the handle's target is this stream while it reads); one
+    /// reader at a time.
     final func beginReading(_ reader: StreamReader) {
         guard self.reader == nil else {
             reader.end(error(.busy, "StreamConnection.data (another subscriber is reading)"))
@@ -328,7 +339,7 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
             return
         }
         self.reader = reader
-        handle.target = reader
+        handle.target = self
         do throws(UVError) {
             try handle.startReading()
         } catch {
@@ -348,9 +359,11 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
         }
     }
 
-    /// Forgets the reader; the handle no longer calls it.
+    /// Forgets the reader, and the reasons it was held back for; the handle
+    /// no longer calls this stream.
     private func detachReader() {
         reader = nil
+        state.value.readGate = ReadGate()
         handle.target = nil
     }
 
@@ -398,8 +411,9 @@ public class StreamConnection: ByteStream, @unchecked Sendable {
         closeNow()
     }
 
-    /// A read completed (through the reader, the handle's target).
-    final func readCompleted(_ count: Int, _ bytes: UnsafeRawPointer?) {
+    /// A read completed (`uv_read_cb`, this stream being the handle's
+    /// target while it reads): the bytes go to the reader, once.
+    final func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
         if count > 0, let bytes {
             guard let reader else { return }
             state.value.lastActivity = loop.clockMilliseconds

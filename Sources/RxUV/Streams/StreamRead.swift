@@ -1,9 +1,9 @@
 @_spi(Bridge) import RxCore
 
-/// The receiving end of a stream's reads: the stream handle's target while
-/// it reads. `StreamConnection` calls it on the loop thread, one reader at
-/// a time.
-protocol StreamReader: UVStreamTarget {
+/// The receiving end of a stream's reads: the one sink the stream hands each
+/// read to. `StreamConnection` calls it on the loop thread, one reader at a
+/// time.
+protocol StreamReader: AnyObject {
     /// One read's bytes.
     func received(_ bytes: ByteBuffer)
     /// The end of reading: `nil` at EOF or when the stream closed, else the
@@ -11,9 +11,8 @@ protocol StreamReader: UVStreamTarget {
     func end(_ error: UVError?)
 }
 
-/// A subscription that reads a stream: the stream handle's target while
-/// it reads, forwarding each read as an element, with no `Event` or closure
-/// on the way. Disposing it ends the read, and the stream closes once its
+/// A subscription that reads a stream: the stream's reader, forwarding each
+/// read as an element, with no `Event` or closure on the way. Disposing it ends the read, and the stream closes once its
 /// queued writes are flushed. Subclasses say which stream (`open()`).
 class StreamReadingSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
     /// The stream read from, once opened. Loop-thread state.
@@ -27,10 +26,6 @@ class StreamReadingSink<Observer: ObserverType>: HandleSink<Observer>, StreamRea
 
     override func didRelease() {
         stream?.endReading(self)
-    }
-
-    final func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
-        stream?.readCompleted(count, bytes)
     }
 
     final func received(_ bytes: ByteBuffer) {

@@ -13,6 +13,8 @@ public enum FramingError: Error, Sendable, Hashable, CustomStringConvertible {
     case truncatedFrame(bytesLeft: Int)
     /// A frame too long for the length header meant to carry it.
     case frameTooLongForHeader(length: Int, headerBytes: Int)
+    /// A line to encode holds a line feed: it would read back as two lines.
+    case delimiterInLine
 
     /// What went wrong, in a sentence.
     public var description: String {
@@ -27,6 +29,8 @@ public enum FramingError: Error, Sendable, Hashable, CustomStringConvertible {
             "the stream ended inside a frame (\(bytesLeft) bytes left)"
         case .frameTooLongForHeader(let length, let headerBytes):
             "a \(length)-byte frame does not fit a \(headerBytes)-byte length header"
+        case .delimiterInLine:
+            "a line to write holds a line feed"
         }
     }
 }

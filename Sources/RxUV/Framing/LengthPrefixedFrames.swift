@@ -90,7 +90,7 @@ public struct LengthPrefixedFrameDecoder: FrameDecoder {
 
 /// Puts a length header before each frame, the inverse of
 /// `LengthPrefixedFrameDecoder`.
-public struct LengthPrefixedFrameEncoder: Sendable {
+public struct LengthPrefixedFrameEncoder: FrameEncoder, Sendable {
     /// The header written before each frame.
     public let header: LengthHeader
 
@@ -103,10 +103,19 @@ public struct LengthPrefixedFrameEncoder: Sendable {
     /// `FramingError.frameTooLongForHeader` when the header cannot carry
     /// the length (a 256-byte frame after a one-byte header).
     public func encode(_ frame: ByteBuffer) throws(FramingError) -> ByteBuffer {
+        var buffers: [ByteBuffer] = []
+        try encode(frame, into: &buffers)
+        return ByteBuffer(concatenating: buffers)
+    }
+
+    /// Appends the length header and `frame` (two buffers; the frame is not
+    /// copied). Throws `FramingError.frameTooLongForHeader` as `encode(_:)`.
+    public func encode(_ frame: ByteBuffer, into buffers: inout [ByteBuffer]) throws(FramingError) {
         guard UInt64(frame.count) <= header.maximum else {
             throw FramingError.frameTooLongForHeader(length: frame.count, headerBytes: header.size)
         }
-        return ByteBuffer(concatenating: [ByteBuffer(header.bytes(UInt64(frame.count))), frame])
+        buffers.append(ByteBuffer(header.bytes(UInt64(frame.count))))
+        buffers.append(frame)
     }
 }
 
@@ -131,7 +140,6 @@ extension ObservableType where Element == ByteBuffer {
     /// `FramingError.frameTooLongForHeader` on a buffer the header cannot
     /// count.
     public func lengthPrefixed(header: LengthHeader) -> Observable<ByteBuffer> {
-        let encoder = LengthPrefixedFrameEncoder(header: header)
-        return map { try encoder.encode($0) }
+        encodeFrames(LengthPrefixedFrameEncoder(header: header))
     }
 }

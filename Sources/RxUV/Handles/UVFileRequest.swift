@@ -7,12 +7,11 @@ import Glibc
 /// A `uv_fs_t` on libuv's thread pool: opening a file (`uv_fs_open`), or
 /// reading or writing one buffer of it (`uv_fs_read`, `uv_fs_write`, at the
 /// file's current position). Cancellable until the thread pool starts it.
-final class UVFileRequest: UVRequest {
+final class UVFileRequest: CompletingRequest<(result: Int, bytes: ByteBuffer?)> {
     private let bytes: ByteBuffer?
     /// A read's buffer: the request's own, since a read the thread pool has
     /// started cannot be cancelled and writes into it until it completes.
     private let readBuffer: UnsafeMutableRawBufferPointer?
-    private var completion: ((Int, ByteBuffer?) -> Void)?
 
     /// Opens `path` for reading (closed on exec); `completion` gets the
     /// descriptor or a negative status (`UV_ECANCELED` when cancelled in
@@ -20,8 +19,7 @@ final class UVFileRequest: UVRequest {
     init(loop: Loop, opening path: String, completion: @escaping (Int) -> Void) throws(UVError) {
         self.bytes = nil
         self.readBuffer = nil
-        self.completion = { result, _ in completion(result) }
-        super.init(type: UV_FS)
+        super.init(type: UV_FS) { completion($0.result) }
         try submit("uv_fs_open", address: path) {
             uv_fs_open(loop.raw, fs, path, O_RDONLY | O_CLOEXEC, 0, uvFileRequestDone)
         }
@@ -33,8 +31,7 @@ final class UVFileRequest: UVRequest {
         self.bytes = nil
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         self.readBuffer = buffer
-        self.completion = completion
-        super.init(type: UV_FS)
+        super.init(type: UV_FS) { completion($0.result, $0.bytes) }
         var descriptorBuffer = buffer.uvBuffer
         try submit("uv_fs_read", address: "fd \(descriptor)") {
             uv_fs_read(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
@@ -46,8 +43,7 @@ final class UVFileRequest: UVRequest {
     init(loop: Loop, writing bytes: ByteBuffer, to descriptor: Int32, completion: @escaping (Int) -> Void) throws(UVError) {
         self.bytes = bytes
         self.readBuffer = nil
-        self.completion = { count, _ in completion(count) }
-        super.init(type: UV_FS)
+        super.init(type: UV_FS) { completion($0.result) }
         var descriptorBuffer = bytes.uvBuffer()
         try submit("uv_fs_write", address: "fd \(descriptor)") {
             uv_fs_write(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
@@ -58,13 +54,13 @@ final class UVFileRequest: UVRequest {
         pointer.assumingMemoryBound(to: uv_fs_t.self)
     }
 
-    fileprivate func finish() {
+    /// The outcome of the request: its result and a read's bytes, with the
+    /// request's own memory cleaned up (`uv_fs_req_cleanup`).
+    fileprivate func outcome() -> (result: Int, bytes: ByteBuffer?) {
         let result = fs.pointee.result
         uv_fs_req_cleanup(fs)
-        let completion = self.completion
-        self.completion = nil
         let read = result > 0 ? readBuffer.map { ByteBuffer(copying: UnsafeRawPointer($0.baseAddress!), count: result) } : nil
-        completion?(result, read)
+        return (result, read)
     }
 
     deinit {
@@ -73,5 +69,6 @@ final class UVFileRequest: UVRequest {
 }
 
 private func uvFileRequestDone(_ request: UnsafeMutablePointer<uv_fs_t>?) {
-    UVRequest.complete(request, as: UVFileRequest.self).finish()
+    let owner = Unmanaged<UVRequest>.fromOpaque(request!.pointee.data!).takeUnretainedValue()
+    UVFileRequest.complete(request, with: unsafeDowncast(owner, to: UVFileRequest.self).outcome())
 }

@@ -54,34 +54,6 @@ final class UVPipe: UVStream {
     }
 }
 
-/// A connection request for a Unix-domain socket path (`uv_pipe_connect`).
-final class PipeConnectRequest: UVRequest {
-    private var completion: ((Int32) -> Void)?
-
-    /// Connects `pipe` to the file-system `path`; `completion` gets libuv's
-    /// status (`uv_pipe_connect` returns nothing and reports every failure
-    /// there). Throws only when a fault is injected (debug builds).
-    init(pipe: UVPipe, path: String, completion: @escaping (Int32) -> Void) throws(UVError) {
-        self.completion = completion
-        super.init(type: UV_CONNECT)
-        let request = pointer.assumingMemoryBound(to: uv_connect_t.self)
-        try submit("uv_pipe_connect", address: path) {
-            uv_pipe_connect(request, pipe.pipe, path, uvPipeConnected)
-            return 0
-        }
-    }
-
-    fileprivate func finish(_ status: Int32) {
-        let completion = self.completion
-        self.completion = nil
-        completion?(status)
-    }
-}
-
-private func uvPipeConnected(_ request: UnsafeMutablePointer<uv_connect_t>?, _ status: Int32) {
-    UVRequest.complete(request, as: PipeConnectRequest.self).finish(status)
-}
-
 /// Linux's `struct ucred`, which Glibc's module map hides (it needs
 /// `_GNU_SOURCE`): the layout `SO_PEERCRED` fills.
 private struct PeerCredentialsLayout {

@@ -2,10 +2,12 @@ internal import CLibUV
 import RxCore
 
 /// The lifetime rule for libuv requests (`uv_write_t`, `uv_connect_t`,
-/// `uv_shutdown_t`, `uv_getaddrinfo_t`): this object owns the request's raw
-/// memory; after a successful submit it retains itself into `req->data` and
-/// the completion callback releases it (`complete(_:)`). A submit that fails
-/// never calls back, so nothing is retained and the error is thrown.
+/// `uv_shutdown_t`, `uv_getaddrinfo_t`, `uv_fs_t`, `uv_work_t`): this
+/// object owns the request's raw memory; after a successful submit it
+/// retains itself into `req->data` and the completion callback releases it
+/// (`complete(_:as:)`). A submit that fails never calls back, so nothing is
+/// retained and the error is thrown. Every request completes through
+/// `CompletingRequest`.
 class UVRequest: UVResource {
     let pointer: UnsafeMutableRawPointer
 
@@ -57,5 +59,32 @@ class UVRequest: UVResource {
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
+    }
+}
+
+/// A request that hands its outcome to one closure, once: the one
+/// completion of every request the bridge makes. Each libuv callback is a
+/// one-line thunk into `complete(_:with:)`, which takes the request back
+/// from libuv (releasing the reference its submit took) and calls the
+/// completion, as uvw's `defaultCallback` does for every request type.
+class CompletingRequest<Result>: UVRequest {
+    private var completion: ((Result) -> Void)?
+
+    init(type: uv_req_type, completion: @escaping (Result) -> Void) {
+        self.completion = completion
+        super.init(type: type)
+    }
+
+    /// The completion callback's body: `result` to the request's
+    /// completion. Loop thread.
+    static func complete(_ request: UnsafeMutableRawPointer?, with result: Result) {
+        UVRequest.complete(request, as: CompletingRequest<Result>.self).finish(result)
+    }
+
+    /// Calls the completion once and lets go of it (and what it captures).
+    private func finish(_ result: Result) {
+        let completion = self.completion
+        self.completion = nil
+        completion?(result)
     }
 }

@@ -161,7 +161,7 @@ private final class UnixConnect: Producer<UnixConnection> {
             }
             let pipe = try UVPipe(loop: loop)
             try pipe.closingIfFails { () throws(UVError) in
-                _ = try PipeConnectRequest(pipe: pipe, path: path) { [self] status in
+                _ = try ConnectRequest(pipe: pipe, path: path) { [self] status in
                     connected(pipe, status: status, address: address)
                 }
             }

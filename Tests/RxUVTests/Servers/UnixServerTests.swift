@@ -105,19 +105,31 @@ final class UnixServerTests: BridgeTestCase {
         var first: UnixConnection?
         _ = loop.rx.connect(unixPath: socketPath).subscribe(onSuccess: { client in
             first = client
-            _ = client.write("held\n").andThen(client.rx.data).take(1).subscribe(onNext: { bytes in
+            // The first keeps reading, so it stays open (ending its read
+            // subscription would close it) until the second has been refused.
+            _ = client.rx.data.subscribe(onNext: { bytes in
+                guard firstEcho.isEmpty else { return }
                 firstEcho = bytes.string
                 // With the first one held open, the second is one too many.
                 _ = self.loop.rx.connect(unixPath: socketPath).asObservable()
                     .flatMap { $0.rx.data }
-                    .subscribe(onError: { _ in secondEnded = true }, onCompleted: { secondEnded = true })
+                    .subscribe(
+                        onError: { _ in
+                            secondEnded = true
+                            first?.close()
+                        },
+                        onCompleted: {
+                            secondEnded = true
+                            first?.close()
+                        })
             })
+            _ = client.write("held\n").subscribe()
         })
         runLoop(timeout: 10)
         XCTAssertEqual(firstEcho, "held\n")
         XCTAssertTrue(secondEnded, "the refused client sees its connection end")
         XCTAssertEqual(server.refusedCount, 1)
-        first?.close()
+        first = nil
         drain(server)
     }
 

@@ -43,6 +43,8 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         var spareReadStorage: ByteBuffer.Storage?
         /// Why reading is held back, beside having no reader.
         var readGate = ReadGate()
+        /// Writes made while the reader handles a read, written together.
+        var coalesced = CoalescedWrites()
         var pendingWrites = 0
         var closeWhenDrained = false
         /// The loop's clock (`uv_now`, ms) at the last read or finished
@@ -173,6 +175,8 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// closed stream.
     public final func shutdown() -> Completable {
         operation("uv_shutdown") { (stream, finish) throws(UVError) in
+            // Writes held for this read go before the end of stream.
+            stream.flushCoalesced()
             guard stream.handle.isOpen else {
                 throw stream.error(.notConnected, "uv_shutdown")
             }
@@ -282,6 +286,78 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
     }
 
+    // MARK: Writes made while a read is handled
+
+    /// Holds a write made on the loop thread while the reader handles a
+    /// read, to go out with the others when the handling ends; `nil` when
+    /// no read is being handled (the write goes out now). Loop thread.
+    final func coalesce(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> Disposable? {
+        guard state.value.coalesced.isHandlingRead, handle.isOpen else { return nil }
+        let ticket = state.value.coalesced.hold(payload, for: observer)
+        return CoalescedWriteDisposable(stream: self, ticket: ticket)
+    }
+
+    /// The subscription of a held write was disposed: its subscriber is not
+    /// told (the bytes still go out). Safe from any thread.
+    final func cancelCoalesced(_ ticket: UInt32) {
+        guard loop.isOnLoopThread else {
+            // Held writes live for the length of one read callback on the
+            // loop thread: by the time a hop ran they would be written.
+            return
+        }
+        state.value.coalesced.cancel(ticket)
+    }
+
+    /// Writes the held writes as one: one `uv_try_write`, and one `uv_write`
+    /// for what the kernel did not take; each subscriber is told the
+    /// outcome, in order. Loop thread.
+    final func flushCoalesced() {
+        guard !state.value.coalesced.writes.isEmpty else { return }
+        var batch = state.value.coalesced.take()
+        let payload: StreamWritePayload
+        if batch.count == 1 {
+            payload = batch[0].payload
+        } else {
+            var buffers: [ByteBuffer] = []
+            for write in batch {
+                switch write.payload {
+                case .one(let buffer): buffers.append(buffer)
+                case .many(let many): buffers.append(contentsOf: many)
+                }
+            }
+            payload = .many(buffers)
+        }
+        switch writeAtOnce(payload) {
+        case .written:
+            Self.tell(batch, nil)
+        case .failed(let error):
+            Self.tell(batch, error)
+        case .mustQueue(let offset):
+            queueWrite(payload, from: offset) { error in Self.tell(batch, error) }
+            return
+        }
+        state.value.coalesced.giveBack(&batch)
+    }
+
+    /// Fails the held writes with `error` (the stream closed first). Loop
+    /// thread.
+    private func failCoalesced(_ error: UVError) {
+        guard !state.value.coalesced.writes.isEmpty else { return }
+        Self.tell(state.value.coalesced.take(), error)
+    }
+
+    /// Tells each write's subscriber, in order, unless its subscription was
+    /// disposed: completed, or `error`.
+    private static func tell(_ writes: [CoalescedWrites.Write], _ error: UVError?) {
+        for write in writes where !write.isCancelled {
+            if let error {
+                write.observer.on(.error(error))
+            } else {
+                write.observer.onCompleted()
+            }
+        }
+    }
+
     /// The error of a failed write.
     final func writeError(_ code: UVError.Code) -> UVError {
         error(code, "uv_write")
@@ -371,6 +447,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// flushed. Loop thread.
     final func closeGracefully() {
         guard handle.isOpen else { return }
+        flushCoalesced()
         handle.stopReading()
         closedFlag.store(true, ordering: .releasing)
         if pendingWrites == 0 {
@@ -392,6 +469,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
         queuedBytes.store(0, ordering: .relaxed)
         state.value.spareReadStorage = nil
+        failCoalesced(writeError(.cancelled))
         // The reader first: its chain ends before `rx.writable` says the
         // stream has closed.
         if let reader {
@@ -419,7 +497,13 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             state.value.lastActivity = loop.clockMilliseconds
             // In place (through LoopBound's `_modify`): a copy of the
             // reference would make the spare storage look shared, never reused.
-            reader.received(ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit))
+            let received = ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)
+            // What the reader writes while it handles the read goes out
+            // together, in one write, once it is handled.
+            state.value.coalesced.isHandlingRead = true
+            reader.received(received)
+            state.value.coalesced.isHandlingRead = false
+            flushCoalesced()
         } else if count == Int(UVError.Code.endOfFile.rawValue) {
             handle.stopReading()
             let reader = self.reader

@@ -1,0 +1,95 @@
+import RxCore
+import XCTest
+
+@testable import RxUV
+
+/// Writes a reader makes while it handles one read go out together, in one
+/// write, when the handling ends (`CoalescedWrites`): in order, each
+/// subscriber told; before a shutdown made in the same handling; failed with
+/// `ECANCELED` when the stream closes first; untold once disposed.
+final class WriteCoalescingTests: BridgeTestCase {
+    /// A server on the test's loop whose handler runs `handle` on each read
+    /// of each connection; a client that sends `request`, then collects what
+    /// comes back until end of stream.
+    private func exchange(_ request: String, handle: @escaping (TCPConnection, ByteBuffer) -> Void) -> String {
+        let port = Shared(0)
+        var listener: Disposable?
+        listener = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
+            .subscribe(onNext: { connection in
+                listener?.dispose()
+                _ = connection.rx.data.subscribe(onNext: { handle(connection, $0) })
+            })
+        var answer = ""
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
+            _ = client.rx.data.subscribe(onNext: { answer += $0.string })
+            _ = client.write(request).subscribe()
+        })
+        runLoop()
+        return answer
+    }
+
+    func testWritesWhileHandlingARead_GoOutAsOneWriteInOrder() {
+        var told: [String] = []
+        let answer = exchange("go") { connection, _ in
+            // A second uv_write call of any kind would fail: one is allowed.
+            UVFaultInjection.inject(UVError.Code.brokenPipe.rawValue, into: "uv_write", after: 1)
+            for part in ["a", "b", "c"] {
+                _ = connection.write(part).subscribe(onCompleted: { told.append(part) }, onError: { told.append("\(part): \($0)") })
+            }
+            XCTAssertEqual(told, [], "a held write was reported before the read was handled")
+            _ = connection.shutdown().subscribe(onCompleted: { connection.close() })
+        }
+        let fired = UVFaultInjection.firedCount("uv_write")
+        UVFaultInjection.removeAll()
+        XCTAssertEqual(answer, "abc")
+        XCTAssertEqual(told, ["a", "b", "c"])
+        XCTAssertEqual(fired, 0, "the three writes took more than one write call")
+    }
+
+    func testDisposedHeldWrite_StillGoesOutUntold() {
+        var told = false
+        let answer = exchange("go") { connection, _ in
+            connection.write("kept").subscribe(onCompleted: { told = true }).dispose()
+            _ = connection.shutdown().subscribe(onCompleted: { connection.close() })
+        }
+        XCTAssertEqual(answer, "kept")
+        XCTAssertFalse(told, "a disposed write told its subscriber")
+    }
+
+    func testCloseWhileHandling_FailsHeldWritesWithECANCELED() {
+        var failure: UVError?
+        let answer = exchange("go") { connection, _ in
+            _ = connection.write("lost").subscribe(onError: { failure = $0 as? UVError })
+            connection.close()
+        }
+        XCTAssertEqual(answer, "")
+        XCTAssertEqual(failure?.code, .cancelled)
+        XCTAssertEqual(failure?.operation, "uv_write")
+    }
+
+    func testGracefulCloseWhileHandling_WritesTheHeldWritesFirst() {
+        var completed = false
+        let answer = exchange("go") { connection, _ in
+            _ = connection.write("last words").subscribe(onCompleted: { completed = true })
+            connection.close(.afterWrites)
+        }
+        XCTAssertEqual(answer, "last words")
+        XCTAssertTrue(completed)
+    }
+
+    /// Outside a read's handling (here, a timer), a write goes out at once
+    /// and completes during subscribe when the kernel takes it.
+    func testWriteOutsideAReadsHandling_IsNotHeld() {
+        var completedDuringSubscribe: Bool?
+        let answer = exchange("go") { connection, _ in
+            _ = self.loop.rx.timer(after: .milliseconds(1)).subscribe(onNext: { _ in
+                var completed = false
+                _ = connection.write("now").subscribe(onCompleted: { completed = true })
+                completedDuringSubscribe = completed
+                connection.close(.afterWrites)
+            })
+        }
+        XCTAssertEqual(answer, "now")
+        XCTAssertEqual(completedDuringSubscribe, true)
+    }
+}

@@ -57,8 +57,22 @@ enum LoopStep: Sendable, Equatable {
 }
 
 /// An object confined to its loop's thread, which other threads reach
-/// through the loop's one door (`Loop.enter`) with a `LoopStep`.
+/// through the loop's one door (`Loop.enter`) with a `LoopStep`. Its
+/// loop-thread methods say so in code (`assertConfined()`), checked in
+/// debug builds, as `LoopBound` checks loop-thread state.
 protocol LoopConfined: AnyObject {
+    /// The loop whose thread the object belongs to.
+    var loop: Loop { get }
+
     /// Does `step`. Loop thread.
     func runOnLoopThread(_ step: LoopStep)
+}
+
+extension LoopConfined {
+    /// Debug builds: stops the program when called off the object's loop
+    /// thread. Release builds: nothing.
+    @inline(__always)
+    func assertConfined(_ function: StaticString = #function) {
+        assert(loop.isOnLoopThread, "\(Self.self).\(function) called off its loop's thread")
+    }
 }

@@ -65,6 +65,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     /// `uv_kill`. Fails with `ESRCH` once the child has exited: its pid may
     /// belong to another process by then. Loop thread.
     func send(_ signum: Int32, toGroup group: Bool) throws(UVError) {
+        assertConfined()
         guard status == nil else {
             throw UVError(code: .noSuchProcess, operation: "uv_kill", address: "\(executable) (pid \(pid)) has exited")
         }
@@ -75,6 +76,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     /// The `ChildProcess` was released: tears the child down if it still
     /// runs. Loop thread.
     func childReleased() {
+        assertConfined()
         guard status == nil, !isTearingDown else { return }
         isTearingDown = true
         signalForTeardown(SIGTERM)
@@ -89,6 +91,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     /// A subscription started reading an output pipe. After the exit, starts
     /// the drain if none runs. Loop thread.
     func outputStarted() {
+        assertConfined()
         readers += 1
         if status != nil, timer == nil {
             startDrain()
@@ -98,6 +101,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     /// A subscription reading an output pipe ended. Stops the drain once no
     /// one reads. Loop thread.
     func outputEnded() {
+        assertConfined()
         readers -= 1
         if status != nil, readers == 0 {
             closeTimer()
@@ -105,6 +109,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     }
 
     func processExited(status exitStatus: Int64, signal: Int32) {
+        assertConfined()
         let status: TerminationStatus = signal != 0 ? .signaled(signal) : .exited(Int32(truncatingIfNeeded: exitStatus))
         self.status = status
         closeTimer()
@@ -118,6 +123,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     }
 
     func timerFired() {
+        assertConfined()
         closeTimer()
         if status == nil {
             signalForTeardown(SIGKILL)

@@ -63,6 +63,7 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     /// socket is closed (the target hears `acceptorClosed` with no error)
     /// and the error thrown. Loop thread.
     func start() throws(UVError) {
+        assertConfined()
         do throws(UVError) {
             let poll = try UVPoll(loop: loop, descriptor: socket.descriptor)
             try poll.closingIfFails { () throws(UVError) in try poll.startReading() }
@@ -75,6 +76,7 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     }
 
     func pollReady(status: Int32) {
+        assertConfined()
         guard status >= 0 else {
             close(with: UVError(status: status, operation: "uv_poll", address: socket.address.description))
             return
@@ -109,6 +111,7 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     }
 
     func timerFired() {
+        assertConfined()
         pause?.release()
         pause = nil
         do throws(UVError) {
@@ -133,6 +136,7 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     /// Closes the poll handle, the pause timer and the socket, then tells
     /// the target why accepting ended. Loop thread.
     private func close(with error: UVError?) {
+        assertConfined()
         guard !isClosed else { return }
         isClosed = true
         pause?.release()

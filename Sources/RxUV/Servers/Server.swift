@@ -285,6 +285,11 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
 }
 
 extension Server: LoopConfined {
+    /// The loop `connections` is told on: the first.
+    var loop: Loop {
+        loops[0]
+    }
+
     /// On the first loop's thread: `.countChanged` emits the count;
     /// `.countsDrained` emits 0, whatever order the loops' changes came in,
     /// then completes `connections`.

@@ -8,7 +8,8 @@ import Glibc
 /// A server's part on one loop: the connections that live there, each with
 /// its handler's subscription and quiesce signal, and the idle sweep.
 // @unchecked Sendable: `count` is atomic; the rest is touched on the loop's
-// thread only (connections arrive through `Loop.enter`).
+// thread only (connections arrive through `Loop.enter`), which its methods
+// assert (`assertConfined`).
 final class ServerShard: UVTimerTarget, @unchecked Sendable {
     let loop: Loop
     let index: Int
@@ -54,6 +55,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// counted it already; it is uncounted when the connection has closed.
     /// Loop thread.
     func adopt(_ descriptor: Int32) {
+        assertConfined()
         guard let server else {
             ListeningSocket.refuse(descriptor)
             return
@@ -100,6 +102,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// A handler ended (or the server ends it): closes the connection once
     /// its writes are flushed, or at once with a reset. Loop thread.
     private func finish(_ key: ObjectIdentifier, reset: Bool = false) {
+        assertConfined()
         guard let entry = entries[key] else { return }
         entries[key]?.isClosing = true
         entry.handling.dispose()
@@ -112,6 +115,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
 
     /// The connection has closed: uncounted. Loop thread.
     private func closed(_ key: ObjectIdentifier) {
+        assertConfined()
         guard let entry = entries.removeValue(forKey: key) else { return }
         entry.handling.dispose()
         if entries.isEmpty {
@@ -124,6 +128,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// Tells every handler here to finish, and every later one at once.
     /// Loop thread.
     func quiesce() {
+        assertConfined()
         isQuiescing = true
         for entry in entries.values {
             entry.quiesce.onNext(())
@@ -133,6 +138,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
 
     /// Resets every connection still here (a drain's deadline). Loop thread.
     func resetAll() {
+        assertConfined()
         isResetting = true
         for key in Array(entries.keys) {
             finish(key, reset: true)
@@ -156,6 +162,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
 
     /// Closes the connections idle for the timeout or longer.
     func timerFired() {
+        assertConfined()
         guard let idle = server?.options.idleTimeout else { return }
         let limit = LoopTimer.milliseconds(idle)
         let now = loop.clockMilliseconds

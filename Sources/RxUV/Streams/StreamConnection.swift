@@ -288,11 +288,18 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
 
     // MARK: Writes made while a read is handled
 
-    /// Holds a write made on the loop thread while the reader handles a
-    /// read, to go out with the others when the handling ends; `nil` when
-    /// no read is being handled (the write goes out now). Loop thread.
-    final func coalesce(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> Disposable? {
-        guard state.value.coalesced.isHandlingRead, handle.isOpen else { return nil }
+    /// Whether a write made now on the loop thread is held, to go out with
+    /// the others of the read being handled (`CoalescedWrites`): not the
+    /// first write of a read's handling, nor one made outside one. Loop
+    /// thread.
+    @inline(__always)
+    final func holdsNextWrite() -> Bool {
+        handle.isOpen && state.value.coalesced.holdsNextWrite()
+    }
+
+    /// Holds a write (`holdsNextWrite()` said so) until the read's handling
+    /// ends; the returned disposable stops its notification. Loop thread.
+    final func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> Disposable {
         let ticket = state.value.coalesced.hold(payload, for: observer)
         return CoalescedWriteDisposable(stream: self, ticket: ticket)
     }
@@ -500,9 +507,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             let received = ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)
             // What the reader writes while it handles the read goes out
             // together, in one write, once it is handled.
-            state.value.coalesced.isHandlingRead = true
+            state.value.coalesced.handling(true)
             reader.received(received)
-            state.value.coalesced.isHandlingRead = false
+            state.value.coalesced.handling(false)
             flushCoalesced()
         } else if count == Int(UVError.Code.endOfFile.rawValue) {
             handle.stopReading()

@@ -84,10 +84,10 @@ final class StreamWrite: Producer<Never> {
         let stream = self.stream
         let payload = self.payload
         guard stream.loop.isOnLoopThread else { return nil }
-        // While the stream's reader handles a read, the write waits for the
+        // A write after the first of a read's handling waits for the
         // others of that read, to go out with them in one write.
-        if let held = stream.coalesce(payload, for: observer) {
-            return held
+        if stream.holdsNextWrite() {
+            return stream.hold(payload, for: observer)
         }
         let attempt = stream.writeAtOnce(payload)
         switch attempt {

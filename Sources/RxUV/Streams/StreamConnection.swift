@@ -144,7 +144,12 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// Subscribed on the loop thread with nothing queued, the bytes go to the
     /// kernel at once (`uv_try_write`) and the Completable completes during
     /// `subscribe`, without a request; what the kernel does not take is
-    /// queued with `uv_write`, in order behind earlier writes.
+    /// queued with `uv_write`, in order behind earlier writes. While the
+    /// stream's reader handles a read (inside its `rx.data` `onNext`), only
+    /// the first write goes out at once: the ones after it are held and go
+    /// out together, in one write call, when the handling ends, and complete
+    /// then; a `shutdown()` or `close(.afterWrites)` made meanwhile goes
+    /// after them.
     public final func write(_ bytes: ByteBuffer) -> Completable {
         Completable(raw: StreamWrite(stream: self, payload: .one(bytes)))
     }

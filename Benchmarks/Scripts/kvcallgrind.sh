@@ -22,11 +22,11 @@ port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); p
 valgrind --tool=callgrind --callgrind-out-file="$work/kv.out" "$work/kv-server" --port "$port" >"$work/kv.log" 2>&1 &
 server=$!
 for _ in $(seq 1 200); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
-redis-benchmark -p "$port" -t get,set,incr -P 16 -c 50 -d 64 -n 20000 -q >/dev/null
+redis-benchmark -p "$port" -t get,set,incr -P 16 -c 50 -d 64 -n 20000 -q >/dev/null 2>&1
 requests=200000
 for test in get set incr; do
     callgrind_control -z "$server" >/dev/null 2>&1
-    redis-benchmark -p "$port" -t "$test" -P 16 -c 50 -d 64 -n "$requests" -q >/dev/null
+    redis-benchmark -p "$port" -t "$test" -P 16 -c 50 -d 64 -n "$requests" -q >/dev/null 2>&1
     callgrind_control -d "$server" >/dev/null 2>&1
     sleep 0.5
     dump="$(ls -t "$work"/kv.out.* | head -1)"

@@ -4,6 +4,7 @@ libuv (the floor) and SwiftNIO on one event-loop thread, in one run.
 
     Benchmarks/Scripts/netbench.py                # release build, then the full comparison (≈ 6.5 min)
     Benchmarks/Scripts/netbench.py --quick        # a few seconds of every case, once (CI runs this)
+    Benchmarks/Scripts/netbench.py --only echo --baseline ../old/Benchmarks/.build/release   # before/after, same run
 
 Echo: every round starts each server in turn (A RxUV, B C reuse, C C malloc,
 D SwiftNIO, E RxUV through [UInt8]) pinned to one core, drives it with
@@ -294,6 +295,15 @@ def report(settings, echo, timers, load_before, load_after, pinning):
         rss = median(echo["rxuv"], f"rss{connections[-1]}") / 1024
         print(f"| RSS at {connections[-1]} conns (MiB, absolute) | {rss:.1f} | ≤ 6 {mark(rss <= 6)} | {paired_ratio(echo, 'rxuv', 'nio', f'rss{connections[-1]}'):.2f} | | {paired_ratio(echo, 'rxuv-array', 'rxuv', f'rss{connections[-1]}'):.2f} |")
         print()
+        if "rxuv-baseline" in echo:
+            print("This build against the baseline build (median over rounds of each round's ratio):")
+            print()
+            print("| measure | " + " | ".join(f"c={c}" for c in connections) + " |")
+            print("|---" + "|---:" * len(connections) + "|")
+            print("| rt/s, this / baseline | " + " | ".join(f"{paired_ratio(echo, 'rxuv', 'rxuv-baseline', f'rt{c}'):.3f}" for c in connections) + " |")
+            print("| server CPU per round trip, this / baseline | " + " | ".join(f"{paired_ratio(echo, 'rxuv', 'rxuv-baseline', f'cpu{c}'):.3f}" for c in connections) + " |")
+            print(f"| 1-conn throughput, this / baseline | {paired_ratio(echo, 'rxuv', 'rxuv-baseline', 'mibs'):.3f} | | |")
+            print()
     if timers:
         print(f"Timers: {settings.timers:,} one-shot timers due evenly over {settings.spread} ms;"
               f" {settings.timer_rounds} round(s), medians (fire: from the end of arming to the last expiry).")
@@ -324,6 +334,8 @@ def main():
     parser.add_argument("--only", choices=["echo", "timers", "group"], help="run one part only")
     parser.add_argument("--no-build", action="store_true", help="use the release binaries already built")
     parser.add_argument("--no-pin", action="store_true", help="do not pin with taskset")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="also run DIR/rxuv-echo (another checkout's release build) in every echo round, for before/after ratios")
     parser.add_argument("--server-core", type=int, default=0)
     parser.add_argument("--client-core", type=int, default=1)
     settings = parser.parse_args()
@@ -340,6 +352,11 @@ def main():
     if min(settings.rounds, settings.timer_rounds, settings.timers) < 1 or not 0 < settings.seconds <= 60:
         parser.error("rounds and timers must be at least 1, seconds in (0, 60]")
 
+    if settings.baseline:
+        baseline = os.path.join(os.path.abspath(settings.baseline), "rxuv-echo")
+        if not os.path.exists(baseline):
+            parser.error(f"--baseline: no rxuv-echo in {settings.baseline}")
+        SERVERS.append(("rxuv-baseline", "RxUV (README chain), baseline build", [baseline]))
     if not settings.no_build:
         build()
     bins = bin_path()

@@ -249,11 +249,18 @@ final class ChildProcessTests: BridgeTestCase {
             pid = child.pid
             return child.exit.asObservable()
         }.subscribe()
-        let start = DispatchTime.now()
-        _ = loop.rx.timer(after: .milliseconds(100)).subscribe(onNext: { _ in subscription.dispose() })
+        // Timed from the dispose, which starts the grace period: the loop's
+        // clock (uv_now) runs from its last iteration, so a timer armed
+        // before the first run may fire early by the time the set-up took.
+        var disposed: DispatchTime?
+        _ = loop.rx.timer(after: .milliseconds(100)).subscribe(onNext: { _ in
+            disposed = DispatchTime.now()
+            subscription.dispose()
+        })
         runLoop()
+        let start = try XCTUnwrap(disposed)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        XCTAssertGreaterThanOrEqual(elapsed, 0.45, "SIGKILL came before the grace period")
+        XCTAssertGreaterThanOrEqual(elapsed, 0.39, "SIGKILL came before the grace period")
         XCTAssertLessThan(elapsed, 5)
         XCTAssertFalse(exists(try XCTUnwrap(pid)))
         XCTAssertEqual(zombieChildren(), [])

@@ -138,7 +138,7 @@ class UVHandle: UVResource, @unchecked Sendable {
     /// handle and the close callback (`uv_close`, or `uv_tcp_close_reset`
     /// through a cast), unless closed or closing already. Loop thread only.
     func close(with closer: (UnsafeMutablePointer<uv_handle_t>, uv_close_cb) -> Void) {
-        assert(loop.isOnLoopThread, "UVHandle.close off the loop thread (\(kind.name))")
+        assert(isLoopInternal || loop.isOnLoopThread, "UVHandle.close off the loop thread (\(kind.name))")
         guard isOpen, !isClosing else { return }
         isClosing = true
         isOpen = false

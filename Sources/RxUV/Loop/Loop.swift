@@ -127,9 +127,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 
     private func runLoop(_ mode: uv_run_mode) -> Bool {
         precondition(!isClosed, "Loop.run: the loop is closed")
-        if !ownerIsFixed.load(ordering: .acquiring) {
+        if ownerIsFixed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             owner.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
-            ownerIsFixed.store(true, ordering: .releasing)
         } else {
             precondition(isOnLoopThread, "Loop.run: the loop's thread is the one that first ran it; run it there")
         }
@@ -299,7 +298,9 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     func refuseWork() {
         let leftover = queue.close()
         leftover.forEach { $0.run() }
-        // This thread is ending: the next thread to run the loop owns it.
+        // This thread is ending: no thread is the loop's (a new one may get
+        // this one's pthread_t) until the next to run it takes it over.
+        owner.store(0, ordering: .releasing)
         ownerIsFixed.store(false, ordering: .releasing)
     }
 

@@ -39,7 +39,7 @@ enum LoopStep: Sendable, Equatable {
     /// A server shard: open an accepted descriptor here.
     case adopt(Int32)
     /// A server shard: a handler ended (its end may come on another thread).
-    case finish(ObjectIdentifier)
+    case finish(UInt64)
     /// A server shard: the server drains; tell the handlers.
     case quiesce
     /// A server shard: reset what is left (a drain's deadline, a stop).

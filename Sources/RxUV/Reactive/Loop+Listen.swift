@@ -17,15 +17,16 @@ extension Reactive where Base == Loop {
     ///
     /// Connections are accepted with `accept` and opened on the loop with
     /// `uv_tcp_open`, with `TCP_NODELAY` set (a failure to set it is
-    /// reported, and the connection served all the same). Running out of
-    /// descriptors or memory while accepting (`EMFILE`, `ENFILE`, `ENOMEM`,
-    /// `ENOBUFS`, `ECONNABORTED`) is reported (`Hooks.defaultErrorHandler`,
-    /// standard error by default) and accepting pauses for 100 ms: the
-    /// waiting connections stay in the kernel's queue and are accepted once
-    /// descriptors free up. Any other failure to accept ends the sequence
-    /// with that error and closes the listening socket; connections already
-    /// accepted stay open, and `retry` listens again. `Server` accepts the
-    /// same way.
+    /// reported, and the connection served all the same). A connection that
+    /// went wrong before it was accepted (`ECONNABORTED`, a network error
+    /// Linux hands on) is skipped. Running out of descriptors or memory
+    /// while accepting (`EMFILE`, `ENFILE`, `ENOMEM`, `ENOBUFS`) is reported
+    /// (`Hooks.defaultErrorHandler`, standard error by default) and
+    /// accepting pauses for 100 ms: the waiting connections stay in the
+    /// kernel's queue and are accepted once descriptors free up. Any other
+    /// failure to accept ends the sequence with that error and closes the
+    /// listening socket; connections already accepted stay open, and
+    /// `retry` listens again. `Server` accepts the same way.
     ///
     /// `backlog` bounds the connections the kernel completes before they are
     /// accepted; the kernel caps it (Linux: `net.core.somaxconn`). The

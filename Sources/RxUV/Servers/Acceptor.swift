@@ -1,5 +1,9 @@
 import RxCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What an `Acceptor` tells its owner, on the acceptor's loop thread.
 protocol AcceptorTarget: AnyObject {
     /// A connection arrived; `descriptor` (closed on exec) is the target's
@@ -16,9 +20,13 @@ protocol AcceptorTarget: AnyObject {
 /// so that a connection can be opened on any loop (libuv accepts only onto
 /// the loop of its listener).
 ///
-/// Running out of descriptors or memory (`EMFILE`, `ENFILE`, `ENOMEM`,
-/// `ENOBUFS`, and `ECONNABORTED`) is reported (`report`, with the
-/// listening address) and accepting pauses for 100 ms, then resumes: the
+/// A connection that went wrong before it was accepted (`ECONNABORTED`: the
+/// client reset it; the network errors Linux hands on from the pending
+/// connection, such as `EPROTO`, `ENETDOWN`, `EHOSTUNREACH`; `EPERM` from a
+/// firewall rule) is skipped, and accepting goes on. Running out of
+/// descriptors or memory (`EMFILE`, `ENFILE`, `ENOMEM`, `ENOBUFS`) is
+/// reported (`report`, with the listening address) and accepting pauses
+/// for 100 ms, then resumes: the
 /// waiting connections stay in the kernel's backlog and are accepted as
 /// soon as descriptors free up. (libuv's own answer, a reserved descriptor
 /// closed to accept and drop the pending connection, turns away a client
@@ -45,8 +53,20 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     /// starve the connections already open.
     private static let batch = 128
 
-    /// How long accepting pauses after a transient failure, in milliseconds.
+    /// How long accepting pauses after running out of a resource, in
+    /// milliseconds.
     static let pauseMilliseconds: UInt64 = 100
+
+    /// Failures of one pending connection: skipped.
+    static let skippedFailures: Set<UVError.Code> = [
+        .connectionAborted, .notPermitted,
+        UVError.Code(rawValue: -EPROTO), UVError.Code(rawValue: -ENETDOWN), UVError.Code(rawValue: -EHOSTUNREACH),
+        UVError.Code(rawValue: -ENETUNREACH), UVError.Code(rawValue: -ENONET), UVError.Code(rawValue: -EHOSTDOWN),
+        UVError.Code(rawValue: -ENOPROTOOPT), UVError.Code(rawValue: -EOPNOTSUPP),
+    ]
+
+    /// Running out of a resource: reported, and accepting pauses.
+    static let pausingFailures: Set<UVError.Code> = [.tooManyOpenFiles, .fileTableOverflow, .outOfMemory, .noBufferSpace]
 
     init(loop: Loop, socket: ListeningSocket, target: AcceptorTarget) {
         self.loop = loop
@@ -86,8 +106,10 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
             do throws(UVError) {
                 guard let connection = try socket.accept() else { return }
                 target.accepted(connection, by: self)
+            } catch  where Self.skippedFailures.contains(error.code) {
+                continue
             } catch {
-                if UVError.Code.transientAcceptFailures.contains(error.code) {
+                if Self.pausingFailures.contains(error.code) {
                     report(error, context)
                     pauseAccepting()
                 } else {
@@ -126,6 +148,18 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     func pollClosed() {
         poll = nil
         close(with: nil)
+    }
+
+    /// Closes the socket of an acceptor that never started, from any thread:
+    /// its loop refused the work (the loop is closed), so nothing of it is
+    /// on that loop. The target hears `acceptorClosed` with no error.
+    func abandon() {
+        guard !isClosed, poll == nil else { return }
+        isClosed = true
+        socket.close()
+        let target = self.target
+        self.target = nil
+        target?.acceptorClosed(self, error: nil)
     }
 
     /// Stops accepting and closes the socket: new connects are refused.

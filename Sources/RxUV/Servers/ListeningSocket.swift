@@ -95,23 +95,15 @@ struct ListeningSocket {
         self.file = nil
     }
 
-    /// The next connection's descriptor, closed on exec (`accept`, then
-    /// `fcntl`; `uv_tcp_open` and `uv_pipe_open` make it non-blocking);
-    /// `nil` when none waits (`EAGAIN`), else the failure.
+    /// The next connection's descriptor, non-blocking and closed on exec
+    /// in the same call (`accept4`), so a child spawned meanwhile never
+    /// inherits it; `nil` when none waits (`EAGAIN`), else the failure.
     func accept() throws(UVError) -> Int32? {
-        let connection: Int32
         do throws(UVError) {
-            connection = try systemCall("accept", address: address.description) { Glibc.accept(descriptor, nil, nil) }
+            return try systemCall("accept", address: address.description) { rxuv_accept_cloexec(descriptor) }
         } catch  where error.code == .wouldBlock {
             return nil
         }
-        do throws(UVError) {
-            try systemCall("fcntl", address: address.description) { fcntl(connection, F_SETFD, FD_CLOEXEC) }
-        } catch {
-            systemClose(connection)
-            throw error
-        }
-        return connection
     }
 
     /// Refuses an accepted connection: closes it with a reset (`SO_LINGER`

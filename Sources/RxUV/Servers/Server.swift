@@ -87,7 +87,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
                 }
             }
             if !queued {
-                acceptor.release()
+                acceptor.abandon()
                 failure.withLock { $0 = $0 ?? UVError(code: .invalidArgument, operation: "Server (the loop is closed)") }
                 if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                     completion(failure.withLock { $0 })

@@ -33,7 +33,11 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     }
 
     // Loop-thread state.
-    private var entries: [ObjectIdentifier: Entry] = [:]
+    private var entries: [UInt64: Entry] = [:]
+    /// The key of the next connection: a count, never reused (an object's
+    /// address is, once it is freed, and a late `.finish` must not end a
+    /// newer connection).
+    private var nextKey: UInt64 = 0
     private var sweep: LoopTimer?
     private var isQuiescing = false
     /// The server is resetting: a connection still on its way is reset as
@@ -68,7 +72,8 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
             server.connectionEnded(on: self)
             return
         }
-        let key = ObjectIdentifier(made.transport)
+        nextKey += 1
+        let key = nextKey
         let entry = Entry(transport: made.transport, stream: made.stream, quiesce: AsyncSubject(), handling: SingleAssignmentDisposable())
         entries[key] = entry
         if isQuiescing {
@@ -101,7 +106,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
 
     /// A handler ended (or the server ends it): closes the connection once
     /// its writes are flushed, or at once with a reset. Loop thread.
-    private func finish(_ key: ObjectIdentifier, reset: Bool = false) {
+    private func finish(_ key: UInt64, reset: Bool = false) {
         assertConfined()
         guard let entry = entries[key] else { return }
         entries[key]?.isClosing = true
@@ -114,7 +119,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     }
 
     /// The connection has closed: uncounted. Loop thread.
-    private func closed(_ key: ObjectIdentifier) {
+    private func closed(_ key: UInt64) {
         assertConfined()
         guard let entry = entries.removeValue(forKey: key) else { return }
         entry.handling.dispose()

@@ -1,4 +1,5 @@
 import RxCore
+import Synchronization
 
 /// The writes a stream's reader makes while it handles one read. The first
 /// goes out at once, as any write does (a read answered with one write, an
@@ -14,22 +15,29 @@ struct CoalescedWrites {
     struct Write {
         let payload: StreamWritePayload
         let observer: any ObserverType<Never>
-        let ticket: UInt32
-        var isCancelled = false
+        /// Set when the write's subscription is disposed, from any thread.
+        let cancellation: HeldWriteCancellation
     }
 
-    /// `true` while the reader handles a read.
+    /// `true` while the reader handles a read and writes after the first
+    /// are held.
     private(set) var isHandlingRead = false
     /// A write has gone out during this read's handling: later ones are held.
     private var hasWritten = false
     /// The writes held so far, in order.
     private(set) var writes: [Write] = []
-    private var nextTicket: UInt32 = 0
 
     /// The reader starts or ends handling a read.
     mutating func handling(_ isHandling: Bool) {
         isHandlingRead = isHandling
         hasWritten = false
+    }
+
+    /// Holds nothing more until the next read's handling: what is held is
+    /// being written now (a graceful close or a shutdown came first), and a
+    /// write chained on one of them must go out before the close decides.
+    mutating func stopHolding() {
+        isHandlingRead = false
     }
 
     /// Whether a write made now is held: not the first of a read's
@@ -41,42 +49,34 @@ struct CoalescedWrites {
         return false
     }
 
-    /// Holds a write; returns its ticket (for `cancel`).
-    mutating func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> UInt32 {
-        nextTicket &+= 1
-        writes.append(Write(payload: payload, observer: observer, ticket: nextTicket))
-        return nextTicket
+    /// Holds a write; returns what its disposable sets.
+    mutating func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> HeldWriteCancellation {
+        let cancellation = HeldWriteCancellation()
+        writes.append(Write(payload: payload, observer: observer, cancellation: cancellation))
+        return cancellation
     }
 
-    /// Forgets the subscriber of the write `ticket`, if it is still held.
-    mutating func cancel(_ ticket: UInt32) {
-        guard let index = writes.firstIndex(where: { $0.ticket == ticket }) else { return }
-        writes[index].isCancelled = true
-    }
-
-    /// Takes the held writes out, leaving none, and the storage they used
-    /// for `giveBack`.
+    /// Takes the held writes out, leaving none.
     mutating func take() -> [Write] {
         var taken: [Write] = []
         swap(&taken, &writes)
         return taken
     }
-
-    /// Returns emptied storage from `take`, so the next read's writes reuse
-    /// it instead of allocating.
-    mutating func giveBack(_ storage: inout [Write]) {
-        guard writes.isEmpty else { return }
-        storage.removeAll(keepingCapacity: true)
-        swap(&storage, &writes)
-    }
 }
 
-/// What disposing a held write does: its subscriber is not told.
-struct CoalescedWriteDisposable: Disposable {
-    let stream: StreamConnection
-    let ticket: UInt32
+/// Whether a held write's subscription was disposed: set by its disposable
+/// from any thread, read when the write's outcome is told (which may be
+/// after the batch went to `uv_write`).
+final class HeldWriteCancellation: Disposable {
+    private let cancelled = Atomic<Bool>(false)
 
+    /// `true` once disposed: the subscriber is not told.
+    var isCancelled: Bool {
+        cancelled.load(ordering: .acquiring)
+    }
+
+    /// Stops the notification; the bytes still go out.
     func dispose() {
-        stream.cancelCoalesced(ticket)
+        cancelled.store(true, ordering: .releasing)
     }
 }

@@ -303,29 +303,21 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     }
 
     /// Holds a write (`holdsNextWrite()` said so) until the read's handling
-    /// ends; the returned disposable stops its notification. Loop thread.
+    /// ends; the returned disposable (from any thread) stops its
+    /// notification. Loop thread.
     final func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> Disposable {
-        let ticket = state.value.coalesced.hold(payload, for: observer)
-        return CoalescedWriteDisposable(stream: self, ticket: ticket)
-    }
-
-    /// The subscription of a held write was disposed: its subscriber is not
-    /// told (the bytes still go out). Safe from any thread.
-    final func cancelCoalesced(_ ticket: UInt32) {
-        guard loop.isOnLoopThread else {
-            // Held writes live for the length of one read callback on the
-            // loop thread: by the time a hop ran they would be written.
-            return
-        }
-        state.value.coalesced.cancel(ticket)
+        state.value.coalesced.hold(payload, for: observer)
     }
 
     /// Writes the held writes as one: one `uv_try_write`, and one `uv_write`
     /// for what the kernel did not take; each subscriber is told the
     /// outcome, in order. Loop thread.
     final func flushCoalesced() {
+        // A flush inside a handling (a graceful close, a shutdown): writes
+        // chained on these go out at once from here on.
+        state.value.coalesced.stopHolding()
         guard !state.value.coalesced.writes.isEmpty else { return }
-        var batch = state.value.coalesced.take()
+        let batch = state.value.coalesced.take()
         let payload: StreamWritePayload
         if batch.count == 1 {
             payload = batch[0].payload
@@ -346,9 +338,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             Self.tell(batch, error)
         case .mustQueue(let offset):
             queueWrite(payload, from: offset) { error in Self.tell(batch, error) }
-            return
         }
-        state.value.coalesced.giveBack(&batch)
     }
 
     /// Fails the held writes with `error` (the stream closed first). Loop
@@ -361,7 +351,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// Tells each write's subscriber, in order, unless its subscription was
     /// disposed: completed, or `error`.
     private static func tell(_ writes: [CoalescedWrites.Write], _ error: UVError?) {
-        for write in writes where !write.isCancelled {
+        for write in writes where !write.cancellation.isCancelled {
             if let error {
                 write.observer.on(.error(error))
             } else {
@@ -444,6 +434,15 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             closeGracefully()
         } else if handle.isOpen {
             handle.stopReading()
+        }
+    }
+
+    /// A read subscription ended before it read: a stream whose life is its
+    /// read subscription closes once its queued writes are flushed, as
+    /// `endReading` would close it; an owner's stream stays. Loop thread.
+    final func readEndedUnread() {
+        if lifetime == .readSubscription {
+            closeGracefully()
         }
     }
 

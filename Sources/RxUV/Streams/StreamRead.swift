@@ -64,7 +64,7 @@ final class StreamRead: Producer<ByteBuffer> {
             if stream == nil {
                 // Disposed before it read: the subscription's end still
                 // closes the stream, as documented.
-                given.closeGracefully()
+                given.readEndedUnread()
             }
             super.didRelease()
         }

@@ -84,6 +84,21 @@ final class WriteCoalescingTests: BridgeTestCase {
         XCTAssertTrue(completed)
     }
 
+    /// Writes chained on held ones (`andThen`) go out before a graceful
+    /// close made in the same handling closes the stream.
+    func testChainedWritesThenGracefulClose_AllGoOut() {
+        var completed = false
+        let answer = exchange("go") { connection, _ in
+            _ = connection.write("a").andThen(connection.write("b")).andThen(connection.write("c"))
+                .subscribe(onCompleted: { completed = true })
+            _ = connection.write("d").andThen(connection.write("e")).subscribe()
+            connection.close(.afterWrites)
+        }
+        XCTAssertEqual(answer.sorted(), Array("abcde"))
+        XCTAssertTrue(answer.hasPrefix("a") && answer.firstIndex(of: "b")! < answer.firstIndex(of: "c")!, answer)
+        XCTAssertTrue(completed)
+    }
+
     /// Outside a read's handling (here, a timer), a write goes out at once
     /// and completes during subscribe when the kernel takes it.
     func testWriteOutsideAReadsHandling_IsNotHeld() {

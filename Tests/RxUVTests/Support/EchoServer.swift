@@ -10,10 +10,13 @@ func startEchoServer(on loop: Loop, accepted: ((TCPConnection) -> Void)? = nil) 
     let subscription = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { bound.value = $0 })
         .subscribe(onNext: { connection in
             accepted?(connection)
-            _ = connection.rx.data.subscribe(onNext: { bytes in
-                // A peer that resets while bytes are echoed back fails the write: expected here.
-                _ = connection.write(bytes).subscribe(onError: { _ in })
-            })
+            _ = connection.rx.data.subscribe(
+                onNext: { bytes in
+                    // A peer that resets while bytes are echoed back fails the write: expected here.
+                    _ = connection.write(bytes).subscribe(onError: { _ in })
+                },
+                // A peer that closes with the echo unread resets: its read ends, expected here too.
+                onError: { _ in })
         })
     guard let address = bound.value else {
         preconditionFailure("the echo server did not start listening")

@@ -10,7 +10,7 @@ protocol UVFileSystemEventTarget: AnyObject {
 }
 
 /// A `uv_fs_event_t`: inotify on Linux, watching one file or directory.
-final class UVFileSystemEvent: UVHandle {
+final class UVFileSystemEvent: UVHandle, @unchecked Sendable {
     /// Told of each event; released when the handle closes.
     var target: UVFileSystemEventTarget?
 

@@ -11,7 +11,7 @@ protocol UVFileSystemPollTarget: AnyObject {
 
 /// A `uv_fs_poll_t`: `stat` of one path at an interval, on libuv's thread
 /// pool, reporting changes. Works where inotify does not (NFS, FUSE).
-final class UVFileSystemPoll: UVHandle {
+final class UVFileSystemPoll: UVHandle, @unchecked Sendable {
     /// Told of each change; released when the handle closes.
     var target: UVFileSystemPollTarget?
 

@@ -6,7 +6,7 @@ import Glibc
 
 /// A `uv_pipe_t` on a Unix-domain stream socket: a listener or a connection.
 /// What it shares with other streams is in `UVStream`.
-final class UVPipe: UVStream {
+final class UVPipe: UVStream, @unchecked Sendable {
     init(loop: Loop) throws(UVError) {
         super.init(loop: loop, type: UV_NAMED_PIPE, kind: .pipe)
         try adopt("uv_pipe_init") { uv_pipe_init(loop.raw, pipe, 0) }

@@ -13,7 +13,7 @@ protocol UVPollTarget: AnyObject {
 /// A `uv_poll_t` watching a descriptor that RxUV reads itself: a server's
 /// listening socket, whose connections it accepts (`accept`) to hand them
 /// to other loops.
-final class UVPoll: UVHandle {
+final class UVPoll: UVHandle, @unchecked Sendable {
     /// Told of each readiness; released when the handle closes.
     var target: UVPollTarget?
 

@@ -16,7 +16,7 @@ protocol UVProcessTarget: AnyObject {
 /// The handle must close only after its exit callback: libuv reaps the child
 /// (`waitpid`) only for handles still open, so closing earlier leaves a
 /// zombie. Its owner closes it from `processExited`.
-final class UVProcess: UVHandle {
+final class UVProcess: UVHandle, @unchecked Sendable {
     /// Told of the exit; released when the handle closes.
     var target: UVProcessTarget?
     /// A spawn that failed after the child started: the handle closes at

@@ -8,7 +8,7 @@ protocol UVSignalTarget: AnyObject {
 
 /// A `uv_signal_t` watching one signal. `target` is called on the loop
 /// thread at each delivery; the handle holds it until it closes.
-final class UVSignal: UVHandle {
+final class UVSignal: UVHandle, @unchecked Sendable {
     /// Called at each delivery; released when the handle closes.
     var target: UVSignalTarget?
 

@@ -21,7 +21,7 @@ protocol UVStreamTarget: AnyObject {
 /// Its reads reach `target`, its owner, which the handle holds strongly
 /// only while reading (and not otherwise, so an unread connection that is
 /// released closes).
-class UVStream: UVHandle {
+class UVStream: UVHandle, @unchecked Sendable {
     /// Where reads go; released when the handle closes.
     var target: UVStreamTarget?
 

@@ -7,7 +7,7 @@ import Glibc
 
 /// A `uv_tcp_t`: a listening socket or a connection. What it shares with
 /// other streams (listen, read, write) is in `UVStream`.
-final class UVTCP: UVStream {
+final class UVTCP: UVStream, @unchecked Sendable {
     init(loop: Loop) throws(UVError) {
         super.init(loop: loop, type: UV_TCP, kind: .tcp)
         try adopt("uv_tcp_init") { uv_tcp_init(loop.raw, tcp) }

@@ -3,7 +3,7 @@ internal import CLibUV
 /// A `uv_tty_t`: a terminal as a stream. libuv reopens the terminal by its
 /// path when it can, so the descriptor's flags (shared with other
 /// processes) are left as they were; it never closes descriptors 0 to 2.
-final class UVTTY: UVStream {
+final class UVTTY: UVStream, @unchecked Sendable {
     /// A terminal handle on `descriptor` (`uv_tty_init`).
     init(loop: Loop, descriptor: Int32) throws(UVError) {
         super.init(loop: loop, type: UV_TTY, kind: .tty)

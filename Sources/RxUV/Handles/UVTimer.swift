@@ -12,7 +12,7 @@ protocol UVTimerTarget: AnyObject {
 /// A `uv_timer_t`: the one handle on which a loop's timers run
 /// (`LoopTimerQueue`). At each expiry, on the loop thread, it calls `target`,
 /// which it holds until the handle closes.
-final class UVTimer: UVHandle {
+final class UVTimer: UVHandle, @unchecked Sendable {
     /// Called at each expiry; released when the handle closes.
     var target: UVTimerTarget?
 

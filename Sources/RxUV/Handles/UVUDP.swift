@@ -15,7 +15,7 @@ protocol UVUDPTarget: AnyObject {
 
 /// A `uv_udp_t`. Its receive callbacks reach `target`, its owner, which it
 /// holds only while receiving.
-final class UVUDP: UVHandle {
+final class UVUDP: UVHandle, @unchecked Sendable {
     /// Where received datagrams go; released when the handle closes.
     var target: UVUDPTarget?
     /// With batched receive (`recvmmsg`): the socket's own buffer, room for

@@ -73,7 +73,9 @@ class UVHandle: UVResource, @unchecked Sendable {
     /// Retains the handle into `handle->data` and counts it open: right
     /// after its init.
     private func becomeOpen() {
-        assert(isLoopInternal || loop.isOnLoopThread, "UVHandle: \(kind.name) opened off the loop thread")
+        if !isLoopInternal {
+            assertConfined()
+        }
         handle.pointee.data = Unmanaged.passRetained(self).toOpaque()
         isOpen = true
         if retainedLoop != nil {
@@ -138,7 +140,9 @@ class UVHandle: UVResource, @unchecked Sendable {
     /// handle and the close callback (`uv_close`, or `uv_tcp_close_reset`
     /// through a cast), unless closed or closing already. Loop thread only.
     func close(with closer: (UnsafeMutablePointer<uv_handle_t>, uv_close_cb) -> Void) {
-        assert(isLoopInternal || loop.isOnLoopThread, "UVHandle.close off the loop thread (\(kind.name))")
+        if !isLoopInternal {
+            assertConfined()
+        }
         guard isOpen, !isClosing else { return }
         isClosing = true
         isOpen = false

@@ -31,9 +31,4 @@ struct ReadGate {
         reasons.remove(reason)
         return reasons.isEmpty
     }
-
-    /// `true` while no reason holds reading back.
-    var isOpen: Bool {
-        reasons.isEmpty
-    }
 }

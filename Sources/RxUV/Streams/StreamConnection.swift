@@ -313,10 +313,10 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// for what the kernel did not take; each subscriber is told the
     /// outcome, in order. Loop thread.
     final func flushCoalesced() {
+        guard !state.value.coalesced.writes.isEmpty else { return }
         // A flush inside a handling (a graceful close, a shutdown): writes
         // chained on these go out at once from here on.
         state.value.coalesced.stopHolding()
-        guard !state.value.coalesced.writes.isEmpty else { return }
         let batch = state.value.coalesced.take()
         let payload: StreamWritePayload
         if batch.count == 1 {

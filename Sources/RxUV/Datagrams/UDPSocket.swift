@@ -31,16 +31,21 @@ public final class UDPSocket: ReactiveCompatible, UVUDPTarget, Sendable {
 
     private let state: LoopBound<State>
 
-    /// The socket handle: the reference may be read anywhere (a deinit
-    /// hands it to the loop), the handle used on the loop thread only.
-    let handle: UVUDP
+    /// The socket handle, which this socket owns: the reference may be read
+    /// anywhere, the handle used on the loop thread only. It closes when the
+    /// socket is released, from whichever thread.
+    private let owned: Owned<UVUDP>
+    /// The socket handle.
+    var handle: UVUDP {
+        owned.resource
+    }
 
     /// Wraps an open, bound socket. Loop thread.
     init(handle: UVUDP) {
         self.loop = handle.loop
         self.localAddress = handle.localAddress
         self.remoteAddress = handle.remoteAddress
-        self.handle = handle
+        self.owned = Owned(handle)
         self.state = LoopBound(State(), loop: handle.loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
@@ -130,7 +135,7 @@ public final class UDPSocket: ReactiveCompatible, UVUDPTarget, Sendable {
     }
 
     deinit {
-        loop.enter(handle, .close)
+        // The handle closes as `owned` goes, right after this.
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif

@@ -48,7 +48,7 @@ final class FileChunks: Producer<ByteBuffer> {
                 do throws(UVError) {
                     // Owned from here: closed on dispose, even one that
                     // came while the open was running.
-                    try readFile(Int32(result), name: path, chunkSize: chunks.chunkSize)
+                    try readFile(OwnedDescriptor(Int32(result)), name: path, chunkSize: chunks.chunkSize)
                 } catch {
                     forwardError(error)
                 }

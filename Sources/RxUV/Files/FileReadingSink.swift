@@ -16,15 +16,15 @@ import Glibc
 /// into it).
 class FileReadingSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unchecked Sendable where Observer.Element == ByteBuffer {
     // Loop-thread state.
-    private var file: Int32?
+    private var file: OwnedDescriptor?
     private var isReadingFile = false
     /// The path, or what names the file in errors.
     private var fileName = ""
     private var chunkSize = 64 * 1024
 
     /// Starts reading `descriptor`, which this sink now owns. Loop thread.
-    final func readFile(_ descriptor: Int32, name: String, chunkSize: Int) throws(UVError) {
-        file = descriptor
+    final func readFile(_ descriptor: consuming OwnedDescriptor, name: String, chunkSize: Int) throws(UVError) {
+        file = consume descriptor
         fileName = name
         self.chunkSize = chunkSize
         try readNextChunk()
@@ -32,7 +32,7 @@ class FileReadingSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unc
 
     /// Reads the next chunk; `fileChunkRead` gets it. Loop thread.
     final func readNextChunk() throws(UVError) {
-        guard let file, !isDisposed else { return }
+        guard let file = file?.descriptor, !isDisposed else { return }
         let request = try UVFileRequest(loop: loop, reading: file, capacity: chunkSize) { [self] count, bytes in
             disown()
             isReadingFile = false
@@ -73,9 +73,8 @@ class FileReadingSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unc
     /// Closes the descriptor, unless a read still uses it (its completion
     /// closes it then).
     final func closeFile() {
-        guard let descriptor = file, !isReadingFile else { return }
+        guard !isReadingFile else { return }
         file = nil
-        systemClose(descriptor)
     }
 
     override func didRelease() {

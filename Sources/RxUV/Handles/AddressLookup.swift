@@ -8,9 +8,9 @@ import Glibc
 /// `family` on libuv's thread pool, without duplicates, in the resolver's
 /// order; the completion gets libuv's status and the addresses.
 /// Cancellable until the thread pool starts it.
-final class AddressLookup: CompletingRequest<(status: Int32, addresses: [SocketAddress])> {
+final class AddressLookup: CompletingRequest<(status: Int32, addresses: [SocketAddress])>, @unchecked Sendable {
     init(loop: Loop, host: String, port: Int, family: AddressFamily = .any, completion: @escaping (Int32, [SocketAddress]) -> Void) throws(UVError) {
-        super.init(type: UV_GETADDRINFO) { completion($0.status, $0.addresses) }
+        super.init(loop: loop, type: UV_GETADDRINFO) { completion($0.status, $0.addresses) }
         var hints = addrinfo()
         hints.ai_family = family.rawValue
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -16,6 +16,7 @@
 ///   there) and releases what it owns (a handle is closed with `uv_close`,
 ///   through `UVHandle`; a request is cancelled with `uv_cancel`), then
 ///   calls `didRelease()`. What it is given after that is released at once.
+/// - What it owns, it holds in an `Owned`, the bridge's one way to own.
 /// - The handle reaches the sink one way: the sink is the handle's `target`
 ///   (`UVTimerTarget`, `UVSignalTarget`, `UVStreamTarget`, `UVUDPTarget`),
 ///   which the handle holds until its close callback.
@@ -34,7 +35,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
     final let loop: Loop
     /// What the subscription owns: a handle or a cancellable request.
     /// Loop-thread state.
-    private(set) final var owned: UVResource?
+    private final var owned: Owned<UVResource>?
 
     // Inlined into the subclasses' inits, like the other small steps here:
     // a call per level would copy `cancel` and the observer once more.
@@ -95,25 +96,34 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
     @inline(__always)
     final func own(_ resource: UVResource) {
         if isDisposed {
-            resource.release()
+            Owned(resource).release()
             return
         }
-        owned?.release()
-        owned = resource
+        owned = Owned(resource)
+    }
+
+    /// Owns `resource`, a handle just made, once `start` (the calls that
+    /// follow its init: start, bind, connect...) has run on it; if `start`
+    /// throws, the handle is closed (an initialised handle must be, even if
+    /// it never started) and the error rethrown. Set the handle's target in
+    /// `start`. Loop thread.
+    final func own<Resource: UVResource>(_ resource: Resource, startingWith start: (Resource) throws(UVError) -> Void) throws(UVError) {
+        // Dropped by a throw: the handle closes.
+        let starting = Owned(resource)
+        try start(resource)
+        own(starting.handOver())
     }
 
     /// Gives up what is owned without releasing it: a request that
     /// completed, a handle handed on. Loop thread.
     final func disown() {
-        owned = nil
+        _ = owned.take()?.handOver()
     }
 
     /// Releases what is owned now (a one-shot timer that fired, a listener
     /// that failed, a connection attempt that failed). Loop thread.
     final func releaseOwned() {
-        let resource = owned
-        owned = nil
-        resource?.release()
+        owned.take()?.release()
     }
 
     // Inlined into `start` and `dispose`, where the step is a constant.

@@ -7,7 +7,7 @@ import Glibc
 /// A `uv_fs_t` on libuv's thread pool: opening a file (`uv_fs_open`), or
 /// reading or writing one buffer of it (`uv_fs_read`, `uv_fs_write`, at the
 /// file's current position). Cancellable until the thread pool starts it.
-final class UVFileRequest: CompletingRequest<(result: Int, bytes: ByteBuffer?)> {
+final class UVFileRequest: CompletingRequest<(result: Int, bytes: ByteBuffer?)>, @unchecked Sendable {
     private let bytes: ByteBuffer?
     /// A read's buffer: the request's own, since a read the thread pool has
     /// started cannot be cancelled and writes into it until it completes.
@@ -19,7 +19,7 @@ final class UVFileRequest: CompletingRequest<(result: Int, bytes: ByteBuffer?)> 
     init(loop: Loop, opening path: String, completion: @escaping (Int) -> Void) throws(UVError) {
         self.bytes = nil
         self.readBuffer = nil
-        super.init(type: UV_FS) { completion($0.result) }
+        super.init(loop: loop, type: UV_FS) { completion($0.result) }
         try submit("uv_fs_open", address: path) {
             uv_fs_open(loop.raw, fs, path, O_RDONLY | O_CLOEXEC, 0, uvFileRequestDone)
         }
@@ -31,7 +31,7 @@ final class UVFileRequest: CompletingRequest<(result: Int, bytes: ByteBuffer?)> 
         self.bytes = nil
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         self.readBuffer = buffer
-        super.init(type: UV_FS) { completion($0.result, $0.bytes) }
+        super.init(loop: loop, type: UV_FS) { completion($0.result, $0.bytes) }
         var descriptorBuffer = buffer.uvBuffer
         try submit("uv_fs_read", address: "fd \(descriptor)") {
             uv_fs_read(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
@@ -43,7 +43,7 @@ final class UVFileRequest: CompletingRequest<(result: Int, bytes: ByteBuffer?)> 
     init(loop: Loop, writing bytes: ByteBuffer, to descriptor: Int32, completion: @escaping (Int) -> Void) throws(UVError) {
         self.bytes = bytes
         self.readBuffer = nil
-        super.init(type: UV_FS) { completion($0.result) }
+        super.init(loop: loop, type: UV_FS) { completion($0.result) }
         var descriptorBuffer = bytes.uvBuffer()
         try submit("uv_fs_write", address: "fd \(descriptor)") {
             uv_fs_write(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)

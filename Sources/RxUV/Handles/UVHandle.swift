@@ -12,17 +12,12 @@ import RxCore
 /// If init fails there is nothing to close and the error is thrown.
 ///
 /// Every method must run on the loop thread (debug builds check it in
-/// `adopt` and `close`); a subscription that owns a handle gets there
-/// through `HandleSink`, an owner from another thread through
-/// `Loop.enter(handle, .close)`. Timer, signal, the streams and the loop's
-/// own wake-up handle build on it.
-// @unchecked Sendable: the reference may travel to the loop thread (an
-// owner's deinit sends its handle there to be closed); the handle itself is
-// touched on that thread only, as the debug checks assert.
+/// `adopt` and `close`). Its owner holds it in an `Owned`, whose drop
+/// closes it on the loop thread from wherever it happens. Timer, signal,
+/// the streams and the loop's own wake-up handle build on it.
 class UVHandle: UVResource, @unchecked Sendable {
-    /// The loop this handle belongs to; user handles also keep it alive
-    /// (`retainedLoop`), so a loop is never freed under an open handle.
-    unowned(unsafe) let loop: Loop
+    /// User handles keep their loop alive, so a loop is never freed under
+    /// an open handle.
     private let retainedLoop: Loop?
     /// The memory of the `uv_*_t`.
     let pointer: UnsafeMutableRawPointer
@@ -40,10 +35,10 @@ class UVHandle: UVResource, @unchecked Sendable {
     /// Allocates memory for a handle of `type`. `isLoopInternal` marks the
     /// loop's own handles: they neither keep the loop alive nor count as open.
     init(loop: Loop, type: uv_handle_type, kind: UVHandleKind, isLoopInternal: Bool = false) {
-        self.loop = loop
         self.retainedLoop = isLoopInternal ? nil : loop
         self.kind = kind
         self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_handle_size(type), alignment: MemoryLayout<uv_any_handle>.alignment)
+        super.init(loop: loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -112,19 +107,6 @@ class UVHandle: UVResource, @unchecked Sendable {
         }
     }
 
-    /// Runs `setup`, the calls that follow a successful init (bind, listen,
-    /// start, accept, connect...); if it throws, closes the handle before
-    /// rethrowing, since an initialised handle must be closed even if it
-    /// never started. Loop thread only.
-    func closingIfFails(_ setup: () throws(UVError) -> Void) throws(UVError) {
-        do throws(UVError) {
-            try setup()
-        } catch {
-            close()
-            throw error
-        }
-    }
-
     /// Closes the handle: what a subscription that owns it does on dispose.
     override func release() {
         close()
@@ -173,15 +155,6 @@ class UVHandle: UVResource, @unchecked Sendable {
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
-    }
-}
-
-extension UVHandle: LoopConfined {
-    /// `.close`: closes the handle, asked from another thread (an owner's
-    /// deinit).
-    func runOnLoopThread(_ step: LoopStep) {
-        assert(step == .close, "UVHandle: no step \(step)")
-        close()
     }
 }
 

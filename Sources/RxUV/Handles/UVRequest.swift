@@ -8,11 +8,12 @@ import RxCore
 /// (`complete(_:as:)`). A submit that fails never calls back, so nothing is
 /// retained and the error is thrown. Every request completes through
 /// `CompletingRequest`.
-class UVRequest: UVResource {
+class UVRequest: UVResource, @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 
-    init(type: uv_req_type) {
+    init(loop: Loop, type: uv_req_type) {
         self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_req_size(type), alignment: MemoryLayout<uv_any_req>.alignment)
+        super.init(loop: loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -46,6 +47,7 @@ class UVRequest: UVResource {
     /// Asks libuv to cancel the request (`uv_cancel`); only some requests
     /// (address lookups, work) can be cancelled.
     func cancel() {
+        assertConfined()
         _ = uv_cancel(request)
     }
 
@@ -67,12 +69,12 @@ class UVRequest: UVResource {
 /// one-line thunk into `complete(_:with:)`, which takes the request back
 /// from libuv (releasing the reference its submit took) and calls the
 /// completion, as uvw's `defaultCallback` does for every request type.
-class CompletingRequest<Result>: UVRequest {
+class CompletingRequest<Result>: UVRequest, @unchecked Sendable {
     private var completion: ((Result) -> Void)?
 
-    init(type: uv_req_type, completion: @escaping (Result) -> Void) {
+    init(loop: Loop, type: uv_req_type, completion: @escaping (Result) -> Void) {
         self.completion = completion
-        super.init(type: type)
+        super.init(loop: loop, type: type)
     }
 
     /// The completion callback's body: `result` to the request's

@@ -79,19 +79,15 @@ class UVStream: UVHandle, @unchecked Sendable {
     }
 
     /// A stream made by `make` that adopts the open `descriptor` with
-    /// `open` (`uv_pipe_open`, `uv_tcp_open`); on any failure the handle is
-    /// closed and so is the descriptor, which the caller then no longer owns.
-    static func adopting<Stream: UVStream>(_ descriptor: Int32, make: () throws(UVError) -> Stream, open: (Stream) throws(UVError) -> Void) throws(UVError) -> Stream {
-        let stream: Stream
-        do throws(UVError) {
-            stream = try make()
-            try stream.closingIfFails { () throws(UVError) in try open(stream) }
-        } catch {
-            // libuv took the descriptor only if `open` succeeded.
-            systemClose(descriptor)
-            throw error
-        }
-        return stream
+    /// `open` (`uv_pipe_open`, `uv_tcp_open`, given the number); on any
+    /// failure the handle is closed and so is the descriptor (libuv took it
+    /// only if `open` succeeded).
+    static func adopting<Stream: UVStream>(_ descriptor: consuming OwnedDescriptor, make: () throws(UVError) -> Stream, open: (Stream, Int32) throws(UVError) -> Void) throws(UVError) -> Stream {
+        // A throw drops `owned` (the handle closes) and `descriptor`.
+        let owned = Owned(try make())
+        try open(owned.resource, descriptor.descriptor)
+        _ = descriptor.handOver()
+        return owned.handOver()
     }
 
 }

@@ -27,6 +27,15 @@ final class UVTTY: UVStream, @unchecked Sendable {
         return (Int(columns), Int(rows))
     }
 
+    /// Restores the terminal's original mode (libuv 1.44 does not on close),
+    /// then closes the handle with `closer`, once.
+    override func close(with closer: (UnsafeMutablePointer<uv_handle_t>, uv_close_cb) -> Void) {
+        if isOpen {
+            Self.resetMode()
+        }
+        super.close(with: closer)
+    }
+
     /// Restores the mode every terminal had before RxUV changed it
     /// (`uv_tty_reset_mode`; async-signal-safe).
     static func resetMode() {

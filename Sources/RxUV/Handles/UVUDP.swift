@@ -144,16 +144,14 @@ final class UVUDP: UVHandle, @unchecked Sendable {
 }
 
 /// A `uv_udp_send_t` with the bytes it sends, kept alive until libuv is done.
-final class UDPSendRequest: UVRequest {
+final class UDPSendRequest: CompletingRequest<Int32>, @unchecked Sendable {
     private let bytes: ByteBuffer
-    private var completion: ((Int32) -> Void)?
 
     /// Queues `bytes` for `address` (`nil` on a connected socket) with
     /// `uv_udp_send`; `completion` gets libuv's status.
     init(udp: UVUDP, bytes: ByteBuffer, to address: SocketAddress?, completion: @escaping (Int32) -> Void) throws(UVError) {
         self.bytes = bytes
-        self.completion = completion
-        super.init(type: UV_UDP_SEND)
+        super.init(loop: udp.loop, type: UV_UDP_SEND, completion: completion)
         let request = pointer.assumingMemoryBound(to: uv_udp_send_t.self)
         var buffer = bytes.uvBuffer()
         try submit("uv_udp_send", address: address?.description) {
@@ -161,16 +159,10 @@ final class UDPSendRequest: UVRequest {
             return address.withSockAddr { uv_udp_send(request, udp.udp, &buffer, 1, $0, uvUDPSent) }
         }
     }
-
-    fileprivate func finish(_ status: Int32) {
-        let completion = self.completion
-        self.completion = nil
-        completion?(status)
-    }
 }
 
 private func uvUDPSent(_ request: UnsafeMutablePointer<uv_udp_send_t>?, _ status: Int32) {
-    UVRequest.complete(request, as: UDPSendRequest.self).finish(status)
+    CompletingRequest<Int32>.complete(request, with: status)
 }
 
 private func uvUDPAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {

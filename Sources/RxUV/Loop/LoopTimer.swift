@@ -15,10 +15,10 @@ import RxCore
 /// `EBUSY` and shows in `Loop.openHandleCount`.
 ///
 /// Loop thread only, like a handle.
-final class LoopTimer: UVResource {
-    /// The loop whose queue holds this timer; a running timer keeps it
-    /// alive, as an open handle does.
-    let loop: Loop
+final class LoopTimer: UVResource, @unchecked Sendable {
+    /// The loop whose queue holds this timer: a timer keeps it alive, as a
+    /// handle does.
+    private let retainedLoop: Loop
     /// Called at each expiry; dropped when the timer is released or a
     /// one-shot timer has fired (unless its callback started it again).
     var target: UVTimerTarget?
@@ -28,8 +28,9 @@ final class LoopTimer: UVResource {
     /// The period in milliseconds; 0 for a one-shot timer.
     private(set) var period: UInt64 = 0
 
-    init(loop: Loop) {
-        self.loop = loop
+    override init(loop: Loop) {
+        self.retainedLoop = loop
+        super.init(loop: loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif

@@ -36,7 +36,8 @@ enum LoopStep: Sendable, Equatable {
     case close
     /// Close a stream as `mode` says (`ByteStream.close(_:)`).
     case closeStream(StreamCloseMode)
-    /// A server shard: open an accepted descriptor here.
+    /// A server shard: open an accepted descriptor here (the number of an
+    /// `OwnedDescriptor` handed over for the trip, owned again on arrival).
     case adopt(Int32)
     /// A server shard: a handler ended (its end may come on another thread).
     case finish(UInt64)

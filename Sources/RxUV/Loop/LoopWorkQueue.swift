@@ -9,12 +9,13 @@ import Synchronization
 /// is unreferenced, so an idle loop's `run()` can return.
 // @unchecked Sendable: every field is in `pending`, under its lock.
 final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
-    private struct Pending {
+    private struct Pending: ~Copyable {
         var work: [LoopWork] = []
         var isClosed = false
-        /// The `uv_async_t` that wakes the loop, read by `enqueue` on any
-        /// thread and replaced by `close()` / `reopen`, both under this lock.
-        var wakeup: UVAsync?
+        /// The `uv_async_t` that wakes the loop, which the queue owns: read
+        /// by `enqueue` on any thread and replaced by `close()` / `open`,
+        /// both under this lock.
+        var wakeup: Owned<UVAsync>?
         /// The wake-up handle stays referenced, so the loop runs while idle
         /// (a `LoopGroup`'s loop, until its group shuts down).
         var keepsLoopAlive = false
@@ -31,8 +32,8 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
             pending.work.append(work)
             // Sending under the lock keeps close() from freeing the handle
             // between the check and the send.
-            pending.wakeup?.send()
-            return pending.wakeup
+            pending.wakeup?.resource.send()
+            return pending.wakeup?.resource
         }
         guard let wakeup else { return false }
         if onLoopThread {
@@ -46,7 +47,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     func open(with wakeup: UVAsync) {
         let keepsLoopAlive = pending.withLock { pending in
             pending.isClosed = false
-            pending.wakeup = wakeup
+            pending.wakeup = Owned(wakeup)
             return pending.keepsLoopAlive
         }
         if !keepsLoopAlive {
@@ -59,7 +60,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     func keepLoopAlive(_ enabled: Bool) {
         let wakeup = pending.withLock { pending in
             pending.keepsLoopAlive = enabled
-            return pending.wakeup
+            return pending.wakeup?.resource
         }
         if enabled {
             wakeup?.ref()
@@ -70,7 +71,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
 
     /// Keeps the loop alive while queued work waits. Loop thread.
     func keepAliveForPendingWork() {
-        let wakeup = pending.withLock { $0.work.isEmpty ? nil : $0.wakeup }
+        let wakeup = pending.withLock { $0.work.isEmpty ? nil : $0.wakeup?.resource }
         wakeup?.ref()
         wakeup?.send()
     }
@@ -87,7 +88,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
                 work.run()
             }
         }
-        let idleWakeup = pending.withLock { $0.keepsLoopAlive ? nil : $0.wakeup }
+        let idleWakeup = pending.withLock { $0.keepsLoopAlive ? nil : $0.wakeup?.resource }
         idleWakeup?.unref()
     }
 
@@ -96,15 +97,13 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     /// - Returns: work queued after the last drain and accepted before the
     ///   queue closed; the caller runs it, since `enqueue` promised it would.
     func close() -> [LoopWork] {
-        let (wakeup, leftover) = pending.withLock { pending -> (UVAsync?, [LoopWork]) in
+        let leftover = pending.withLock { pending -> [LoopWork] in
             pending.isClosed = true
-            defer {
-                pending.wakeup = nil
-                pending.work.removeAll()
-            }
-            return (pending.wakeup, pending.work)
+            defer { pending.work.removeAll() }
+            return pending.work
         }
-        wakeup?.close()
+        let wakeup = pending.withLock { pending in pending.wakeup.take() }
+        wakeup?.release()
         return leftover
     }
 }

@@ -53,10 +53,10 @@ enum UnixSocketPath {
             throw UVError(code: UVError.Code.addressInUse, operation: "bind", address: "\(path) (not a socket)")
         }
         // A non-blocking probe: an AF_UNIX connect answers at once.
+        // Closed as it goes out of scope.
         let probe = try newSocket(path)
-        defer { systemClose(probe) }
         do throws(UVError) {
-            try systemCall("connect", address: path) { withAddress(of: path) { connect(probe, $0, $1) } }
+            try systemCall("connect", address: path) { withAddress(of: path) { connect(probe.descriptor, $0, $1) } }
         } catch  where error.code == .connectionRefused {
             // Nobody answers: the file is stale.
             do throws(UVError) {
@@ -73,47 +73,41 @@ enum UnixSocketPath {
 
     /// A new socket bound to the abstract name `path` (close-on-exec,
     /// non-blocking), for `uv_pipe_open`.
-    static func boundAbstractSocket(_ path: String) throws(UVError) -> Int32 {
-        let descriptor = try newSocket(path)
-        do throws(UVError) {
-            try systemCall("bind", address: display(path)) { withAddress(of: path) { bind(descriptor, $0, $1) } }
-        } catch {
-            systemClose(descriptor)
-            throw error
-        }
-        return descriptor
+    static func boundAbstractSocket(_ path: String) throws(UVError) -> OwnedDescriptor {
+        // A throw drops the socket, which closes it.
+        let socket = try newSocket(path)
+        try systemCall("bind", address: display(path)) { withAddress(of: path) { bind(socket.descriptor, $0, $1) } }
+        return socket
     }
 
     /// A new socket (close-on-exec, non-blocking) bound to `path`, for a
     /// listener RxUV accepts on itself: an abstract name as it is; a
     /// file-system path after `removeStaleSocket(at:)`, with `mode` set on
-    /// the file before it listens. Returns the socket file's identity (device
-    /// and inode) so that closing removes that file only if it is still this
-    /// socket's; `nil` for an abstract name, which has no file.
-    static func boundListeningSocket(_ path: String, mode: mode_t?, operation: StaticString) throws(UVError) -> (descriptor: Int32, file: SocketFile?) {
+    /// the file before it listens. Sets `file` to the socket file's identity
+    /// (device and inode) so that closing removes that file only if it is
+    /// still this socket's; `nil` for an abstract name, which has no file.
+    static func boundListeningSocket(_ path: String, mode: mode_t?, operation: StaticString, file: inout SocketFile?) throws(UVError) -> OwnedDescriptor {
         try validate(path, operation: operation)
+        file = nil
         if isAbstract(path) {
-            return (try boundAbstractSocket(path), nil)
+            return try boundAbstractSocket(path)
         }
         try removeStaleSocket(at: path)
-        let descriptor = try newSocket(path)
+        // A throw drops the socket, which closes it.
+        let socket = try newSocket(path)
+        try systemCall("bind", address: path) { withAddress(of: path) { bind(socket.descriptor, $0, $1) } }
+        var status = stat()
         do throws(UVError) {
-            try systemCall("bind", address: path) { withAddress(of: path) { bind(descriptor, $0, $1) } }
-            var status = stat()
-            do throws(UVError) {
-                if let mode {
-                    try systemCall("chmod", address: path) { chmod(path, mode) }
-                }
-                try systemCall("lstat", address: path) { lstat(path, &status) }
-            } catch {
-                _ = try? systemCall("unlink", address: path) { unlink(path) }
-                throw error
+            if let mode {
+                try systemCall("chmod", address: path) { chmod(path, mode) }
             }
-            return (descriptor, SocketFile(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
+            try systemCall("lstat", address: path) { lstat(path, &status) }
         } catch {
-            systemClose(descriptor)
+            _ = try? systemCall("unlink", address: path) { unlink(path) }
             throw error
         }
+        file = SocketFile(path: path, device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        return socket
     }
 
     /// A socket file RxUV bound, to remove when its listener closes (libuv
@@ -141,21 +135,18 @@ enum UnixSocketPath {
     /// A new socket connected to the abstract name `path`, for
     /// `uv_pipe_open`. An AF_UNIX connect completes at once: a full backlog
     /// gives `EAGAIN`, as libuv's own connect reports it.
-    static func connectedAbstractSocket(_ path: String) throws(UVError) -> Int32 {
-        let descriptor = try newSocket(path)
-        do throws(UVError) {
-            try systemCall("uv_pipe_connect", address: display(path)) { withAddress(of: path) { connect(descriptor, $0, $1) } }
-        } catch {
-            systemClose(descriptor)
-            throw error
-        }
-        return descriptor
+    static func connectedAbstractSocket(_ path: String) throws(UVError) -> OwnedDescriptor {
+        // A throw drops the socket, which closes it.
+        let socket = try newSocket(path)
+        try systemCall("uv_pipe_connect", address: display(path)) { withAddress(of: path) { connect(socket.descriptor, $0, $1) } }
+        return socket
     }
 
-    private static func newSocket(_ path: String) throws(UVError) -> Int32 {
-        try systemCall("socket", address: display(path)) {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
+    private static func newSocket(_ path: String) throws(UVError) -> OwnedDescriptor {
+        OwnedDescriptor(
+            try systemCall("socket", address: display(path)) {
+                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            })
     }
 
     /// Calls `body` with `path` as a `sockaddr_un` and its length: the whole

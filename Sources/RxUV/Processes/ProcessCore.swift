@@ -36,8 +36,9 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     private let drainTimeout: RxTimeInterval
 
     // Loop-thread state.
-    private var process: UVProcess?
-    private var timer: LoopTimer?
+    /// The process handle, until the child exits.
+    private var process: Owned<UVProcess>?
+    private var timer: Owned<LoopTimer>?
     private(set) var status: TerminationStatus?
     private var isTearingDown = false
     /// Subscriptions reading an output pipe now.
@@ -54,7 +55,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
         self.leadsGroup = options.newSession
         self.gracePeriod = options.teardownGracePeriod
         self.drainTimeout = options.outputDrainTimeout
-        self.process = process
+        self.process = Owned(process)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -113,8 +114,7 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
         let status: TerminationStatus = signal != 0 ? .signaled(signal) : .exited(Int32(truncatingIfNeeded: exitStatus))
         self.status = status
         closeTimer()
-        process?.close()
-        process = nil
+        process.take()?.release()
         if readers > 0 {
             startDrain()
         }
@@ -166,12 +166,11 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
         let timer = LoopTimer(loop: loop)
         try timer.start(timeout: timeout, repeating: nil)
         timer.target = self
-        self.timer = timer
+        self.timer = Owned(timer)
     }
 
     private func closeTimer() {
-        timer?.release()
-        timer = nil
+        timer.take()?.release()
     }
 
     deinit {

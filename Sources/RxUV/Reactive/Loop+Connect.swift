@@ -70,13 +70,11 @@ private final class TCPConnect: Producer<TCPConnection> {
             }
             let address = remaining.removeFirst()
             do throws(UVError) {
-                let socket = try UVTCP(loop: loop)
-                try socket.closingIfFails { () throws(UVError) in
+                try own(try UVTCP(loop: loop)) { (socket) throws(UVError) in
                     _ = try ConnectRequest(tcp: socket, to: address) { [self] status in
                         connected(socket, status: status, address: address)
                     }
                 }
-                own(socket)
             } catch {
                 lastError = error
                 tryNext()

@@ -89,10 +89,10 @@ private final class FileSystemWatch: Producer<FileEvent> {
             guard !watch.recursive else {
                 throw UVError(code: .notSupported, operation: "uv_fs_event_start", address: "\(watch.path): recursive watching is not supported on Linux")
             }
-            let event = try UVFileSystemEvent(loop: loop)
-            try event.closingIfFails { () throws(UVError) in try event.start(watch.path) }
-            event.target = self
-            own(event)
+            try own(try UVFileSystemEvent(loop: loop)) { [watch] (event) throws(UVError) in
+                try event.start(watch.path)
+                event.target = self
+            }
         }
 
         func fileSystemEvent(name: String?, events: Int32, status: Int32) {
@@ -138,11 +138,11 @@ private final class FileSystemPoll: Producer<(previous: FileStatus, current: Fil
         }
 
         override func open() throws(UVError) {
-            let handle = try UVFileSystemPoll(loop: loop)
             let milliseconds = UInt32(clamping: max(LoopTimer.milliseconds(poll.interval), 1))
-            try handle.closingIfFails { () throws(UVError) in try handle.start(poll.path, milliseconds: milliseconds) }
-            handle.target = self
-            own(handle)
+            try own(try UVFileSystemPoll(loop: loop)) { [poll] (handle) throws(UVError) in
+                try handle.start(poll.path, milliseconds: milliseconds)
+                handle.target = self
+            }
         }
 
         func fileSystemPolled(status: Int32, previous: FileStatus, current: FileStatus) {

@@ -47,10 +47,10 @@ private final class LoopSignalSink<Observer: ObserverType>: HandleSink<Observer>
     }
 
     override func open() throws(UVError) {
-        let signal = try UVSignal(loop: loop)
-        try signal.closingIfFails { () throws(UVError) in try signal.start(signum) }
-        signal.target = self
-        own(signal)
+        try own(try UVSignal(loop: loop)) { [signum] (signal) throws(UVError) in
+            try signal.start(signum)
+            signal.target = self
+        }
     }
 
     func signalDelivered(_ signum: Int32) {

@@ -71,8 +71,10 @@ private final class UDPOpen: Producer<UDPSocket> {
 
         private func makeSocket(for address: SocketAddress) throws(UVError) -> UDPSocket {
             let options = request.options
-            let udp = try UVUDP(loop: loop, family: address.isIPv6 ? AF_INET6 : AF_INET, batched: options.batchedReceive)
-            try udp.closingIfFails { () throws(UVError) in
+            let owned = Owned(try UVUDP(loop: loop, family: address.isIPv6 ? AF_INET6 : AF_INET, batched: options.batchedReceive))
+            // A throw below drops `owned`, which closes the handle.
+            do {
+                let udp = owned.resource
                 if options.reusePort {
                     try udp.setSocketOption(SO_REUSEPORT, 1, name: "setsockopt(SO_REUSEPORT)")
                 }
@@ -89,7 +91,7 @@ private final class UDPOpen: Producer<UDPSocket> {
                     try udp.setBroadcast(true)
                 }
             }
-            return UDPSocket(handle: udp)
+            return UDPSocket(handle: owned.handOver())
         }
     }
 }

@@ -154,18 +154,17 @@ private final class UnixConnect: Producer<UnixConnection> {
             let address = UnixSocketPath.display(path)
             if UnixSocketPath.isAbstract(path) {
                 let descriptor = try UnixSocketPath.connectedAbstractSocket(path)
-                let pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(descriptor, address: address) })
+                let pipe = try UVStream.adopting(
+                    descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe, descriptor throws(UVError) in try pipe.open(descriptor, address: address) })
                 forwardNext(UnixConnection(handle: pipe))
                 forwardCompleted()
                 return
             }
-            let pipe = try UVPipe(loop: loop)
-            try pipe.closingIfFails { () throws(UVError) in
+            try own(try UVPipe(loop: loop)) { (pipe) throws(UVError) in
                 _ = try ConnectRequest(pipe: pipe, path: path) { [self] status in
                     connected(pipe, status: status, address: address)
                 }
             }
-            own(pipe)
         }
 
         private func connected(_ pipe: UVPipe, status: Int32, address: String) {

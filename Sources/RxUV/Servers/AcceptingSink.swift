@@ -6,7 +6,7 @@ protocol AcceptedConnection: StreamConnection {
     /// Opens the accepted `descriptor` on `loop` (`uv_tcp_open`,
     /// `uv_pipe_open`) as a connection whose life `lifetime` decides. On
     /// failure the descriptor is closed. Loop thread.
-    static func adopting(_ descriptor: Int32, on loop: Loop, listeningOn address: ServerAddress, lifetime: StreamLifetime) throws(UVError) -> Self
+    static func adopting(_ descriptor: consuming OwnedDescriptor, on loop: Loop, listeningOn address: ServerAddress, lifetime: StreamLifetime) throws(UVError) -> Self
 }
 
 /// The subscription of `loop.rx.listen` (TCP, and Unix-domain sockets):
@@ -30,7 +30,7 @@ where Observer.Element: AcceptedConnection {
         own(acceptor)
     }
 
-    final func accepted(_ descriptor: Int32, by acceptor: Acceptor) {
+    final func accepted(_ descriptor: consuming OwnedDescriptor, by acceptor: Acceptor) {
         do throws(UVError) {
             forwardNext(try Observer.Element.adopting(descriptor, on: loop, listeningOn: acceptor.socket.address, lifetime: .readSubscription))
         } catch {

@@ -8,7 +8,7 @@ import Glibc
 protocol AcceptorTarget: AnyObject {
     /// A connection arrived; `descriptor` (closed on exec) is the target's
     /// now.
-    func accepted(_ descriptor: Int32, by acceptor: Acceptor)
+    func accepted(_ descriptor: consuming OwnedDescriptor, by acceptor: Acceptor)
     /// Accepting has ended: `error` when a failure ended it, `nil` when the
     /// acceptor was closed (by its owner, or by `Loop.closeAll`).
     func acceptorClosed(_ acceptor: Acceptor, error: UVError?)
@@ -40,12 +40,13 @@ protocol AcceptorTarget: AnyObject {
 /// releasing it closes the poll handle and the socket. Loop thread only.
 // @unchecked Sendable: handed to its loop's thread, where all of it is touched.
 final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendable {
-    let loop: Loop
+    /// Keeps the loop alive while the acceptor may still start on it.
+    private let retainedLoop: Loop
     let socket: ListeningSocket
     /// Held until the acceptor closes.
     private var target: AcceptorTarget?
-    private var poll: UVPoll?
-    private var pause: LoopTimer?
+    private var poll: Owned<UVPoll>?
+    private var pause: Owned<LoopTimer>?
     private var isClosed = false
 
     /// Connections accepted in one readiness callback, at most: the rest
@@ -69,9 +70,10 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     static let pausingFailures: Set<UVError.Code> = [.tooManyOpenFiles, .fileTableOverflow, .outOfMemory, .noBufferSpace]
 
     init(loop: Loop, socket: ListeningSocket, target: AcceptorTarget) {
-        self.loop = loop
+        self.retainedLoop = loop
         self.socket = socket
         self.target = target
+        super.init(loop: loop)
     }
 
     /// What a report of this acceptor's failures says.
@@ -85,10 +87,11 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     func start() throws(UVError) {
         assertConfined()
         do throws(UVError) {
-            let poll = try UVPoll(loop: loop, descriptor: socket.descriptor)
-            try poll.closingIfFails { () throws(UVError) in try poll.startReading() }
-            poll.target = self
-            self.poll = poll
+            // A throw from `startReading` drops `poll`, which closes it.
+            let poll = Owned(try UVPoll(loop: loop, descriptor: socket.descriptor))
+            try poll.resource.startReading()
+            poll.resource.target = self
+            self.poll = consume poll
         } catch {
             close(with: nil)
             throw error
@@ -121,12 +124,12 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     }
 
     private func pauseAccepting() {
-        poll?.stopReading()
+        poll?.resource.stopReading()
         do throws(UVError) {
             let timer = LoopTimer(loop: loop)
             try timer.start(milliseconds: Self.pauseMilliseconds, periodMilliseconds: 0)
             timer.target = self
-            pause = timer
+            pause = Owned(timer)
         } catch {
             close(with: error)
         }
@@ -134,10 +137,9 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
 
     func timerFired() {
         assertConfined()
-        pause?.release()
-        pause = nil
+        pause.take()?.release()
         do throws(UVError) {
-            try poll?.startReading()
+            try poll?.resource.startReading()
         } catch {
             close(with: error)
         }
@@ -146,7 +148,7 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     /// The poll handle closed: by `close`, or behind our back
     /// (`Loop.closeAll`). Either way the socket goes.
     func pollClosed() {
-        poll = nil
+        _ = poll.take()?.handOver()
         close(with: nil)
     }
 
@@ -173,24 +175,12 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
         assertConfined()
         guard !isClosed else { return }
         isClosed = true
-        pause?.release()
-        pause = nil
+        pause.take()?.release()
         // uv_close stops polling at once: the descriptor may go now.
-        poll?.close()
-        poll = nil
+        poll.take()?.release()
         socket.close()
         let target = self.target
         self.target = nil
         target?.acceptorClosed(self, error: error)
-    }
-}
-
-extension Acceptor: LoopConfined {
-    /// `.close`: stops accepting and closes the socket.
-    func runOnLoopThread(_ step: LoopStep) {
-        switch step {
-        case .close: release()
-        default: assertionFailure("Acceptor: no step \(step)")
-        }
     }
 }

@@ -19,7 +19,7 @@ struct ConnectionFactory: Sendable {
         let handle: (_ quiesce: Observable<Void>) -> Completable
     }
 
-    private let make: @Sendable (_ descriptor: Int32, _ loop: Loop, _ address: ServerAddress) throws(UVError) -> Made
+    private let make: @Sendable (_ descriptor: consuming OwnedDescriptor, _ loop: Loop, _ address: ServerAddress) throws(UVError) -> Made
 
     /// Opens descriptors as `Transport`, wraps each with `wrap`, serves the
     /// result with `handler`.
@@ -39,7 +39,7 @@ struct ConnectionFactory: Sendable {
 
     /// Opens `descriptor` on `loop` and wraps it; on failure the descriptor
     /// is closed. Loop thread.
-    func callAsFunction(_ descriptor: Int32, on loop: Loop, listeningOn address: ServerAddress) throws(UVError) -> Made {
+    func callAsFunction(_ descriptor: consuming OwnedDescriptor, on loop: Loop, listeningOn address: ServerAddress) throws(UVError) -> Made {
         try make(descriptor, loop, address)
     }
 }

@@ -8,22 +8,33 @@ import Glibc
 /// (`accept`, through `Acceptor`), so that a connection can be opened on
 /// any loop: libuv accepts only onto the loop of its listener. The one
 /// bind path of `loop.rx.listen` and `Server`.
-struct ListeningSocket {
+///
+/// It owns its descriptor (`OwnedDescriptor`): `close()` closes it (and
+/// removes a Unix-domain socket's file), and so does releasing a socket
+/// that was never closed (a server that failed to start on another).
+// @unchecked Sendable: made on the caller's thread, then used by one
+// acceptor on its loop's thread.
+final class ListeningSocket: @unchecked Sendable {
+    /// The descriptor's number, while open.
     let descriptor: Int32
     /// The address it is bound to (the port the kernel chose for port 0).
     let address: ServerAddress
+    private var owned: OwnedDescriptor?
     /// A Unix-domain socket's file, removed when the socket closes.
-    private let file: UnixSocketPath.SocketFile?
+    private var file: UnixSocketPath.SocketFile?
 
     /// A non-blocking socket bound to `address` and listening, with
     /// `SO_REUSEADDR` and, when asked, `SO_REUSEPORT` (which libuv 1.44
     /// cannot set).
     init(address: SocketAddress, backlog: Int, reusePort: Bool) throws(UVError) {
         let name = address.description
-        let descriptor = try systemCall("socket", address: name) {
-            socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
-        do throws(UVError) {
+        // A throw below drops `owned`, which closes the socket.
+        let owned = OwnedDescriptor(
+            try systemCall("socket", address: name) {
+                socket(address.isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            })
+        let descriptor = owned.descriptor
+        do {
             try Self.setOption(SO_REUSEADDR, on: descriptor, address: name)
             if reusePort {
                 try Self.setOption(SO_REUSEPORT, on: descriptor, address: name)
@@ -44,10 +55,8 @@ struct ListeningSocket {
             }
             self.descriptor = descriptor
             self.address = .ip(local)
+            self.owned = consume owned
             self.file = nil
-        } catch {
-            systemClose(descriptor)
-            throw error
         }
     }
 
@@ -62,16 +71,18 @@ struct ListeningSocket {
     /// file that is not a socket, fails with `EADDRINUSE`. `mode` is set on
     /// the file before it listens.
     init(unixPath path: String, backlog: Int, mode: mode_t?) throws(UVError) {
-        let (descriptor, file) = try UnixSocketPath.boundListeningSocket(path, mode: mode, operation: "bind")
+        var file: UnixSocketPath.SocketFile?
+        // A throw below drops `owned`, which closes the socket.
+        let owned = try UnixSocketPath.boundListeningSocket(path, mode: mode, operation: "bind", file: &file)
         do throws(UVError) {
-            try systemCall("listen", address: UnixSocketPath.display(path)) { Glibc.listen(descriptor, Int32(clamping: backlog)) }
+            try systemCall("listen", address: UnixSocketPath.display(path)) { Glibc.listen(owned.descriptor, Int32(clamping: backlog)) }
         } catch {
-            systemClose(descriptor)
             file?.remove()
             throw error
         }
-        self.descriptor = descriptor
+        self.descriptor = owned.descriptor
         self.address = .unix(path)
+        self.owned = consume owned
         self.file = file
     }
 
@@ -81,26 +92,26 @@ struct ListeningSocket {
     /// here: closed on failure too. Its file, if any, is left in place.
     init(adopting descriptor: Int32, backlog: Int) throws(UVError) {
         let name = "fd \(descriptor)"
-        do throws(UVError) {
+        // A throw below drops `owned`, which closes the socket.
+        let owned = OwnedDescriptor(descriptor)
+        do {
             let flags = try systemCall("fcntl", address: name) { fcntl(descriptor, F_GETFL) }
             try systemCall("fcntl", address: name) { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
             try systemCall("fcntl", address: name) { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             try systemCall("listen", address: name) { Glibc.listen(descriptor, Int32(clamping: backlog)) }
-        } catch {
-            systemClose(descriptor)
-            throw error
         }
         self.descriptor = descriptor
         self.address = .unix(name)
+        self.owned = consume owned
         self.file = nil
     }
 
     /// The next connection's descriptor, non-blocking and closed on exec
     /// in the same call (`accept4`), so a child spawned meanwhile never
     /// inherits it; `nil` when none waits (`EAGAIN`), else the failure.
-    func accept() throws(UVError) -> Int32? {
+    func accept() throws(UVError) -> OwnedDescriptor? {
         do throws(UVError) {
-            return try systemCall("accept", address: address.description) { rxuv_accept_cloexec(descriptor) }
+            return OwnedDescriptor(try systemCall("accept", address: address.description) { rxuv_accept_cloexec(descriptor) })
         } catch  where error.code == .wouldBlock {
             return nil
         }
@@ -109,19 +120,27 @@ struct ListeningSocket {
     /// Refuses an accepted connection: closes it with a reset (`SO_LINGER`
     /// 0), so the client hears at once (a Unix-domain client sees its end
     /// of file).
-    static func refuse(_ connection: Int32) {
+    static func refuse(_ connection: consuming OwnedDescriptor) {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        let number = connection.descriptor
         do throws(UVError) {
-            try systemCall("setsockopt") { setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
+            try systemCall("setsockopt") { setsockopt(number, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
         } catch {
             // The close below is then an orderly one, which still refuses.
             report(error)
         }
-        systemClose(connection)
+        // Dropping `connection` closes it.
     }
 
+    /// Closes the socket and removes its file, once. Loop thread (its
+    /// acceptor's), or before any loop has it.
     func close() {
-        systemClose(descriptor)
+        owned = nil
         file?.remove()
+        file = nil
+    }
+
+    deinit {
+        close()
     }
 }

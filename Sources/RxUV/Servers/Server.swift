@@ -191,7 +191,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
 
     /// A connection accepted by `acceptor`: refused above `maxConnections`,
     /// else counted and placed on a loop. The acceptor's loop thread.
-    func accepted(_ descriptor: Int32, by acceptor: Acceptor) {
+    func accepted(_ descriptor: consuming OwnedDescriptor, by acceptor: Acceptor) {
         let loop = acceptor.loop
         if !reserve() {
             ListeningSocket.refuse(descriptor)
@@ -204,9 +204,14 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         countChanged()
         if shard.loop === loop {
             shard.adopt(descriptor)
-        } else if !shard.loop.enter(shard, .adopt(descriptor)) {
+            return
+        }
+        // The number travels in the typed step; the shard owns it again on
+        // arrival.
+        let number = descriptor.handOver()
+        if !shard.loop.enter(shard, .adopt(number)) {
             // That loop is closed (its group shut down): no new connection.
-            ListeningSocket.refuse(descriptor)
+            ListeningSocket.refuse(OwnedDescriptor(number))
             connectionEnded(on: shard)
         }
     }

@@ -38,7 +38,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// address is, once it is freed, and a late `.finish` must not end a
     /// newer connection).
     private var nextKey: UInt64 = 0
-    private var sweep: LoopTimer?
+    private var sweep: Owned<LoopTimer>?
     private var isQuiescing = false
     /// The server is resetting: a connection still on its way is reset as
     /// it arrives.
@@ -58,7 +58,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// `ConnectionFactory` and runs the handler on it. The server has
     /// counted it already; it is uncounted when the connection has closed.
     /// Loop thread.
-    func adopt(_ descriptor: Int32) {
+    func adopt(_ descriptor: consuming OwnedDescriptor) {
         assertConfined()
         guard let server else {
             ListeningSocket.refuse(descriptor)
@@ -124,8 +124,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         guard let entry = entries.removeValue(forKey: key) else { return }
         entry.handling.dispose()
         if entries.isEmpty {
-            sweep?.release()
-            sweep = nil
+            sweep.take()?.release()
         }
         server?.connectionEnded(on: self)
     }
@@ -159,7 +158,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
             let period = max(LoopTimer.milliseconds(idle) / 4, 1)
             try timer.start(milliseconds: period, periodMilliseconds: period)
             timer.target = self
-            sweep = timer
+            sweep = Owned(timer)
         } catch {
             report(error, ReportContext(loop: loop, server: address.description))
         }
@@ -183,7 +182,7 @@ extension ServerShard: LoopConfined {
     /// `.adopt`, `.finish`, `.quiesce` and `.reset`, asked from elsewhere.
     func runOnLoopThread(_ step: LoopStep) {
         switch step {
-        case .adopt(let descriptor): adopt(descriptor)
+        case .adopt(let descriptor): adopt(OwnedDescriptor(descriptor))
         case .finish(let key): finish(key)
         case .quiesce: quiesce()
         case .reset: resetAll()

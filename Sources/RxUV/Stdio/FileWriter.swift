@@ -6,15 +6,17 @@ import Glibc
 /// thread pool would otherwise reorder them). Loop thread only.
 final class FileWriter {
     private let loop: Loop
-    private var descriptor: Int32?
+    /// The file, until closed.
+    private var file: OwnedDescriptor?
     /// Writes waiting: bytes (`nil` for a flush) and who to tell.
     private var queue: [(bytes: ByteBuffer?, finish: (UVError?) -> Void)] = []
     private var isWriting = false
     private var closeWhenDone = false
 
-    init(loop: Loop, descriptor: Int32) {
+    /// Writes to `file`, which it owns from here.
+    init(loop: Loop, file: consuming OwnedDescriptor) {
         self.loop = loop
-        self.descriptor = descriptor
+        self.file = consume file
     }
 
     func write(_ bytes: ByteBuffer?, _ finish: @escaping (UVError?) -> Void) {
@@ -30,14 +32,13 @@ final class FileWriter {
     private func next() {
         guard !isWriting else { return }
         guard !queue.isEmpty else {
-            if closeWhenDone, let descriptor {
-                self.descriptor = nil
-                systemClose(descriptor)
+            if closeWhenDone {
+                file = nil
             }
             return
         }
         let (bytes, finish) = queue.removeFirst()
-        guard let descriptor else {
+        guard let descriptor = file?.descriptor else {
             finish(UVError(code: UVError.Code.badFileDescriptor, operation: "uv_fs_write"))
             next()
             return

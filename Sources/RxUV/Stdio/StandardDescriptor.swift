@@ -15,11 +15,12 @@ import Glibc
 /// - a regular file (epoll cannot watch files): a duplicate, read and
 ///   written on libuv's thread pool (`uv_fs_read`, `uv_fs_write`).
 /// The descriptor itself is never closed.
-enum StandardDescriptor {
+enum StandardDescriptor: ~Copyable {
     /// A terminal, pipe or socket, as a stream handle.
     case stream(UVStream)
-    /// A regular file: a duplicate descriptor, closed by its owner.
-    case file(Int32)
+    /// A regular file: a duplicate descriptor, for its next owner
+    /// (`FileWriter`, a reading sink).
+    case file(OwnedDescriptor)
 
     /// Opens `descriptor` on `loop`, for reading or for writing. Loop thread.
     static func open(_ descriptor: Int32, forWriting: Bool, loop: Loop) throws(UVError) -> StandardDescriptor {
@@ -28,17 +29,16 @@ enum StandardDescriptor {
         case UV_TTY:
             return .stream(try UVTTY(loop: loop, descriptor: descriptor))
         case UV_NAMED_PIPE:
-            let own: Int32
+            let own: OwnedDescriptor
             if let reopened = reopen(descriptor, forWriting: forWriting) {
                 own = reopened
             } else {
                 own = try duplicate(descriptor)
             }
-            let pipe = try UVStream.adopting(own, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(own, address: name) })
+            let pipe = try UVStream.adopting(own, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe, own throws(UVError) in try pipe.open(own, address: name) })
             return .stream(pipe)
         case UV_TCP:
-            let own = try duplicate(descriptor)
-            let socket = try UVStream.adopting(own, make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket throws(UVError) in try socket.open(own) })
+            let socket = try UVStream.adopting(try duplicate(descriptor), make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket, own throws(UVError) in try socket.open(own) })
             return .stream(socket)
         case UV_FILE:
             return .file(try duplicate(descriptor))
@@ -51,11 +51,14 @@ enum StandardDescriptor {
     /// opened non-blocking (a FIFO open would otherwise wait for the other
     /// end); `nil` when it cannot be reopened (a socket, a writer's FIFO
     /// without a reader).
-    private static func reopen(_ descriptor: Int32, forWriting: Bool) -> Int32? {
-        try? systemCall("open", address: "fd \(descriptor)") { Glibc.open("/proc/self/fd/\(descriptor)", (forWriting ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC) }
+    private static func reopen(_ descriptor: Int32, forWriting: Bool) -> OwnedDescriptor? {
+        guard let reopened = try? systemCall("open", address: "fd \(descriptor)", { Glibc.open("/proc/self/fd/\(descriptor)", (forWriting ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_CLOEXEC) }) else {
+            return nil
+        }
+        return OwnedDescriptor(reopened)
     }
 
-    private static func duplicate(_ descriptor: Int32) throws(UVError) -> Int32 {
-        try systemCall("dup", address: "fd \(descriptor)") { fcntl(descriptor, F_DUPFD_CLOEXEC, 3) }
+    private static func duplicate(_ descriptor: Int32) throws(UVError) -> OwnedDescriptor {
+        OwnedDescriptor(try systemCall("dup", address: "fd \(descriptor)") { fcntl(descriptor, F_DUPFD_CLOEXEC, 3) })
     }
 }

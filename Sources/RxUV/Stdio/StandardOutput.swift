@@ -91,7 +91,7 @@ public final class StandardOutput: Sendable {
                 target.value = .stream(stream)
                 return .stream(stream)
             case .file(let file):
-                let writer = FileWriter(loop: loop, descriptor: file)
+                let writer = FileWriter(loop: loop, file: file)
                 target.value = .file(writer)
                 return .file(writer)
             }

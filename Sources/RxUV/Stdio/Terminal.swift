@@ -38,12 +38,14 @@ public final class Terminal: ReactiveCompatible, Sendable {
     /// The terminal's descriptor (0 for standard input).
     public let descriptor: Int32
 
-    private let handle: LoopBound<UVTTY?>
+    /// The terminal's handle, which closes (restoring the mode) when the
+    /// terminal is released, from whichever thread.
+    private let owned: Owned<UVTTY>
 
     init(handle: UVTTY, descriptor: Int32) {
         self.loop = handle.loop
         self.descriptor = descriptor
-        self.handle = LoopBound(handle, loop: handle.loop)
+        self.owned = Owned(handle)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -83,19 +85,12 @@ public final class Terminal: ReactiveCompatible, Sendable {
     /// closes its handle (never the descriptor 0 to 2 itself). Safe from any
     /// thread, any number of times.
     public func close() {
-        let handle = self.handle
-        handle.loop.enter { Terminal.restoreAndClose(handle) }
-    }
-
-    private static func restoreAndClose(_ handle: LoopBound<UVTTY?>) {
-        guard let tty = handle.value else { return }
-        handle.value = nil
-        UVTTY.resetMode()
-        tty.close()
+        loop.enter(owned.resource, .close)
     }
 
     private func openHandle() throws(UVError) -> UVTTY {
-        guard let tty = handle.value, tty.isOpen else {
+        let tty = owned.resource
+        guard tty.isOpen else {
             throw UVError(code: UVError.Code.badFileDescriptor, operation: "Terminal", address: "fd \(descriptor)")
         }
         return tty
@@ -106,8 +101,8 @@ public final class Terminal: ReactiveCompatible, Sendable {
     }
 
     deinit {
-        let handle = self.handle
-        handle.loop.enter { Terminal.restoreAndClose(handle) }
+        // The handle closes as `owned` goes, right after this, restoring
+        // the mode (`UVTTY.close`).
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif

@@ -59,9 +59,14 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// What ends the stream's life, decided by whoever made it.
     private let lifetime: StreamLifetime
 
-    /// The stream handle: the reference may be read anywhere (a deinit
-    /// hands it to the loop), the handle used on the loop thread only.
-    final let handle: UVStream
+    /// The stream handle, which this connection owns: the reference may be
+    /// read anywhere, the handle used on the loop thread only. It closes
+    /// when the connection is released, from whichever thread.
+    private let owned: Owned<UVStream>
+    /// The stream handle.
+    final var handle: UVStream {
+        owned.resource
+    }
     private var reader: StreamReader? {
         get { state.value.reader }
         set { state.value.reader = newValue }
@@ -75,7 +80,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     init(handle: UVStream, lifetime: StreamLifetime = .readSubscription) {
         self.loop = handle.loop
         self.lifetime = lifetime
-        self.handle = handle
+        self.owned = Owned(handle)
         self.state = LoopBound(State(lastActivity: handle.loop.clockMilliseconds), loop: handle.loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
@@ -213,7 +218,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     }
 
     deinit {
-        loop.enter(handle, .close)
+        // The handle closes as `owned` goes, right after this.
         writabilityCell.withLock { $0 }?.onCompleted()
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()

@@ -26,9 +26,9 @@ public final class UnixConnection: StreamConnection, AcceptedConnection, @unchec
     }
 
     /// Opens an accepted socket on `loop` (`uv_pipe_init`, `uv_pipe_open`).
-    static func adopting(_ descriptor: Int32, on loop: Loop, listeningOn address: ServerAddress, lifetime: StreamLifetime) throws(UVError) -> UnixConnection {
+    static func adopting(_ descriptor: consuming OwnedDescriptor, on loop: Loop, listeningOn address: ServerAddress, lifetime: StreamLifetime) throws(UVError) -> UnixConnection {
         let name = address.unixPath.map(UnixSocketPath.display) ?? address.description
-        let pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe throws(UVError) in try pipe.open(descriptor, address: name) })
+        let pipe = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe, descriptor throws(UVError) in try pipe.open(descriptor, address: name) })
         return UnixConnection(handle: pipe, lifetime: lifetime)
     }
 

@@ -64,8 +64,8 @@ public final class TCPConnection: StreamConnection, AcceptedConnection, @uncheck
     }
 
     /// Opens an accepted socket on `loop` (`uv_tcp_init`, `uv_tcp_open`).
-    static func adopting(_ descriptor: Int32, on loop: Loop, listeningOn address: ServerAddress, lifetime: StreamLifetime) throws(UVError) -> TCPConnection {
-        let socket = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket throws(UVError) in try socket.open(descriptor) })
+    static func adopting(_ descriptor: consuming OwnedDescriptor, on loop: Loop, listeningOn address: ServerAddress, lifetime: StreamLifetime) throws(UVError) -> TCPConnection {
+        let socket = try UVStream.adopting(descriptor, make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket, descriptor throws(UVError) in try socket.open(descriptor) })
         return TCPConnection(handle: socket, lifetime: lifetime)
     }
 

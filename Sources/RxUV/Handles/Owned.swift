@@ -1,0 +1,62 @@
+/// The one way the bridge owns a handle, a request or an acceptor: the
+/// owner (a subscription's sink, a connection, a UDP socket, a terminal, a
+/// child process, an acceptor) stores an `Owned` of it, and nothing else
+/// closes it except the loop's `closeAll`.
+///
+/// `Owned` is noncopyable, so a resource has one owner, which the compiler
+/// checks: ownership moves (`handOver()`), it is never shared. The rule:
+/// - Dropping it (the owner goes away, or sets its optional to `nil` or to
+///   another resource) releases the resource on its loop's thread: at once
+///   when dropped there, otherwise through the loop's door (`Loop.enter`
+///   with `.close`), so an owner may go away on any thread.
+/// - `release()` releases it now, on the loop thread.
+/// - `handOver()` gives it up without releasing it, to the next owner (a
+///   connect's socket to its `TCPConnection`) or because it is done with
+///   (a request that completed).
+/// Releasing is the resource's close-once rule (`UVHandle.close`,
+/// `UVRequest.cancel`): a second release, or one after `closeAll`, does
+/// nothing.
+struct Owned<Resource: UVResource>: ~Copyable {
+    // Unmanaged, not a strong reference: `handOver()` must end the value
+    // without its deinit, which the language allows only for a value whose
+    // stored properties need no destruction.
+    private let reference: Unmanaged<Resource>
+
+    /// Takes ownership of `resource`.
+    @inline(__always)
+    init(_ resource: Resource) {
+        reference = .passRetained(resource)
+    }
+
+    /// The resource, for its owner to use.
+    @inline(__always)
+    var resource: Resource {
+        reference.takeUnretainedValue()
+    }
+
+    /// Releases the resource now. Loop thread.
+    @inline(__always)
+    consuming func release() {
+        let resource = reference.takeRetainedValue()
+        discard self
+        resource.release()
+    }
+
+    /// Gives the resource up without releasing it, to whoever takes it
+    /// next.
+    @inline(__always)
+    consuming func handOver() -> Resource {
+        let resource = reference.takeRetainedValue()
+        discard self
+        return resource
+    }
+
+    deinit {
+        let resource = reference.takeRetainedValue()
+        resource.loop.enter(resource, .close)
+    }
+}
+
+// The owner that holds an `Owned` is itself confined or Sendable; the
+// resource is released on its loop's thread whichever thread drops it.
+extension Owned: @unchecked Sendable {}

@@ -5,7 +5,7 @@ import Synchronization
 /// goes out at once, as any write does (a read answered with one write, an
 /// echo, costs nothing more); those after it are held, in order, and written
 /// together, as one vectored write, when the handling ends
-/// (`StreamConnection.flushCoalesced`): a read answered with many writes
+/// (`StreamConnection.flushCoalesced`, through `StreamWriteQueue`): a read answered with many writes
 /// (pipelined requests) costs two write calls, not one per write. Each held
 /// write keeps its subscriber, told once the batch is written; one whose
 /// subscription was disposed meanwhile still goes out (a write cannot be

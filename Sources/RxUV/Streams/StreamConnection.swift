@@ -43,10 +43,8 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         var spareReadStorage: ByteBuffer.Storage?
         /// Why reading is held back, beside having no reader.
         var readGate = ReadGate()
-        /// Writes made while the reader handles a read, written together.
-        var coalesced = CoalescedWrites()
-        var pendingWrites = 0
-        var closeWhenDrained = false
+        /// The write queue: held writes, requests in flight.
+        var writes = StreamWriteQueue()
         /// The loop's clock (`uv_now`, ms) at the last read or finished
         /// write: what a `Server`'s idle timeout looks at.
         var lastActivity: UInt64
@@ -70,10 +68,6 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     private var reader: StreamReader? {
         get { state.value.reader }
         set { state.value.reader = newValue }
-    }
-    private var pendingWrites: Int {
-        get { state.value.pendingWrites }
-        set { state.value.pendingWrites = newValue }
     }
 
     /// Wraps an open stream, whose life `lifetime` decides. Loop thread.
@@ -256,7 +250,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         guard handle.isOpen else {
             return .failed(writeError(.notConnected))
         }
-        guard pendingWrites == 0 else { return .mustQueue(from: 0) }
+        guard state.value.writes.isDrained else { return .mustQueue(from: 0) }
         let written = payload.withBuffers(from: 0) { buffers, count in handle.tryWrite(buffers, count: count) }
         if written == payload.count {
             state.value.lastActivity = loop.clockMilliseconds
@@ -281,11 +275,14 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
         do throws(UVError) {
             _ = try WriteRequest(stream: handle, payload: payload, from: offset, peer: peerDescription) { [self] status in
-                pendingWrites -= 1
+                let closes = state.value.writes.requestCompleted()
                 writeFinished()
+                if closes {
+                    closeNow()
+                }
                 completion(status < 0 ? writeError(UVError.Code(rawValue: status)) : nil)
             }
-            pendingWrites += 1
+            state.value.writes.requestQueued()
             updateQueue()
             if isWritable, queuedBytes.load(ordering: .relaxed) > highWatermark {
                 pauseReading(for: .writeBackpressure)
@@ -304,65 +301,38 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// thread.
     @inline(__always)
     final func holdsNextWrite() -> Bool {
-        handle.isOpen && state.value.coalesced.holdsNextWrite()
+        handle.isOpen && state.value.writes.held.holdsNextWrite()
     }
 
     /// Holds a write (`holdsNextWrite()` said so) until the read's handling
     /// ends; the returned disposable (from any thread) stops its
     /// notification. Loop thread.
     final func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> Disposable {
-        state.value.coalesced.hold(payload, for: observer)
+        state.value.writes.held.hold(payload, for: observer)
     }
 
     /// Writes the held writes as one: one `uv_try_write`, and one `uv_write`
     /// for what the kernel did not take; each subscriber is told the
     /// outcome, in order. Loop thread.
     final func flushCoalesced() {
-        guard !state.value.coalesced.writes.isEmpty else { return }
-        // A flush inside a handling (a graceful close, a shutdown): writes
-        // chained on these go out at once from here on.
-        state.value.coalesced.stopHolding()
-        let batch = state.value.coalesced.take()
-        let payload: StreamWritePayload
-        if batch.count == 1 {
-            payload = batch[0].payload
-        } else {
-            var buffers: [ByteBuffer] = []
-            for write in batch {
-                switch write.payload {
-                case .one(let buffer): buffers.append(buffer)
-                case .many(let many): buffers.append(contentsOf: many)
-                }
-            }
-            payload = .many(buffers)
-        }
+        // A flush inside a handling (a graceful close, a shutdown) stops
+        // holding: writes chained on these go out at once from here on.
+        guard let (payload, batch) = state.value.writes.takeHeld() else { return }
         switch writeAtOnce(payload) {
         case .written:
-            Self.tell(batch, nil)
+            StreamWriteQueue.tell(batch, nil)
         case .failed(let error):
-            Self.tell(batch, error)
+            StreamWriteQueue.tell(batch, error)
         case .mustQueue(let offset):
-            queueWrite(payload, from: offset) { error in Self.tell(batch, error) }
+            queueWrite(payload, from: offset) { error in StreamWriteQueue.tell(batch, error) }
         }
     }
 
     /// Fails the held writes with `error` (the stream closed first). Loop
     /// thread.
     private func failCoalesced(_ error: UVError) {
-        guard !state.value.coalesced.writes.isEmpty else { return }
-        Self.tell(state.value.coalesced.take(), error)
-    }
-
-    /// Tells each write's subscriber, in order, unless its subscription was
-    /// disposed: completed, or `error`.
-    private static func tell(_ writes: [CoalescedWrites.Write], _ error: UVError?) {
-        for write in writes where !write.cancellation.isCancelled {
-            if let error {
-                write.observer.on(.error(error))
-            } else {
-                write.observer.onCompleted()
-            }
-        }
+        guard !state.value.writes.held.writes.isEmpty else { return }
+        StreamWriteQueue.tell(state.value.writes.held.take(), error)
     }
 
     /// The error of a failed write.
@@ -378,9 +348,6 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             if handle.isOpen {
                 setWritable(true)
             }
-        }
-        if state.value.closeWhenDrained, pendingWrites == 0 {
-            closeNow()
         }
     }
 
@@ -417,7 +384,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             reader.end(error(.busy, "StreamConnection.data (another subscriber is reading)"))
             return
         }
-        guard handle.isOpen, !state.value.closeWhenDrained else {
+        guard handle.isOpen, !state.value.writes.closesWhenDrained else {
             reader.end(error(.notConnected, "StreamConnection.data"))
             return
         }
@@ -466,10 +433,10 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         flushCoalesced()
         handle.stopReading()
         closedFlag.store(true, ordering: .releasing)
-        if pendingWrites == 0 {
+        if state.value.writes.isDrained {
             closeNow()
         } else {
-            state.value.closeWhenDrained = true
+            state.value.writes.closeWhenDrained()
         }
     }
 
@@ -516,9 +483,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             let received = ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)
             // What the reader writes while it handles the read goes out
             // together, in one write, once it is handled.
-            state.value.coalesced.handling(true)
+            state.value.writes.held.handling(true)
             reader.received(received)
-            state.value.coalesced.handling(false)
+            state.value.writes.held.handling(false)
             flushCoalesced()
         } else if count == Int(UVError.Code.endOfFile.rawValue) {
             handle.stopReading()

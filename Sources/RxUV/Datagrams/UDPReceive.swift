@@ -14,7 +14,7 @@ protocol UDPReceiver: AnyObject {
 }
 
 /// The observable of `socket.rx.datagrams`.
-private final class UDPReceive: Producer<Datagram> {
+final class UDPReceive: Producer<Datagram> {
     private let socket: UDPSocket
 
     init(socket: UDPSocket) {
@@ -49,19 +49,5 @@ private final class UDPReceive: Producer<Datagram> {
             forwardNext(datagram)
         }
 
-    }
-}
-
-extension Reactive where Base == UDPSocket {
-    /// The datagrams the socket receives (`uv_udp_recv_start`), each with its
-    /// sender and a truncation flag; a zero-length datagram is emitted too.
-    ///
-    /// Receive errors (an ICMP error on a connected socket, `ENOBUFS`) go to
-    /// `Hooks.defaultErrorHandler` and never end the sequence. Completes
-    /// when the socket closes. One receiver at a time: a second concurrent
-    /// subscriber gets `EBUSY`. Events arrive on the loop thread. Disposing
-    /// stops receiving (`uv_udp_recv_stop`); the socket stays open.
-    public var datagrams: Observable<Datagram> {
-        UDPReceive(socket: base)
     }
 }

@@ -13,15 +13,9 @@ extension Reactive where Base == Loop {
     public func resolve(host: String, port: Int = 0, family: AddressFamily = .any) -> Single<[SocketAddress]> {
         Single(
             raw: RequestSingle(loop: base, operation: "uv_getaddrinfo") { loop, finish throws(UVError) in
-                guard (0...65_535).contains(port) else {
-                    throw UVError(code: UVError.Code.invalidArgument, operation: "uv_getaddrinfo", address: "\(host):\(port)")
-                }
+                try AddressResolution.checkPort(port, host: host, operation: "uv_getaddrinfo")
                 return try AddressLookup(loop: loop, host: host, port: port, family: family) { status, addresses in
-                    if status < 0 || addresses.isEmpty {
-                        finish(.failure(UVError(code: status < 0 ? UVError.Code(rawValue: status) : .unknownHost, operation: "uv_getaddrinfo", address: "\(host):\(port)")))
-                    } else {
-                        finish(.success(addresses))
-                    }
+                    finish(AddressResolution.outcome(status: status, addresses: addresses, host: host, port: port).mapError { $0 })
                 }
             })
     }

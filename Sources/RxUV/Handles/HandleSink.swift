@@ -34,8 +34,10 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
     /// The loop the owned handles belong to.
     final let loop: Loop
     /// What the subscription owns: a handle or a cancellable request.
-    /// Loop-thread state.
-    private final var owned: Owned<UVResource>?
+    /// Loop-thread state; unchecked exclusivity, as the rest of the bridge's
+    /// loop-thread state (`LoopBound`): it is touched on the loop thread
+    /// only, never through overlapping accesses.
+    @exclusivity(unchecked) private final var owned: Owned<UVResource>?
 
     // Inlined into the subclasses' inits, like the other small steps here:
     // a call per level would copy `cancel` and the observer once more.

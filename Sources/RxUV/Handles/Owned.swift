@@ -17,43 +17,40 @@
 /// `UVRequest.cancel`): a second release, or one after `closeAll`, does
 /// nothing.
 struct Owned<Resource: UVResource>: ~Copyable {
-    // Unmanaged, not a strong reference: `handOver()` must end the value
-    // without its deinit, which the language allows only for a value whose
-    // stored properties need no destruction.
-    private let reference: Unmanaged<Resource>
+    /// The resource, for its owner to use (a plain reference: reading it
+    /// through its owner costs no reference counting).
+    let resource: Resource
+    /// Set by `release()` and `handOver()`, whose copy of the value ends
+    /// right after: its deinit then leaves the resource alone.
+    private var isGivenUp = false
 
     /// Takes ownership of `resource`.
     @inline(__always)
     init(_ resource: Resource) {
-        reference = .passRetained(resource)
-    }
-
-    /// The resource, for its owner to use.
-    @inline(__always)
-    var resource: Resource {
-        reference.takeUnretainedValue()
+        self.resource = resource
     }
 
     /// Releases the resource now. Loop thread.
     @inline(__always)
     consuming func release() {
-        let resource = reference.takeRetainedValue()
-        discard self
-        resource.release()
+        var ending = self
+        ending.isGivenUp = true
+        ending.resource.release()
     }
 
     /// Gives the resource up without releasing it, to whoever takes it
     /// next.
     @inline(__always)
     consuming func handOver() -> Resource {
-        let resource = reference.takeRetainedValue()
-        discard self
-        return resource
+        var ending = self
+        ending.isGivenUp = true
+        return ending.resource
     }
 
     deinit {
-        let resource = reference.takeRetainedValue()
-        resource.loop.enter(resource, .close)
+        if !isGivenUp {
+            resource.loop.enter(resource, .close)
+        }
     }
 }
 

@@ -17,8 +17,9 @@ import RxCore
 /// Loop thread only, like a handle.
 final class LoopTimer: UVResource, @unchecked Sendable {
     /// The loop whose queue holds this timer: a timer keeps it alive, as a
-    /// handle does.
-    private let retainedLoop: Loop
+    /// handle does; read through this strong reference, the queue costs no
+    /// reference counting on the timer's paths.
+    private let queueLoop: Loop
     /// Called at each expiry; dropped when the timer is released or a
     /// one-shot timer has fired (unless its callback started it again).
     var target: UVTimerTarget?
@@ -29,7 +30,7 @@ final class LoopTimer: UVResource, @unchecked Sendable {
     private(set) var period: UInt64 = 0
 
     override init(loop: Loop) {
-        self.retainedLoop = loop
+        self.queueLoop = loop
         super.init(loop: loop)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
@@ -56,15 +57,15 @@ final class LoopTimer: UVResource, @unchecked Sendable {
         let wasRunning = isRunning
         self.period = period
         do throws(UVError) {
-            try loop.timers.schedule(self, after: timeout)
+            try queueLoop.timers.schedule(self, after: timeout)
         } catch {
             if wasRunning {
-                loop.handleClosed(kind: .timer)
+                queueLoop.handleClosed(kind: .timer)
             }
             throw error
         }
         if !wasRunning {
-            loop.handleOpened(kind: .timer)
+            queueLoop.handleOpened(kind: .timer)
         }
     }
 
@@ -73,8 +74,8 @@ final class LoopTimer: UVResource, @unchecked Sendable {
     /// once released or fired.
     override func release() {
         if isRunning {
-            loop.timers.remove(self)
-            loop.handleClosed(kind: .timer)
+            queueLoop.timers.remove(self)
+            queueLoop.handleClosed(kind: .timer)
         }
         target = nil
     }
@@ -88,7 +89,7 @@ final class LoopTimer: UVResource, @unchecked Sendable {
         }
         // A one-shot timer is done before its callback, which may start it
         // again.
-        loop.handleClosed(kind: .timer)
+        queueLoop.handleClosed(kind: .timer)
         let target = self.target
         target?.timerFired()
         if !isRunning {
@@ -98,7 +99,7 @@ final class LoopTimer: UVResource, @unchecked Sendable {
 
     /// The queue released the timer without firing it (`Loop.closeAll`).
     func discard() {
-        loop.handleClosed(kind: .timer)
+        queueLoop.handleClosed(kind: .timer)
         target = nil
     }
 

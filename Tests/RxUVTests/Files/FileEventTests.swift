@@ -68,18 +68,27 @@ final class FileEventTests: BridgeTestCase {
         XCTAssertEqual((failure as? UVError)?.code, .noSuchFileOrDirectory)
     }
 
-    /// Five editor saves, spaced wider than the settle time: five statuses,
-    /// each of the new file (a watch on the original inode would have gone
-    /// blind after the first).
+    /// Five editor saves, each 100 ms (twice the settle time) after the
+    /// status of the one before: five statuses, each of the new file (a
+    /// watch on the original inode would have gone blind after the first).
+    /// Each save waits for the last status, not for a clock, so a loaded
+    /// machine cannot squeeze two saves into one settle window.
     func testWatchFile_FiveAtomicSaves_OneStatusEach() throws {
         let path = "\(directory!)/config"
         put("0", path)
         var statuses: [FileStatus] = []
-        let subscription = loop.rx.watchFile(path: path, settle: .milliseconds(50)).subscribe(onNext: { statuses.append($0) })
-        for save in 1...5 {
-            at(save * 200) { self.saveAtomically(String(repeating: "x", count: save), path) }
-        }
-        at(1400) { subscription.dispose() }
+        var subscription: Disposable?
+        subscription = loop.rx.watchFile(path: path, settle: .milliseconds(50)).subscribe(onNext: { status in
+            statuses.append(status)
+            let saved = statuses.count
+            if saved < 5 {
+                self.at(100) { self.saveAtomically(String(repeating: "x", count: saved + 1), path) }
+            } else {
+                // Long enough for a sixth status, which must not come.
+                self.at(300) { subscription?.dispose() }
+            }
+        })
+        at(200) { self.saveAtomically("x", path) }
         runLoop()
         XCTAssertEqual(statuses.map(\.size), [1, 2, 3, 4, 5])
         XCTAssertTrue(statuses.allSatisfy { $0.kind == .regular })

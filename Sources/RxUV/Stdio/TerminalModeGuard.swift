@@ -20,12 +20,18 @@ enum TerminalModeGuard {
         atexit { UVTTY.resetMode() }
         for signum in [SIGINT, SIGTERM] {
             var current = sigaction()
-            guard sigaction(signum, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { continue }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = terminalSignalArrived
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
-            sigaction(signum, &action, nil)
+            do throws(UVError) {
+                try systemCall("sigaction", address: "signal \(signum)") { sigaction(signum, nil, &current) }
+                guard current.__sigaction_handler.sa_handler == nil else { continue }
+                var action = sigaction()
+                action.__sigaction_handler.sa_handler = terminalSignalArrived
+                sigemptyset(&action.sa_mask)
+                action.sa_flags = 0
+                try systemCall("sigaction", address: "signal \(signum)") { sigaction(signum, &action, nil) }
+            } catch {
+                // The mode is still restored at exit and by `Terminal.close`.
+                report(error)
+            }
         }
     }()
 

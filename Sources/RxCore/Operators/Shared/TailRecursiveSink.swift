@@ -138,9 +138,6 @@ final class TailRecursion<Element>: Disposable, @unchecked Sendable {
                 #endif
                 continue
             }
-            #if TRACE_RESOURCES
-            Resources.tailRecursionStack(reached: stack.count)
-            #endif
             return candidate
         }
         return nil

@@ -18,7 +18,9 @@ extension ObservableType {
         if let serial = scheduler as? SerialDispatchQueueScheduler {
             return ObserveOnSerialQueue(source: asObservable(), scheduler: serial)
         }
-        return ObserveOn(source: asObservable(), scheduler: scheduler)
+        // RxSwift's MainScheduler is a serial dispatch queue scheduler and
+        // counted as one.
+        return ObserveOn(source: asObservable(), scheduler: scheduler, countsAsSerialQueue: scheduler is MainScheduler)
     }
 }
 
@@ -94,11 +96,29 @@ private final class ObserveOnSink<Observer: ObserverType>: Sink<Observer>, Obser
 private final class ObserveOn<Element>: Producer<Element> {
     private let source: Observable<Element>
     private let scheduler: ImmediateSchedulerType
+    #if TRACE_RESOURCES
+    /// Counted in `numberOfSerialDispatchQueueObservables` (MainScheduler).
+    private let countsAsSerialQueue: Bool
+    #endif
 
-    init(source: Observable<Element>, scheduler: ImmediateSchedulerType) {
+    init(source: Observable<Element>, scheduler: ImmediateSchedulerType, countsAsSerialQueue: Bool) {
         self.source = source
         self.scheduler = scheduler
+        #if TRACE_RESOURCES
+        self.countsAsSerialQueue = countsAsSerialQueue
+        if countsAsSerialQueue {
+            Resources.serialQueueObservableCreated()
+        }
+        #endif
     }
+
+    #if TRACE_RESOURCES
+    deinit {
+        if countsAsSerialQueue {
+            Resources.serialQueueObservableFreed()
+        }
+    }
+    #endif
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSink(scheduler: scheduler, observer: observer, cancel: cancel)
@@ -119,16 +139,7 @@ private final class ObserveOnSerialQueueSink<Observer: ObserverType>: Sink<Obser
     init(scheduler: SerialDispatchQueueScheduler, observer: Observer, cancel: SinkDisposer) {
         self.scheduler = scheduler
         super.init(observer: observer, cancel: cancel)
-        #if TRACE_RESOURCES
-        Resources.serialQueueObservableCreated()
-        #endif
     }
-
-    #if TRACE_RESOURCES
-    deinit {
-        Resources.serialQueueObservableFreed()
-    }
-    #endif
 
     func on(_ event: Event<Element>) {
         if event.isStopEvent {
@@ -155,7 +166,16 @@ private final class ObserveOnSerialQueue<Element>: Producer<Element> {
     init(source: Observable<Element>, scheduler: SerialDispatchQueueScheduler) {
         self.source = source
         self.scheduler = scheduler
+        #if TRACE_RESOURCES
+        Resources.serialQueueObservableCreated()
+        #endif
     }
+
+    #if TRACE_RESOURCES
+    deinit {
+        Resources.serialQueueObservableFreed()
+    }
+    #endif
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = ObserveOnSerialQueueSink(scheduler: scheduler, observer: observer, cancel: cancel)

@@ -350,4 +350,58 @@ final class ConcatTests: RxCoreTestCase {
         XCTAssertEqual(ys1.subscriptions, [Subscription(210, 230)])
         XCTAssertEqual(ys2.subscriptions, [])
     }
+
+    #if TRACE_RESOURCES
+    // RxSwift's tail-recursion cases (Observable+ConcatTests): a concat whose
+    // second source is the next concat, without end.
+
+    /// Over a collection (its length known), the exhausted outer sequence
+    /// is dropped before the nested one is taken: the stack never holds more
+    /// than one.
+    func testConcat_TailRecursionCollection() {
+        maxTailRecursiveSinkStackSize = 0
+        var elements: [Int] = []
+        _ = generateCollection(0) { Observable.just($0, scheduler: CurrentThreadScheduler.instance) }
+            .take(100)
+            .subscribe(onNext: { elements.append($0) })
+        XCTAssertEqual(elements, Array(0..<100))
+        XCTAssertEqual(maxTailRecursiveSinkStackSize, 1)
+    }
+
+    /// Over a sequence (its length unknown), each nested sequence stays
+    /// under the one before: the stack grows with the depth.
+    func testConcat_TailRecursionSequence() {
+        maxTailRecursiveSinkStackSize = 0
+        var elements: [Int] = []
+        _ = generateSequence(0) { Observable.just($0, scheduler: CurrentThreadScheduler.instance) }
+            .take(100)
+            .subscribe(onNext: { elements.append($0) })
+        XCTAssertEqual(elements, Array(0..<100))
+        XCTAssertGreaterThan(maxTailRecursiveSinkStackSize, 10)
+    }
+
+    /// A concat of plain sources nests nothing: the mark stays at 0, as in
+    /// RxSwift.
+    func testConcat_FlatConcatDoesNotNest() {
+        maxTailRecursiveSinkStackSize = 0
+        var elements: [Int] = []
+        _ = Observable.concat([Observable.just(1), Observable.just(2)]).subscribe(onNext: { elements.append($0) })
+        XCTAssertEqual(elements, [1, 2])
+        XCTAssertEqual(maxTailRecursiveSinkStackSize, 0)
+    }
+    #endif
 }
+
+#if TRACE_RESOURCES
+/// `concat` of `[generator(start), the same from start + 1]` as a collection.
+private func generateCollection<T>(_ start: Int, _ generator: @escaping (Int) -> Observable<T>) -> Observable<T> {
+    let all = [0, 1].lazy.map { i in i == 0 ? generator(start) : generateCollection(start + 1, generator) }
+    return Observable.concat(all)
+}
+
+/// The same as a sequence whose length is unknown.
+private func generateSequence<T>(_ start: Int, _ generator: @escaping (Int) -> Observable<T>) -> Observable<T> {
+    let all = AnySequence([0, 1].lazy.map { i in i == 0 ? generator(start) : generateSequence(start + 1, generator) })
+    return Observable.concat(all)
+}
+#endif

@@ -206,4 +206,35 @@ final class ObserveOnTests: RxCoreTestCase {
         XCTAssertEqual(drained.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(received.current, 0)
     }
+
+    #if TRACE_RESOURCES
+    /// RxSwift's check that a serial dispatch queue takes its own path,
+    /// through its counter: one per `observe(on:)` Observable alive, on a
+    /// `SerialDispatchQueueScheduler` or the main scheduler, however often
+    /// it is subscribed; none for other schedulers.
+    func testObserveOnDispatchQueue_EnsureCorrectImplementationIsChosen() {
+        let before = Resources.numberOfSerialDispatchQueueObservables
+        let serial = SerialDispatchQueueScheduler(internalSerialQueueName: "testQueue1")
+        withExtendedLifetime(Observable<Int>.never().observe(on: serial)) { observed in
+            XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before + 1)
+            let first = observed.subscribe()
+            let second = observed.subscribe()
+            XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before + 1)
+            first.dispose()
+            second.dispose()
+            let main = (Observable.just(0).observe(on: MainScheduler.instance), Observable.just(0).observe(on: MainScheduler.asyncInstance))
+            withExtendedLifetime(main) {
+                XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before + 3)
+                let others = (
+                    Observable.just(0).observe(on: ConcurrentDispatchQueueScheduler(qos: .default)),
+                    Observable.just(0).observe(on: CurrentThreadScheduler.instance)
+                )
+                withExtendedLifetime(others) {
+                    XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before + 3)
+                }
+            }
+        }
+        XCTAssertEqual(Resources.numberOfSerialDispatchQueueObservables, before)
+    }
+    #endif
 }

@@ -40,8 +40,8 @@ let package = Package(
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(name: "RxBlocking", dependencies: ["RxCore"], swiftSettings: traceResources),
-        // RxSwift's Foundation-typed API (Date, TimeInterval, Data decoders) on
-        // FoundationEssentials, so that RxCore stays Foundation-free (BENCHMARKS.md).
+        // RxSwift's Foundation-typed API (Date, TimeInterval, Data decoders,
+        // OperationQueueScheduler), so that RxCore stays Foundation-free (BENCHMARKS.md).
         .target(name: "RxFoundation", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(name: "RxUV", dependencies: ["RxCore", "CLibUV"], swiftSettings: traceResources),
         .testTarget(

@@ -12,16 +12,11 @@ import Foundation
 /// current time (there is no simulated processing delay, unlike RxTest's
 /// `TestScheduler`). `clock` and `now` are `Date`s; used as a
 /// `SchedulerType` (by an operator), `now` is the same time as an
-/// `RxTime`, nanoseconds since 1970.
+/// `RxCore.RxTime`, nanoseconds since 1970.
 public final class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter>, @unchecked Sendable {
     /// Creates a scheduler whose clock starts at `initialClock` (by default
     /// 1970-01-01 00:00:00 UTC, as in RxSwift).
     public init(initialClock: Date = Date(timeIntervalSince1970: 0)) {
         super.init(initialClock: initialClock, converter: HistoricalSchedulerTimeConverter())
-    }
-
-    /// The current virtual time: `clock`.
-    public var now: Date {
-        clock
     }
 }

@@ -31,6 +31,12 @@ public final class ReplayRelay<Element>: ObservableType, @unchecked Sendable {
         ReplayRelay(subject: ReplaySubject.createUnbounded())
     }
 
+    /// RxRelay's spelling of ``createUnbounded()``: a relay that replays
+    /// every element it ever accepted.
+    public static func createUnbound() -> ReplayRelay<Element> {
+        createUnbounded()
+    }
+
     /// Buffers `element` and emits it to the current subscribers.
     public func accept(_ element: Element) {
         subject.onNext(element)

@@ -49,11 +49,19 @@ open class VirtualTimeScheduler<Converter: VirtualTimeConverterType>: VirtualTim
         state.withLock { $0.clock }
     }
 
-    /// The current virtual time as real time; `now` is this time (it comes
-    /// from ``VirtualTimeSchedulerType``, so that a subclass may show `now`
-    /// in a type of its own, as `HistoricalScheduler` shows a `Date`).
+    /// The current virtual time as real time, an ``RxTime``: `now` as an
+    /// operator sees it, through ``SchedulerType``.
     public var clockTime: RxTime {
         converter.convertFromVirtualTime(clock).rxTime
+    }
+
+    /// The current virtual time in the converter's real-time type, as
+    /// RxSwift's `now`: a `Date` for a converter written for RxSwift
+    /// (`HistoricalScheduler`'s), an ``RxTime`` for RxTest's. Through
+    /// ``SchedulerType`` (an operator, a generic function) `now` is
+    /// ``clockTime``, the same time.
+    public var now: Converter.RealTime {
+        converter.convertFromVirtualTime(clock)
     }
 
     /// `true` while `start()` or `advanceTo(_:)` is running queued work.

@@ -29,6 +29,17 @@ final class ReplayRelayTests: RxCoreTestCase {
         subscription.dispose()
     }
 
+    /// RxRelay's spelling, `createUnbound()`, replays everything too.
+    func testReplayRelay_CreateUnbound() {
+        let relay = ReplayRelay<Int>.createUnbound()
+        for value in 1...3 { relay.accept(value) }
+        var received: [Int] = []
+        let subscription = relay.asObservable().subscribe(onNext: { received.append($0) })
+        relay.accept(4)
+        XCTAssertEqual(received, [1, 2, 3, 4])
+        subscription.dispose()
+    }
+
     func testReplayRelay_BufferSize0() {
         let relay = ReplayRelay<Int>.create(bufferSize: 0)
         relay.accept(1)

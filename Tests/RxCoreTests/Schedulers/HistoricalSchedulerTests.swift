@@ -156,7 +156,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
         let scheduler = HistoricalScheduler(initialClock: start)
         let now: Date = scheduler.now
         XCTAssertEqual(now, start)
-        XCTAssertEqual(schedulerNow(scheduler), RxTime(nanoseconds: 1_700_000_000_000_000_000))
+        XCTAssertEqual(schedulerNow(scheduler), RxCore.RxTime(nanoseconds: 1_700_000_000_000_000_000))
         nonisolated(unsafe) var ranAt: [Date] = []
         _ = scheduler.scheduleRelativeVirtual((), dueTime: 2.5) { _ in
             ranAt.append(scheduler.now)
@@ -171,7 +171,7 @@ final class HistoricalSchedulerTests: RxCoreTestCase {
         XCTAssertEqual(scheduler.now.timeIntervalSince(start), 2.5)
     }
 
-    private func schedulerNow(_ scheduler: some SchedulerType) -> RxTime {
+    private func schedulerNow(_ scheduler: some SchedulerType) -> RxCore.RxTime {
         scheduler.now
     }
 }

@@ -39,9 +39,9 @@ final class HistoricalSchedulerTimeConverterTests: RxCoreTestCase {
 
     func testDate_RxTimeRoundTrip() {
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
-        XCTAssertEqual(RxTime(date), RxTime(nanoseconds: 1_700_000_000_250_000_000))
-        XCTAssertEqual(RxTime(date).date, date)
-        XCTAssertEqual(Date(rxTime: RxTime(nanoseconds: -1_500_000_000)), Date(timeIntervalSince1970: -1.5))
+        XCTAssertEqual(RxCore.RxTime(date), RxCore.RxTime(nanoseconds: 1_700_000_000_250_000_000))
+        XCTAssertEqual(RxCore.RxTime(date).date, date)
+        XCTAssertEqual(Date(rxTime: RxCore.RxTime(nanoseconds: -1_500_000_000)), Date(timeIntervalSince1970: -1.5))
         XCTAssertEqual(2.5.rxTimeInterval, .milliseconds(2500))
         XCTAssertEqual(Double(rxTimeInterval: .milliseconds(250)), 0.25)
     }

@@ -9,8 +9,8 @@ import Foundation
 /// work whose concurrency the queue tunes; `observe(on:)` still delivers one
 /// event at a time on it.
 ///
-/// It is an ``ImmediateSchedulerType``, as in RxSwift: no clock, so no
-/// delayed or periodic work (use ``ConcurrentDispatchQueueScheduler`` for
+/// It is an `ImmediateSchedulerType`, as in RxSwift: no clock, so no
+/// delayed or periodic work (use `ConcurrentDispatchQueueScheduler` for
 /// that). Recursive scheduling (`scheduleRecursive`) adds one operation per
 /// step.
 public final class OperationQueueScheduler: ImmediateSchedulerType, Sendable {

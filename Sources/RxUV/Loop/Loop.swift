@@ -34,8 +34,9 @@ import Glibc
 public final class Loop: ReactiveCompatible, @unchecked Sendable {
     let raw: UnsafeMutablePointer<uv_loop_t>
 
-    /// Work queued by other threads, and the handle that wakes the loop for it.
-    private let queue = LoopWorkQueue()
+    /// Work queued by other threads (and jobs of Swift concurrency), and the
+    /// handle that wakes the loop for it.
+    let queue = LoopWorkQueue()
     /// Open handles counted by kind (`timer`, `tcp`...): counts rather than
     /// a record per handle, so a million timers cost the loop nothing here.
     private let openHandles = Mutex<[Int]>(Array(repeating: 0, count: UVHandleKind.allCases.count))

@@ -1,0 +1,173 @@
+import Dispatch
+import RxCore
+import RxUV
+import Synchronization
+import XCTest
+
+/// An actor whose methods run on a loop's thread.
+private actor LoopCounter {
+    let loop: Loop
+    /// The last number each caller sent, to check per-caller order.
+    private var last: [Int: Int] = [:]
+    private(set) var calls = 0
+    private(set) var offLoop = 0
+    private(set) var outOfOrder = 0
+
+    init(loop: Loop) {
+        self.loop = loop
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        loop.asUnownedSerialExecutor()
+    }
+
+    func record(caller: Int, number: Int) {
+        if !loop.isOnLoopThread { offLoop += 1 }
+        if let previous = last[caller], previous + 1 != number { outOfOrder += 1 }
+        last[caller] = number
+        calls += 1
+    }
+
+    /// Connects to `address`, writes `text`, reads the echo and closes:
+    /// all of it on the loop thread, inside the actor.
+    func roundTrip(_ text: String, to address: SocketAddress) async throws -> String {
+        let loop = self.loop
+        let connection = try await awaited { loop.rx.connect(host: "127.0.0.1", port: address.port) }
+        _ = try await awaited { connection.write(text).andThen(Single.just(())) }
+        let echoed = try await awaited { connection.rx.data.take(1).asSingle() }
+        connection.close()
+        if !loop.isOnLoopThread { offLoop += 1 }
+        return String(decoding: Array(echoed), as: UTF8.self)
+    }
+
+    func bump() -> Int {
+        calls += 1
+        return calls
+    }
+}
+
+/// A Single's value, made and awaited outside the actor's isolation (a
+/// `Single` is not `Sendable`; its element is): on the task's executor, the
+/// loop here.
+private func awaited<Element: Sendable>(_ make: @Sendable () -> Single<Element>) async throws -> Element {
+    try await make().value
+}
+
+final class LoopExecutorTests: BridgeTestCase {
+    /// 100,000 calls from 8 tasks on other threads: every one runs on the
+    /// loop thread, each caller's in the order it made them.
+    func testActorOnLoop_CallsFromOtherThreadsRunOnTheLoopInOrder() throws {
+        let counter = LoopCounter(loop: loop)
+        let callers = 8
+        let perCaller = 12_500
+        let calls = try loop.run {
+            await withTaskGroup(of: Void.self) { group in
+                for caller in 0..<callers {
+                    group.addTask(executorPreference: globalConcurrentExecutor) {
+                        for number in 0..<perCaller {
+                            await counter.record(caller: caller, number: number)
+                        }
+                    }
+                }
+            }
+            return await counter.calls
+        }
+        XCTAssertEqual(calls, callers * perCaller)
+        let (offLoop, outOfOrder) = try loop.run { (await counter.offLoop, await counter.outOfOrder) }
+        XCTAssertEqual(offLoop, 0)
+        XCTAssertEqual(outOfOrder, 0)
+    }
+
+    /// An actor method that connects, writes and reads on its loop, with
+    /// the leak gates at zero.
+    func testActorOnLoop_ReadsAndWritesAConnection() throws {
+        let server = startEchoServer(on: loop)
+        let counter = LoopCounter(loop: loop)
+        let echoed = try loop.run {
+            let echoed = try await counter.roundTrip("hello", to: server.address)
+            server.subscription.dispose()
+            return echoed
+        }
+        XCTAssertEqual(echoed, "hello")
+        XCTAssertEqual(try loop.run { await counter.offLoop }, 0)
+    }
+
+    /// The async entry point: the body runs on the loop thread, awaits a
+    /// timer of the loop, and its result comes back from `run`.
+    func testRunAsync_BodyRunsOnTheLoopAndReturnsItsResult() throws {
+        let loop = self.loop!
+        let result = try loop.run { () async throws -> String in
+            XCTAssertTrue(loop.isOnLoopThread)
+            let tick = try await loop.rx.timer(after: .milliseconds(20)).take(1).asSingle().value
+            XCTAssertTrue(loop.isOnLoopThread)
+            return "tick \(tick)"
+        }
+        XCTAssertEqual(result, "tick 0")
+    }
+
+    /// A body that throws: `run` rethrows its error, and the loop is done.
+    func testRunAsync_RethrowsTheBodysError() {
+        XCTAssertThrowsError(try loop.run { () async throws -> Int in throw TestFailure.boom }) { error in
+            XCTAssertTrue(error is TestFailure)
+        }
+    }
+
+    /// `withTaskExecutorPreference` moves async code from another executor
+    /// onto the loop thread, and back.
+    func testTaskExecutorPreference_RunsOnTheLoopThread() throws {
+        let loop = self.loop!
+        let (inside, outside) = try loop.run {
+            await Task.detached {
+                let inside = await withTaskExecutorPreference(loop) { loop.isOnLoopThread }
+                return (inside, loop.isOnLoopThread)
+            }.value
+        }
+        XCTAssertTrue(inside)
+        XCTAssertFalse(outside)
+    }
+
+    /// `assumeIsolated` on the loop thread, outside any task: the loop
+    /// confirms the thread (`checkIsolated`).
+    func testAssumeIsolated_OnTheLoopThread() throws {
+        let counter = LoopCounter(loop: loop)
+        let value = Mutex<Int>(0)
+        loop.execute {
+            value.withLock { $0 = counter.assumeIsolated { $0.bump() } }
+        }
+        loop.run()
+        XCTAssertEqual(value.withLock { $0 }, 1)
+    }
+
+    /// Jobs queued before `close()` run in it: none is dropped.
+    func testClose_RunsTheJobsQueuedBeforeIt() throws {
+        let other = try Loop()
+        let ran = Atomic<Bool>(false)
+        Task(executorPreference: other) { ran.store(true, ordering: .relaxed) }
+        try other.close()
+        XCTAssertTrue(ran.load(ordering: .relaxed))
+    }
+
+    /// A job enqueued on a closed loop cannot run there: it is reported and
+    /// runs on the calling thread, so its task ends and frees the loop.
+    func testEnqueue_OnAClosedLoopIsReported() throws {
+        let previous = Hooks.defaultErrorHandler
+        defer { Hooks.defaultErrorHandler = previous }
+        let reported = Shared<[String]>([])
+        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append("\(error)") } }
+        let closed = try Loop()
+        try closed.close()
+        let ran = Atomic<Bool>(false)
+        Task(executorPreference: closed) { ran.store(true, ordering: .relaxed) }
+        XCTAssertTrue(ran.load(ordering: .relaxed))
+        XCTAssertEqual(reported.value.count, 1, "\(reported.value)")
+        XCTAssertTrue(reported.value.first?.contains("the loop is closed") == true, "\(reported.value)")
+    }
+
+    /// The executor's identity: the same loop, the same isolation domain.
+    func testExecutor_SameLoopSameContext() throws {
+        let other = try Loop()
+        XCTAssertTrue(loop.isSameExclusiveExecutionContext(other: loop))
+        XCTAssertFalse(loop.isSameExclusiveExecutionContext(other: other))
+        try other.close()
+    }
+}

@@ -17,8 +17,9 @@ final class AsyncOneShot<Value>: @unchecked Sendable {
     private let state = Mutex(State())
     private let subscription = SingleAssignmentDisposable()
 
-    /// Awaits the first outcome that `subscribe` reports.
-    static func await(_ subscribe: (@escaping (Result<Value, Error>) -> Void) -> Disposable) async throws -> Value {
+    /// Awaits the first outcome that `subscribe` reports, on the caller's
+    /// executor.
+    nonisolated(nonsending) static func await(_ subscribe: (@escaping (Result<Value, Error>) -> Void) -> Disposable) async throws -> Value {
         let oneShot = AsyncOneShot<Value>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

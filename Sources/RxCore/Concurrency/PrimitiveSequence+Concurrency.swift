@@ -1,7 +1,11 @@
 extension PrimitiveSequenceType where Trait == SingleTrait {
     /// Awaits the element; throws the failure. Cancelling the Task disposes
     /// the subscription and throws `CancellationError`.
-    public var value: Element {
+    ///
+    /// Subscribes on the caller's executor and resumes there
+    /// (`nonisolated(nonsending)`): an actor (one on a `Loop` too) awaits a
+    /// `Single` it made, which is not `Sendable`, without a hop.
+    nonisolated(nonsending) public var value: Element {
         get async throws {
             try await AsyncOneShot<Element>.await { resolve in
                 self.subscribe(onSuccess: { resolve(.success($0)) }, onFailure: { resolve(.failure($0)) })
@@ -43,8 +47,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
 extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// Awaits the element, or `nil` if the `Maybe` completes empty; throws
     /// the error. Cancelling the Task disposes the subscription and throws
-    /// `CancellationError`.
-    public var value: Element? {
+    /// `CancellationError`. Subscribes on the caller's executor and resumes
+    /// there, as `Single`'s `value`.
+    nonisolated(nonsending) public var value: Element? {
         get async throws {
             try await AsyncOneShot<Element?>.await { resolve in
                 self.subscribe(
@@ -59,8 +64,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
 
 extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Never {
     /// Awaits completion; throws the error. Cancelling the Task disposes the
-    /// subscription and throws `CancellationError`.
-    public var value: Void {
+    /// subscription and throws `CancellationError`. Subscribes on the
+    /// caller's executor and resumes there, as `Single`'s `value`.
+    nonisolated(nonsending) public var value: Void {
         get async throws {
             try await AsyncOneShot<Void>.await { resolve in
                 self.subscribe(onCompleted: { resolve(.success(())) }, onError: { resolve(.failure($0)) })

@@ -31,10 +31,10 @@ private actor LoopCounter {
     /// Connects to `address`, writes `text`, reads the echo and closes:
     /// all of it on the loop thread, inside the actor.
     func roundTrip(_ text: String, to address: SocketAddress) async throws -> String {
-        let loop = self.loop
-        let connection = try await awaited { loop.rx.connect(host: "127.0.0.1", port: address.port) }
-        _ = try await awaited { connection.write(text).andThen(Single.just(())) }
-        let echoed = try await awaited { connection.rx.data.take(1).asSingle() }
+        // `value` resumes on the caller's executor: the actor's, the loop.
+        let connection = try await loop.rx.connect(host: "127.0.0.1", port: address.port).value
+        try await connection.write(text).value
+        let echoed = try await connection.rx.data.take(1).asSingle().value
         connection.close()
         if !loop.isOnLoopThread { offLoop += 1 }
         return String(decoding: Array(echoed), as: UTF8.self)
@@ -44,13 +44,6 @@ private actor LoopCounter {
         calls += 1
         return calls
     }
-}
-
-/// A Single's value, made and awaited outside the actor's isolation (a
-/// `Single` is not `Sendable`; its element is): on the task's executor, the
-/// loop here.
-private func awaited<Element: Sendable>(_ make: @Sendable () -> Single<Element>) async throws -> Element {
-    try await make().value
 }
 
 final class LoopExecutorTests: BridgeTestCase {

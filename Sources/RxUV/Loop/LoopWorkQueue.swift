@@ -7,7 +7,16 @@ import Synchronization
 /// The queue is the wake-up handle's target: libuv coalesces sends, so each
 /// wake-up drains everything queued so far. While nothing waits, the handle
 /// is unreferenced, so an idle loop's `run()` can return.
-// @unchecked Sendable: every field is in `pending`, under its lock.
+///
+/// Work the loop thread queues for itself (an actor's job, a task's, a
+/// closure given to `execute` there) takes no lock while nothing from
+/// another thread waits: it goes to a list of the loop thread's own, which
+/// runs before what other threads queued after it. With work from other
+/// threads waiting, it queues behind that work under the lock, so every
+/// item runs in the order it was queued.
+// @unchecked Sendable: the shared fields are in `pending`, under its lock,
+// and `othersWaiting` is atomic; `local` and `localWakeup` are touched on
+// the loop thread only.
 final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     private struct Pending: ~Copyable {
         var work: [LoopWork] = []
@@ -22,14 +31,31 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     }
 
     private let pending = Mutex(Pending())
+    /// `true` while `pending` holds work from other threads: the loop
+    /// thread's own work then queues behind it.
+    private let othersWaiting = Atomic<Bool>(false)
+    /// Work the loop thread queued for itself, without the lock. Loop-thread
+    /// state.
+    @exclusivity(unchecked) private var local: [LoopWork] = []
+    /// The wake-up handle as the loop thread sees it: set by `open`, cleared
+    /// by `close` (so `nil` means closed). Loop-thread state.
+    @exclusivity(unchecked) private var localWakeup: UVAsync?
 
     /// Queues `work` and wakes the loop. `onLoopThread` says whether the
     /// caller is the loop thread (which then keeps the loop alive for it).
     /// Returns `false` if the queue is closed; `work` is then not run.
     func enqueue(_ work: LoopWork, onLoopThread: Bool) -> Bool {
+        if onLoopThread, !othersWaiting.load(ordering: .acquiring) {
+            guard let wakeup = localWakeup else { return false }
+            local.append(work)
+            wakeup.send()
+            wakeup.ref()
+            return true
+        }
         let wakeup = pending.withLock { pending -> UVAsync? in
             if pending.isClosed { return nil }
             pending.work.append(work)
+            othersWaiting.store(true, ordering: .releasing)
             // Sending under the lock keeps close() from freeing the handle
             // between the check and the send.
             pending.wakeup?.resource.send()
@@ -50,6 +76,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
             pending.wakeup = Owned(wakeup)
             return pending.keepsLoopAlive
         }
+        localWakeup = wakeup
         if !keepsLoopAlive {
             wakeup.unref()
         }
@@ -71,7 +98,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
 
     /// Keeps the loop alive while queued work waits. Loop thread.
     func keepAliveForPendingWork() {
-        let wakeup = pending.withLock { $0.work.isEmpty ? nil : $0.wakeup?.resource }
+        let wakeup = pending.withLock { $0.work.isEmpty && local.isEmpty ? nil : $0.wakeup?.resource }
         wakeup?.ref()
         wakeup?.send()
     }
@@ -79,7 +106,12 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     /// Runs everything queued, including work queued while running it.
     func asyncWokeUp() {
         while true {
-            let batch = pending.withLock { pending -> [LoopWork] in
+            // The loop thread's own work first: what other threads queued
+            // before it went to `pending` ahead of anything queued after.
+            var batch: [LoopWork] = []
+            swap(&batch, &local)
+            batch += pending.withLock { pending -> [LoopWork] in
+                othersWaiting.store(false, ordering: .releasing)
                 defer { pending.work.removeAll(keepingCapacity: true) }
                 return pending.work
             }
@@ -97,8 +129,12 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     /// - Returns: work queued after the last drain and accepted before the
     ///   queue closed; the caller runs it, since `enqueue` promised it would.
     func close() -> [LoopWork] {
-        let leftover = pending.withLock { pending -> [LoopWork] in
+        var leftover: [LoopWork] = []
+        swap(&leftover, &local)
+        localWakeup = nil
+        leftover += pending.withLock { pending -> [LoopWork] in
             pending.isClosed = true
+            othersWaiting.store(false, ordering: .releasing)
             defer { pending.work.removeAll() }
             return pending.work
         }

@@ -95,6 +95,22 @@ final class LoopTests: BridgeTestCase {
         try other.close()
         XCTAssertNoThrow(try other.close())
     }
+
+    /// Work the loop thread queues for itself (no lock) and work another
+    /// thread queues run in the order they were queued, whichever comes
+    /// first.
+    func testExecute_LoopThreadAndOtherThreadsKeepTheirOrder() {
+        let loop = self.loop!
+        let order = Shared<[String]>([])
+        loop.execute {
+            loop.execute { order.mutate { $0.append("A (loop)") } }
+            DispatchQueue.global().sync { _ = loop.execute { order.mutate { $0.append("B (other)") } } }
+            loop.execute { order.mutate { $0.append("C (loop)") } }
+            DispatchQueue.global().sync { _ = loop.execute { order.mutate { $0.append("D (other)") } } }
+        }
+        loop.run()
+        XCTAssertEqual(order.value, ["A (loop)", "B (other)", "C (loop)", "D (other)"])
+    }
 }
 
 final class LoopOpenHandleTests: BridgeTestCase {

@@ -101,6 +101,9 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
             Owned(resource).release()
             return
         }
+        // The old one first, out of the slot: its release may call back
+        // (an acceptor's end disowns), and must not find the new one.
+        owned.take()?.release()
         owned = Owned(resource)
     }
 

@@ -1,7 +1,11 @@
-/// The one way the bridge owns a handle, a request or an acceptor: the
-/// owner (a subscription's sink, a connection, a UDP socket, a terminal, a
-/// child process, an acceptor) stores an `Owned` of it, and nothing else
-/// closes it except the loop's `closeAll`.
+/// The one way the bridge owns a handle, a cancellable request, a timer or
+/// an acceptor: the owner (a subscription's sink, a connection, a UDP
+/// socket, a terminal, a child process, an acceptor, a server shard, the
+/// loop's work queue) stores an `Owned` of it, and nothing else closes it
+/// except the loop's `closeAll`. (A request nobody can take back, such as
+/// a write, lives by the request rule alone: `UVRequest` keeps itself until
+/// its callback. A `Server` keeps its acceptors in a list, which cannot
+/// hold a noncopyable value, and releases each through its loop's door.)
 ///
 /// `Owned` is noncopyable, so a resource has one owner, which the compiler
 /// checks: ownership moves (`handOver()`), it is never shared. The rule:

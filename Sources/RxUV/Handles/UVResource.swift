@@ -1,7 +1,7 @@
 /// What the bridge owns on a loop and must give back on that loop's
 /// thread: a handle (`UVHandle`), which `release()` closes; a request
 /// libuv can cancel (`UVRequest`), which `release()` cancels; an acceptor
-/// (`Acceptor`), which `release()` stops. Each is held by exactly one
+/// (`Acceptor`), which `release()` stops. An owner holds one in an
 /// `Owned`, the one way to own one.
 ///
 /// It is loop-confined: another thread reaches it through the loop's one

@@ -14,9 +14,14 @@ final class UVTTY: UVStream, @unchecked Sendable {
         pointer.assumingMemoryBound(to: uv_tty_t.self)
     }
 
+    /// Whether this handle put the terminal into raw mode (and has not put
+    /// it back).
+    private var isRaw = false
+
     /// Sets raw (`true`) or normal mode (`uv_tty_set_mode`).
     func setRawMode(_ raw: Bool) throws(UVError) {
         try uvCall("uv_tty_set_mode") { uv_tty_set_mode(tty, raw ? UV_TTY_MODE_RAW : UV_TTY_MODE_NORMAL) }
+        isRaw = raw
     }
 
     /// The window size in columns and rows (`uv_tty_get_winsize`).
@@ -27,11 +32,14 @@ final class UVTTY: UVStream, @unchecked Sendable {
         return (Int(columns), Int(rows))
     }
 
-    /// Restores the terminal's original mode (libuv 1.44 does not on close),
-    /// then closes the handle with `closer`, once.
+    /// Puts the terminal back into normal mode if this handle made it raw
+    /// (libuv 1.44 does not on close), then closes the handle with
+    /// `closer`, once. A handle that did not change the mode leaves it as it
+    /// is: another handle's raw mode stays.
     override func close(with closer: (UnsafeMutablePointer<uv_handle_t>, uv_close_cb) -> Void) {
-        if isOpen {
-            Self.resetMode()
+        if isOpen, isRaw {
+            isRaw = false
+            _ = uv_tty_set_mode(tty, UV_TTY_MODE_NORMAL)
         }
         super.close(with: closer)
     }

@@ -12,8 +12,12 @@ extension Loop {
     /// executors. Returns the body's result or rethrows its error. Call it
     /// on the loop's thread, as `run()`. If `stop()` ends the run before the
     /// body has returned, throws `ECANCELED`; the body's task then goes on
-    /// at the next run.
+    /// when the loop runs again (which no longer waits for it). On a closed
+    /// loop, throws `EINVAL` and runs nothing.
     public func run<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) throws -> Result {
+        guard !isClosed else {
+            throw UVError(code: UVError.Code.invalidArgument, operation: "Loop.run (the loop is closed)")
+        }
         let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
         keepRunning(true)
         Task(executorPreference: self) {
@@ -29,6 +33,8 @@ extension Loop {
         }
         run()
         guard let result = outcome.withLock({ $0 }) else {
+            // Stopped: a later `run()` returns when idle again.
+            keepRunning(false)
             throw UVError(code: UVError.Code.cancelled, operation: "Loop.run (stopped before the body returned)")
         }
         return try result.get()

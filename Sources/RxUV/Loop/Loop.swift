@@ -43,7 +43,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     private let owner: Atomic<UInt>
     /// Set by the first run: `owner` is fixed from then on.
     private let ownerIsFixed = Atomic<Bool>(false)
-    private var isClosed = false
+    private(set) var isClosed = false
 
     /// The buffer every TCP read on this loop lands in (loop thread only):
     /// libuv calls the read callback right after the allocation callback, and
@@ -319,8 +319,12 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     deinit {
         allocatedReadBuffer?.deallocate()
         if !isClosed {
-            // Work still queued cannot run on a loop that is going away.
-            _ = queue.close()
+            // Work still queued cannot run on a loop that is going away:
+            // said, not dropped in silence.
+            let dropped = queue.close().count
+            if dropped > 0 {
+                report(UVError(code: UVError.Code.cancelled, operation: "Loop (released with \(dropped) queued work item\(dropped == 1 ? "" : "s") that will not run)"))
+            }
             uv_run(raw, UV_RUN_NOWAIT)
             if uv_loop_close(raw) == 0 {
                 raw.deallocate()

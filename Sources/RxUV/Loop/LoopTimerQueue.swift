@@ -38,8 +38,10 @@ final class LoopTimerQueue: UVTimerTarget {
     unowned(unsafe) private let loop: Loop
     private var heap: ContiguousArray<Entry> = []
     private var nextOrder: UInt64 = 0
-    /// The shared handle, once made.
-    private var handle: UVTimer?
+    /// The shared handle, once made, which the queue owns. Loop-thread
+    /// state, read on every start: unchecked exclusivity, as the bridge's
+    /// other loop-thread state.
+    @exclusivity(unchecked) private var handle: Owned<UVTimer>?
     /// The due time the handle is armed for; `nil` when it is stopped.
     private var armedDue: UInt64?
     /// True while expired timers run: starts and removals leave the handle
@@ -65,7 +67,7 @@ final class LoopTimerQueue: UVTimerTarget {
             remove(timer)
         }
         let handle: UVTimer
-        if let existing = self.handle {
+        if let existing = self.handle?.resource {
             handle = existing
         } else {
             handle = try makeHandle()
@@ -126,7 +128,7 @@ final class LoopTimerQueue: UVTimerTarget {
             }
         }
         isExpiring = false
-        guard let handle, !heap.isEmpty else {
+        guard let handle = handle?.resource, !heap.isEmpty else {
             closeHandle()
             return
         }
@@ -142,7 +144,7 @@ final class LoopTimerQueue: UVTimerTarget {
     private func makeHandle() throws(UVError) -> UVTimer {
         let handle = try UVTimer(loop: loop)
         handle.target = self
-        self.handle = handle
+        self.handle = Owned(handle)
         return handle
     }
 
@@ -156,8 +158,7 @@ final class LoopTimerQueue: UVTimerTarget {
 
     /// Closes the handle (`uv_close`): no timer is left.
     private func closeHandle() {
-        handle?.close()
-        handle = nil
+        handle.take()?.release()
         armedDue = nil
     }
 

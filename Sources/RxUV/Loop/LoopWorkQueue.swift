@@ -103,25 +103,34 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
         wakeup?.send()
     }
 
-    /// Runs everything queued, including work queued while running it.
+    /// Runs what was queued when the loop woke up. Work queued while it
+    /// runs (an async job that yields, two actors calling each other) waits
+    /// for the next iteration, so I/O and timers are served between
+    /// batches; the wake-up handle stays referenced until the queue is
+    /// empty.
     func asyncWokeUp() {
-        while true {
-            // The loop thread's own work first: what other threads queued
-            // before it went to `pending` ahead of anything queued after.
-            var batch: [LoopWork] = []
-            swap(&batch, &local)
-            batch += pending.withLock { pending -> [LoopWork] in
-                othersWaiting.store(false, ordering: .releasing)
-                defer { pending.work.removeAll(keepingCapacity: true) }
-                return pending.work
-            }
-            if batch.isEmpty { break }
-            for work in batch {
-                work.run()
-            }
+        // The loop thread's own work first: what other threads queued
+        // before it went to `pending` ahead of anything queued after.
+        var batch: [LoopWork] = []
+        swap(&batch, &local)
+        batch += pending.withLock { pending -> [LoopWork] in
+            othersWaiting.store(false, ordering: .releasing)
+            defer { pending.work.removeAll(keepingCapacity: true) }
+            return pending.work
         }
-        let idleWakeup = pending.withLock { $0.keepsLoopAlive ? nil : $0.wakeup?.resource }
-        idleWakeup?.unref()
+        for work in batch {
+            work.run()
+        }
+        let (wakeup, isEmpty, keepsLoopAlive) = pending.withLock { pending in
+            (pending.wakeup?.resource, pending.work.isEmpty && local.isEmpty, pending.keepsLoopAlive)
+        }
+        if !isEmpty {
+            // Sent already by whoever queued it; referenced so that an
+            // otherwise idle loop runs it before `run()` returns.
+            wakeup?.ref()
+        } else if !keepsLoopAlive {
+            wakeup?.unref()
+        }
     }
 
     /// Refuses further work and closes the wake-up handle. Loop thread.

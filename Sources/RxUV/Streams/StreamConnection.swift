@@ -275,9 +275,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
         do throws(UVError) {
             _ = try WriteRequest(stream: handle, payload: payload, from: offset, peer: peerDescription) { [self] status in
-                let closes = state.value.writes.requestCompleted()
+                state.value.writes.requestCompleted()
                 writeFinished()
-                if closes {
+                if state.value.writes.closesNow {
                     closeNow()
                 }
                 completion(status < 0 ? writeError(UVError.Code(rawValue: status)) : nil)

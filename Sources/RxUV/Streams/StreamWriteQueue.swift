@@ -23,11 +23,16 @@ struct StreamWriteQueue {
         inFlight += 1
     }
 
-    /// A `uv_write` completed. Returns `true` when that was the last one a
-    /// graceful close waited for: the stream closes now.
-    mutating func requestCompleted() -> Bool {
+    /// A `uv_write` completed.
+    mutating func requestCompleted() {
         inFlight -= 1
-        return closesWhenDrained && inFlight == 0
+    }
+
+    /// A graceful close waited for the requests in flight, and none is left:
+    /// the stream closes now. Asked after the completion's effects (a write
+    /// made when the stream turned writable again still counts).
+    var closesNow: Bool {
+        closesWhenDrained && inFlight == 0
     }
 
     /// A graceful close waits for the requests in flight.

@@ -156,6 +156,36 @@ final class LoopExecutorTests: BridgeTestCase {
         XCTAssertTrue(reported.value.first?.contains("the loop is closed") == true, "\(reported.value)")
     }
 
+    /// A task on the loop that yields in a loop of its own still lets the
+    /// loop serve its timers: work queued while a batch runs waits for the
+    /// next iteration.
+    func testYieldingTask_LetsTheLoopsTimersFire() throws {
+        let loop = self.loop!
+        let spins = try loop.run { () async -> Int in
+            let fired = Flag()
+            let subscription = loop.rx.timer(after: .milliseconds(10)).subscribe(onNext: { _ in fired.set() })
+            var spins = 0
+            while !fired.isSet, spins < 5_000_000 {
+                await Task.yield()
+                spins += 1
+            }
+            subscription.dispose()
+            return fired.isSet ? spins : -1
+        }
+        XCTAssertGreaterThan(spins, 0)
+    }
+
+    /// `run` with a body on a closed loop throws and runs nothing.
+    func testRunAsync_OnAClosedLoopThrows() throws {
+        let closed = try Loop()
+        try closed.close()
+        let ran = Flag()
+        XCTAssertThrowsError(try closed.run { ran.set() }) { error in
+            XCTAssertEqual((error as? UVError)?.code, .invalidArgument)
+        }
+        XCTAssertFalse(ran.isSet)
+    }
+
     /// The executor's identity: the same loop, the same isolation domain.
     func testExecutor_SameLoopSameContext() throws {
         let other = try Loop()

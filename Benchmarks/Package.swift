@@ -58,6 +58,15 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Calls hopping onto a loop from other threads: an actor on the loop's
+        // executor against loop.execute with a continuation.
+        .executableTarget(
+            name: "rxuv-actor",
+            dependencies: [
+                .product(name: "RxUV", package: "RxUV")
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // SwiftNIO's echo on one event-loop thread.
         .executableTarget(
             name: "nio-echo",

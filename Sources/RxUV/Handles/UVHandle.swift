@@ -16,9 +16,6 @@ import RxCore
 /// closes it on the loop thread from wherever it happens. Timer, signal,
 /// the streams and the loop's own wake-up handle build on it.
 class UVHandle: UVResource, @unchecked Sendable {
-    /// User handles keep their loop alive, so a loop is never freed under
-    /// an open handle.
-    private let retainedLoop: Loop?
     /// The memory of the `uv_*_t`.
     let pointer: UnsafeMutableRawPointer
     /// What kind of handle this is, for diagnostics and the loop's counts.
@@ -35,10 +32,9 @@ class UVHandle: UVResource, @unchecked Sendable {
     /// Allocates memory for a handle of `type`. `isLoopInternal` marks the
     /// loop's own handles: they neither keep the loop alive nor count as open.
     init(loop: Loop, type: uv_handle_type, kind: UVHandleKind, isLoopInternal: Bool = false) {
-        self.retainedLoop = isLoopInternal ? nil : loop
         self.kind = kind
         self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_handle_size(type), alignment: MemoryLayout<uv_any_handle>.alignment)
-        super.init(loop: loop)
+        super.init(loop: loop, retainsLoop: !isLoopInternal)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif

@@ -13,7 +13,7 @@ class UVRequest: UVResource, @unchecked Sendable {
 
     init(loop: Loop, type: uv_req_type) {
         self.pointer = UnsafeMutableRawPointer.allocate(byteCount: uv_req_size(type), alignment: MemoryLayout<uv_any_req>.alignment)
-        super.init(loop: loop)
+        super.init(loop: loop, retainsLoop: false)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif

@@ -11,12 +11,18 @@
 // owner dropped elsewhere sends its resource there to be released); what
 // it holds is touched on that thread only, as `assertConfined()` checks.
 class UVResource: LoopConfined, @unchecked Sendable {
-    /// The loop the resource belongs to (not retained here: a handle keeps
-    /// its loop alive itself, a request lives inside a call on that loop).
+    /// The loop the resource belongs to.
     unowned(unsafe) let loop: Loop
+    /// The same loop, held strongly by a resource that keeps its loop alive
+    /// (a user's handle, an acceptor), so a loop is never freed under one;
+    /// `nil` for the loop's own handles (which would hold it in a cycle), for
+    /// requests (which live inside a call on their loop) and for a
+    /// `LoopTimer`, which holds its loop in a field of its own.
+    let retainedLoop: Loop?
 
-    init(loop: Loop) {
+    init(loop: Loop, retainsLoop: Bool) {
         self.loop = loop
+        self.retainedLoop = retainsLoop ? loop : nil
     }
 
     /// Closes the handle or cancels the request, once. Loop thread.

@@ -40,8 +40,6 @@ protocol AcceptorTarget: AnyObject {
 /// releasing it closes the poll handle and the socket. Loop thread only.
 // @unchecked Sendable: handed to its loop's thread, where all of it is touched.
 final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendable {
-    /// Keeps the loop alive while the acceptor may still start on it.
-    private let retainedLoop: Loop
     let socket: ListeningSocket
     /// Held until the acceptor closes.
     private var target: AcceptorTarget?
@@ -70,10 +68,9 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     static let pausingFailures: Set<UVError.Code> = [.tooManyOpenFiles, .fileTableOverflow, .outOfMemory, .noBufferSpace]
 
     init(loop: Loop, socket: ListeningSocket, target: AcceptorTarget) {
-        self.retainedLoop = loop
         self.socket = socket
         self.target = target
-        super.init(loop: loop)
+        super.init(loop: loop, retainsLoop: true)
     }
 
     /// What a report of this acceptor's failures says.

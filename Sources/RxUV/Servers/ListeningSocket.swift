@@ -15,8 +15,11 @@ import Glibc
 // @unchecked Sendable: made on the caller's thread, then used by one
 // acceptor on its loop's thread.
 final class ListeningSocket: @unchecked Sendable {
-    /// The descriptor's number, while open.
-    let descriptor: Int32
+    /// The descriptor's number; -1 once closed (a call then fails with
+    /// `EBADF` instead of reaching a number reused since).
+    var descriptor: Int32 {
+        owned?.descriptor ?? -1
+    }
     /// The address it is bound to (the port the kernel chose for port 0).
     let address: ServerAddress
     private var owned: OwnedDescriptor?
@@ -53,7 +56,6 @@ final class ListeningSocket: @unchecked Sendable {
             guard let local = SocketAddress(storage: storage) else {
                 throw UVError(code: UVError.Code.addressFamilyNotSupported, operation: "getsockname", address: name)
             }
-            self.descriptor = descriptor
             self.address = .ip(local)
             self.owned = consume owned
             self.file = nil
@@ -80,7 +82,6 @@ final class ListeningSocket: @unchecked Sendable {
             file?.remove()
             throw error
         }
-        self.descriptor = owned.descriptor
         self.address = .unix(path)
         self.owned = consume owned
         self.file = file
@@ -100,7 +101,6 @@ final class ListeningSocket: @unchecked Sendable {
             try systemCall("fcntl", address: name) { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             try systemCall("listen", address: name) { Glibc.listen(descriptor, Int32(clamping: backlog)) }
         }
-        self.descriptor = descriptor
         self.address = .unix(name)
         self.owned = consume owned
         self.file = nil

@@ -27,14 +27,24 @@ public struct ObservableValues<Element>: AsyncSequence {
     public typealias Failure = any Error
 
     private let source: Observable<Element>
+    private let demand: AsyncValuesDemand<Element>?
 
     init(source: Observable<Element>) {
         self.source = source
+        self.demand = nil
+    }
+
+    /// The elements of `source`, buffered up to what `demand` allows: a
+    /// bounded `values`, for a source that can pause.
+    @_spi(Bridge)
+    public init(source: Observable<Element>, demand: AsyncValuesDemand<Element>) {
+        self.source = source
+        self.demand = demand
     }
 
     /// An iteration: subscribes to the source on its first `next()`.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(values: AsyncValues(source))
+        Iterator(values: AsyncValues(source, demand: demand))
     }
 
     /// Iterates one subscription's elements.
@@ -47,8 +57,15 @@ public struct ObservableValues<Element>: AsyncSequence {
 
         /// The next element; `nil` after completion. Throws the source's
         /// error, or `CancellationError` when it would wait in a cancelled
-        /// Task.
-        public mutating func next() async throws -> Element? {
+        /// Task. Runs on the caller's executor and resumes there, so an
+        /// iteration on an actor (or a `Loop`) takes no hop per element.
+        nonisolated(nonsending) public mutating func next() async throws -> Element? {
+            try await values.next()
+        }
+
+        /// The next element, on `actor`'s executor: what `for try await`
+        /// calls. See `next()`.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             try await values.next()
         }
     }

@@ -47,6 +47,8 @@ enum LoopStep: Sendable, Equatable {
     case close
     /// Close a stream as `mode` says (`ByteStream.close(_:)`).
     case closeStream(StreamCloseMode)
+    /// Hold a stream's reading back or let it go (`ByteStream.holdReading(_:)`).
+    case holdReading(Bool)
     /// A server shard: open an accepted descriptor here (the number of an
     /// `OwnedDescriptor` handed over for the trip, owned again on arrival).
     case adopt(Int32)

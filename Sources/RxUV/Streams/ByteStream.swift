@@ -36,6 +36,16 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
     /// The stream's writability: what `rx.writable` returns.
     var writability: Observable<Bool> { get }
 
+    /// Holds the current reader's reading back (`true`) or lets it go
+    /// (`false`), for a consumer that has no room: what `inbound` asks when
+    /// its buffer passes a watermark. A libuv stream stops and starts
+    /// reading (`uv_read_stop`, `uv_read_start`) through the demand reason
+    /// of its read gate, beside its own write backpressure. Safe from any
+    /// thread: takes effect on the loop thread, at once there, else in
+    /// order with the stream's other work. The hold belongs to the reader
+    /// that reads now and ends with it.
+    func holdReading(_ held: Bool)
+
     /// Writes `bytes` when subscribed; completes when they are written.
     func write(_ bytes: ByteBuffer) -> Completable
 

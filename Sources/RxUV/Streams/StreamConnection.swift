@@ -173,6 +173,14 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         writabilitySubject().distinctUntilChanged()
     }
 
+    /// Holds reading back for the reader's consumer (`true`) or lets it go
+    /// (`false`): the demand reason of the read gate; reading runs when no
+    /// reason holds it (`uv_read_stop`, `uv_read_start`). Safe from any
+    /// thread; at once on the loop thread.
+    public final func holdReading(_ held: Bool) {
+        loop.enter(self, .holdReading(held))
+    }
+
     /// Half-closes the stream when subscribed: after the queued writes,
     /// sends end-of-stream (`uv_shutdown`: a TCP FIN); reading continues.
     /// Completes on the loop thread when done; fails with `ENOTCONN` on a
@@ -512,9 +520,12 @@ enum StreamLifetime {
 }
 
 extension StreamConnection: LoopConfined {
-    /// `.closeStream`: closes as `close(_:)` was asked to.
+    /// `.closeStream`: closes as `close(_:)` was asked to; `.holdReading`:
+    /// holds reading back or lets it go (`holdReading(_:)`).
     func runOnLoopThread(_ step: LoopStep) {
         switch step {
+        case .holdReading(true): pauseReading(for: .demand)
+        case .holdReading(false): resumeReading(for: .demand)
         case .closeStream(.afterWrites): closeGracefully()
         case .closeStream(.now): closeNow()
         case .closeStream(.reset): closeNow(reset: true)

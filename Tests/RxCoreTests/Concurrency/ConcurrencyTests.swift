@@ -1,4 +1,6 @@
+import Dispatch
 import RxCore
+import Synchronization
 import XCTest
 
 final class ConcurrencyTests: RxCoreTestCase {
@@ -131,6 +133,38 @@ final class ConcurrencyTests: RxCoreTestCase {
         await fulfillment(of: [cancelled], timeout: 5)
     }
 
+    /// `Completable.create(work:)` completes when the work returns and fails
+    /// with its error; with an executor preference the work runs on that
+    /// executor; disposing cancels the Task.
+    func testCompletableCreateAsync_CompletesFailsRunsOnThePreferredExecutorAndCancels() async throws {
+        let ran = Mutex(false)
+        try await Completable.create { ran.withLock { $0 = true } }.value
+        XCTAssertTrue(ran.withLock { $0 })
+        do {
+            try await Completable.create(detached: true) { throw testError }.value
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertEqual(error as? TestError, testError)
+        }
+
+        let executor = CountingTaskExecutor()
+        try await Completable.create(executorPreference: executor) {}.value
+        XCTAssertGreaterThan(executor.jobs, 0)
+
+        let cancelled = expectation(description: "task cancelled")
+        let subscription = Completable.create {
+            do {
+                try await Task.sleep(nanoseconds: 10_000_000_000)
+            } catch {
+                cancelled.fulfill()
+                throw error
+            }
+        }.subscribe(onCompleted: { XCTFail("must not complete") }, onError: { _ in })
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        subscription.dispose()
+        await fulfillment(of: [cancelled], timeout: 5)
+    }
+
     func testAsyncSequenceAsObservable() async throws {
         let stream = AsyncStream<Int> { continuation in
             for value in 1...3 { continuation.yield(value) }
@@ -164,6 +198,24 @@ extension ObservableType {
                     values.forEach(observer.onNext)
                     observer.onCompleted()
                 })
+        }
+    }
+}
+
+/// A task executor that runs each job on the global concurrent executor
+/// and counts them.
+private final class CountingTaskExecutor: TaskExecutor {
+    private let count = Mutex(0)
+
+    var jobs: Int {
+        count.withLock { $0 }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        count.withLock { $0 += 1 }
+        let job = UnownedJob(job)
+        DispatchQueue.global().async {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
         }
     }
 }

@@ -5,43 +5,25 @@ import Synchronization
 import XCTest
 
 /// A stream that is not a libuv handle: it wraps another stream and XORs
-/// every byte with `key`, both ways. Written against the public
-/// `ByteStream` face only, as a TLS layer is.
-private final class XORStream: ByteStream {
-    let inner: any ByteStream
+/// every byte with `key`, both ways.
+private final class XORStream: ForwardingStream, @unchecked Sendable {
     let key: UInt8
 
     init(_ inner: any ByteStream, key: UInt8) {
-        self.inner = inner
         self.key = key
+        super.init(inner)
     }
 
     private func xored(_ bytes: ByteBuffer) -> ByteBuffer {
         ByteBuffer(bytes.map { $0 ^ key })
     }
 
-    var loop: Loop { inner.loop }
-    var receivedData: Observable<ByteBuffer> {
+    override var receivedData: Observable<ByteBuffer> {
         let key = self.key
         return inner.receivedData.map { bytes in ByteBuffer(bytes.map { $0 ^ key }) }
     }
-    var writability: Observable<Bool> { inner.writability }
-    func write(_ bytes: ByteBuffer) -> Completable { inner.write(xored(bytes)) }
-    func write(_ buffers: [ByteBuffer]) -> Completable { inner.write(buffers.map(xored)) }
-    func shutdown() -> Completable { inner.shutdown() }
-    func close(_ mode: StreamCloseMode) { inner.close(mode) }
-    var highWatermark: Int {
-        get { inner.highWatermark }
-        set { inner.highWatermark = newValue }
-    }
-    var lowWatermark: Int {
-        get { inner.lowWatermark }
-        set { inner.lowWatermark = newValue }
-    }
-    var writeQueueSize: Int { inner.writeQueueSize }
-    var isWritable: Bool { inner.isWritable }
-    var isClosed: Bool { inner.isClosed }
-    var peerDescription: String? { inner.peerDescription }
+    override func write(_ bytes: ByteBuffer) -> Completable { inner.write(xored(bytes)) }
+    override func write(_ buffers: [ByteBuffer]) -> Completable { inner.write(buffers.map(xored)) }
 }
 
 /// The stream face proven with a second implementation: a `Server` on two

@@ -25,6 +25,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // RxUV's diagnostics: the API package only (the user picks the backend).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // Test-only: property-based fuzz of the core (Tests/RxCoreTests/Fuzz), on Swift Testing.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
         // Docs only: `make docs` (DocC for the three libraries, Snippets/ included).
@@ -43,7 +45,11 @@ let package = Package(
         // RxSwift's Foundation-typed API (Date, TimeInterval, Data decoders,
         // OperationQueueScheduler), so that RxCore stays Foundation-free (BENCHMARKS.md).
         .target(name: "RxFoundation", dependencies: ["RxCore"], swiftSettings: traceResources),
-        .target(name: "RxUV", dependencies: ["RxCore", "CLibUV"], swiftSettings: traceResources),
+        .target(
+            name: "RxUV",
+            dependencies: ["RxCore", "CLibUV", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: traceResources
+        ),
         .testTarget(
             name: "RxCoreTests",
             dependencies: ["RxCore", "RxTest", "RxFoundation", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -56,7 +62,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RxUVTests",
-            dependencies: ["RxUV", "RxCore", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "RxUV", "RxCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: traceResources
         ),
 

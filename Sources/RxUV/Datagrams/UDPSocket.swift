@@ -194,7 +194,7 @@ public final class UDPSocket: ReactiveCompatible, UVUDPTarget, Sendable {
         if count < 0 {
             // A receive error (an ICMP error reported on the socket, a lack
             // of buffers) does not end the stream of datagrams.
-            report(UVError(status: Int32(count), operation: "uv_udp_recv", address: localAddress?.description), ReportContext(loop: loop))
+            report(UVError(status: Int32(count), operation: "uv_udp_recv", address: localAddress?.description), ReportContext(loop: loop, handle: "udp"))
             return
         }
         // libuv reports "nothing to read" as 0 bytes with no sender; a

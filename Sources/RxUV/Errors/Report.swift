@@ -1,7 +1,9 @@
+import Logging
 import RxCore
 
 /// What was going on when an error could not reach a subscriber: the loop,
-/// the server's address and the peer, where known.
+/// the server's address, the peer and the kind of handle, where known, and
+/// the logger to tell.
 struct ReportContext {
     /// The loop the failure happened on.
     var loop: Loop?
@@ -9,11 +11,18 @@ struct ReportContext {
     var server: String?
     /// The peer of the connection involved.
     var peer: String?
+    /// The kind of handle involved (`tcp`, `udp`, `process`, `timer`).
+    var handle: String?
+    /// The logger a server was given (`ServerOptions.logger`); `nil` for
+    /// the loop's.
+    var logger: Logger?
 
-    init(loop: Loop? = nil, server: String? = nil, peer: String? = nil) {
+    init(loop: Loop? = nil, server: String? = nil, peer: String? = nil, handle: String? = nil, logger: Logger? = nil) {
         self.loop = loop
         self.server = server
         self.peer = peer
+        self.handle = handle
+        self.logger = logger
     }
 
     /// `peer` or `server`, whichever is known, for an error that names no
@@ -21,18 +30,42 @@ struct ReportContext {
     var address: String? {
         peer ?? server
     }
+
+    /// The logger to tell: the server's, the loop's, or the process-wide
+    /// default (`Loop.defaultLogger`).
+    var resolvedLogger: Logger {
+        logger ?? loop?.logger ?? Loop.defaultLogger()
+    }
+
+    /// What the log entry carries beside the message.
+    func metadata(for error: any Error) -> Logger.Metadata {
+        var metadata: Logger.Metadata = [:]
+        if let server { metadata["server"] = "\(server)" }
+        if let peer { metadata["peer"] = "\(peer)" }
+        if let handle { metadata["handle"] = "\(handle)" }
+        if let failure = error as? UVError {
+            metadata["error"] = "\(failure.name)"
+            metadata["operation"] = "\(failure.operation)"
+        }
+        return metadata
+    }
 }
 
 /// The one way the bridge reports an error that cannot reach a subscriber:
 /// a failed accept, a handler's error, a timer that cannot start, a
 /// teardown signal that failed. A `UVError` that names no address gets the
-/// context's peer or server; the error then goes to
-/// `Hooks.defaultErrorHandler` (standard error by default, in every build),
-/// on the calling thread.
+/// context's peer or server. The error goes, at level `error`, with the
+/// context as metadata, to the logger the context resolves: a server's
+/// (`ServerOptions.logger`), else its loop's (`Loop.logger`, which a
+/// `LoopGroup` tags with the loop's index), else the process-wide one
+/// (`Logger(label: "rxuv")`): whatever backend the program bootstrapped
+/// with `LoggingSystem.bootstrap`, or, with none, swift-log's default,
+/// which writes to standard error in every build. Called on the thread
+/// where the failure happened.
 func report(_ error: any Error, _ context: ReportContext = ReportContext()) {
     var reported = error
     if let failure = error as? UVError, failure.address == nil, let address = context.address {
         reported = UVError(code: failure.code, operation: failure.operation, address: address)
     }
-    Hooks.defaultErrorHandler([], reported)
+    context.resolvedLogger.error("\(reported)", error: reported, metadata: context.metadata(for: reported))
 }

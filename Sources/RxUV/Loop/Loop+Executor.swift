@@ -10,7 +10,7 @@ extension Loop: SerialExecutor, TaskExecutor {
     /// work, during the loop's next iteration (never inside `enqueue`,
     /// also when called on the loop thread). `close()` runs the jobs queued
     /// before it. A job enqueued on a closed loop has no loop thread left:
-    /// it is reported (`Hooks.defaultErrorHandler`, with the loop) and run
+    /// it is reported (to the loop's logger, `Loop.logger`) and run
     /// at once on the calling thread, so that its task still ends and frees
     /// what it holds; jobs run that way are no longer serialised, so close a
     /// loop only when no actor or task still needs it.

@@ -35,7 +35,8 @@ extension Loop: SchedulerType {
     ///
     /// - Returns: a disposable that stops and closes the timer if it has not
     ///   fired, and otherwise disposes what the action returned. Safe from any
-    ///   thread. A timer that cannot start goes to `Hooks.defaultErrorHandler`.
+    ///   thread. A timer that cannot start is reported to the loop's logger
+    ///   (`Loop.logger`).
     ///   The corresponding libuv function is `uv_timer_start`.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         // See `schedule`.
@@ -50,7 +51,8 @@ extension Loop: SchedulerType {
     /// `scheduleRelative`).
     ///
     /// - Returns: a disposable that stops and closes the timer. Safe from any
-    ///   thread. A timer that cannot start goes to `Hooks.defaultErrorHandler`.
+    ///   thread. A timer that cannot start is reported to the loop's logger
+    ///   (`Loop.logger`).
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
         // Each run's state feeds the next; the runs are on the loop thread.
         nonisolated(unsafe) var current = state
@@ -64,14 +66,18 @@ extension Loop: SchedulerType {
 }
 
 /// Where a scheduled action's errors go: nobody subscribes to a scheduled
-/// action, so a timer that cannot start is reported to
-/// `Hooks.defaultErrorHandler`.
+/// action, so a timer that cannot start is reported (to the loop's
+/// logger).
 struct UnobservedErrors: ObserverType {
     typealias Element = Never
 
+    /// The loop the action is scheduled on: it reports only on that loop's
+    /// thread, while the loop runs it.
+    unowned(unsafe) let loop: Loop
+
     func on(_ event: Event<Never>) {
         if case .error(let error) = event {
-            report(error)
+            report(error, ReportContext(loop: loop, handle: "timer"))
         }
     }
 }
@@ -95,7 +101,7 @@ final class ScheduledAction: HandleSink<UnobservedErrors>, UVTimerTarget, @unche
         self.timeout = LoopTimer.milliseconds(dueTime ?? .never)
         self.period = LoopTimer.periodMilliseconds(period)
         self.action = action
-        super.init(loop: loop, observer: UnobservedErrors(), cancel: nil)
+        super.init(loop: loop, observer: UnobservedErrors(loop: loop), cancel: nil)
     }
 
     override func open() throws(UVError) {

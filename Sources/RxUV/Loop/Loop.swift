@@ -1,4 +1,5 @@
 internal import CLibUV
+import Logging
 import RxCore
 import Synchronization
 
@@ -44,6 +45,9 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// Set by the first run: `owner` is fixed from then on.
     private let ownerIsFixed = Atomic<Bool>(false)
     private(set) var isClosed = false
+    /// The logger handed in (`logger`), and the metadata a `LoopGroup`
+    /// adds to whichever logger the loop uses (its index).
+    let logging = Mutex<(logger: Logger?, metadata: Logger.Metadata)>((nil, [:]))
 
     /// The buffer every TCP read on this loop lands in (loop thread only):
     /// libuv calls the read callback right after the allocation callback, and
@@ -323,7 +327,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
             // said, not dropped in silence.
             let dropped = queue.close().count
             if dropped > 0 {
-                report(UVError(code: UVError.Code.cancelled, operation: "Loop (released with \(dropped) queued work item\(dropped == 1 ? "" : "s") that will not run)"))
+                report(UVError(code: UVError.Code.cancelled, operation: "Loop (released with \(dropped) queued work item\(dropped == 1 ? "" : "s") that will not run)"), ReportContext(logger: logger))
             }
             uv_run(raw, UV_RUN_NOWAIT)
             if uv_loop_close(raw) == 0 {

@@ -1,3 +1,4 @@
+import Logging
 import RxCore
 import Synchronization
 
@@ -31,9 +32,13 @@ public final class LoopGroup: ReactiveCompatible, Sendable {
 
     /// Starts `threads` loops (at least 1), each on a new thread.
     ///
+    /// Each loop's diagnostics go to `logger` (`Loop.logger`), or to the
+    /// process-wide logger when it is `nil`, with the metadata `loop`: the
+    /// loop's index in `loops`.
+    ///
     /// Throws the `UVError` of a loop that cannot be created (`uv_loop_init`,
     /// or its wake-up handle); the loops already started are shut down.
-    public init(threads: Int = LoopGroup.coreCount) throws(UVError) {
+    public init(threads: Int = LoopGroup.coreCount, logger: Logger? = nil) throws(UVError) {
         var started: [LoopThread] = []
         for index in 0..<max(threads, 1) {
             do throws(UVError) {
@@ -45,6 +50,12 @@ public final class LoopGroup: ReactiveCompatible, Sendable {
         }
         self.threads = started
         self.loops = started.map(\.loop)
+        for (index, loop) in loops.enumerated() {
+            if let logger {
+                loop.logger = logger
+            }
+            loop.tagLogs("loop", "\(index)")
+        }
     }
 
     /// The next loop, round robin. Safe from any thread.

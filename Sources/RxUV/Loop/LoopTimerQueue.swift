@@ -135,7 +135,7 @@ final class LoopTimerQueue: UVTimerTarget {
         do throws(UVError) {
             try arm(handle)
         } catch {
-            report(error, ReportContext(loop: loop))
+            report(error, ReportContext(loop: loop, handle: "timer"))
         }
     }
 

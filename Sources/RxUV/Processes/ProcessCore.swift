@@ -149,14 +149,14 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
     /// A teardown's signal: to the group when the child leads one (so its
     /// descendants go too), else to the child. A failure cannot reach a
     /// subscriber (the child's owner is gone), so it goes to
-    /// `Hooks.defaultErrorHandler` (standard error by default).
+    /// the loop's logger (`Loop.logger`: standard error by default).
     private func signalForTeardown(_ signum: Int32) {
         do throws(UVError) {
             try send(signum, toGroup: leadsGroup)
         } catch {
             // ESRCH: the child exited; its exit callback is on its way.
             if error.code != .noSuchProcess {
-                report(error, ReportContext(loop: loop))
+                report(error, ReportContext(loop: loop, handle: "process"))
             }
         }
     }

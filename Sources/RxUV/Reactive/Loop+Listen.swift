@@ -21,7 +21,7 @@ extension Reactive where Base == Loop {
     /// went wrong before it was accepted (`ECONNABORTED`, a network error
     /// Linux hands on) is skipped. Running out of descriptors or memory
     /// while accepting (`EMFILE`, `ENFILE`, `ENOMEM`, `ENOBUFS`) is reported
-    /// (`Hooks.defaultErrorHandler`, standard error by default) and
+    /// (to the loop's logger, `Loop.logger`: standard error by default) and
     /// accepting pauses for 100 ms: the waiting connections stay in the
     /// kernel's queue and are accepted once descriptors free up. Any other
     /// failure to accept ends the sequence with that error and closes the

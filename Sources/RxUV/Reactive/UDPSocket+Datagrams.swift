@@ -5,7 +5,7 @@ extension Reactive where Base == UDPSocket {
     /// sender and a truncation flag; a zero-length datagram is emitted too.
     ///
     /// Receive errors (an ICMP error on a connected socket, `ENOBUFS`) go to
-    /// `Hooks.defaultErrorHandler` and never end the sequence. Completes
+    /// the loop's logger (`Loop.logger`) and never end the sequence. Completes
     /// when the socket closes. One receiver at a time: a second concurrent
     /// subscriber gets `EBUSY`. Events arrive on the loop thread. Disposing
     /// stops receiving (`uv_udp_recv_stop`); the socket stays open.

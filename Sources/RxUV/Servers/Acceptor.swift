@@ -1,3 +1,4 @@
+import Logging
 import RxCore
 
 #if canImport(Glibc)
@@ -46,6 +47,8 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     private var poll: Owned<UVPoll>?
     private var pause: Owned<LoopTimer>?
     private var isClosed = false
+    /// Where reports go: a server's logger, or `nil` for the loop's.
+    private let logger: Logger?
 
     /// Connections accepted in one readiness callback, at most: the rest
     /// wait for the next turn of the loop, so one busy listener cannot
@@ -67,15 +70,16 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
     /// Running out of a resource: reported, and accepting pauses.
     static let pausingFailures: Set<UVError.Code> = [.tooManyOpenFiles, .fileTableOverflow, .outOfMemory, .noBufferSpace]
 
-    init(loop: Loop, socket: ListeningSocket, target: AcceptorTarget) {
+    init(loop: Loop, socket: ListeningSocket, target: AcceptorTarget, logger: Logger? = nil) {
         self.socket = socket
         self.target = target
+        self.logger = logger
         super.init(loop: loop, retainsLoop: true)
     }
 
     /// What a report of this acceptor's failures says.
     private var context: ReportContext {
-        ReportContext(loop: loop, server: socket.address.description)
+        ReportContext(loop: loop, server: socket.address.description, logger: logger)
     }
 
     /// Starts accepting (`uv_poll_init`, `uv_poll_start`). On failure the

@@ -112,7 +112,7 @@ public final class GracefulShutdown: @unchecked Sendable {
     /// what is left): a daemon's last flush or goodbye, written after
     /// `requested` has ended what produces the data. The wait is bounded by
     /// `deadline`; a failure or the deadline is reported to
-    /// `Hooks.defaultErrorHandler` and the shutdown goes on. A second signal
+    /// the first loop's logger (`Loop.logger`) and the shutdown goes on. A second signal
     /// (or `now()`) disposes it. Added once the shutdown has begun, `work`
     /// runs at once and is not waited for; added after it finished, it does
     /// not run.

@@ -1,3 +1,4 @@
+import Logging
 import RxCore
 import Synchronization
 
@@ -11,8 +12,9 @@ import Synchronization
 /// returns is the connection's life: when it ends (completed, failed, or
 /// disposed by the server) the connection closes once its writes are
 /// flushed. A handler's error cannot reach a subscriber, so it is reported
-/// to `Hooks.defaultErrorHandler` (standard error by default), with the
-/// server's address and the peer.
+/// to the server's logger (`ServerOptions.logger`, else the loop's
+/// `Loop.logger`: standard error by default), with the server's address
+/// and the peer as metadata.
 ///
 /// Connections are accepted as `loop.rx.listen` accepts them (the same
 /// accept path: `TCP_NODELAY` set, a transient failure such as `EMFILE`
@@ -68,7 +70,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     /// first loop, or one per loop with `.reusePort`. Runs on each
     /// acceptor's loop thread; `completion` gets the first error, once.
     func start(sockets: [ListeningSocket], completion: @escaping @Sendable (UVError?) -> Void) {
-        acceptors = sockets.enumerated().map { Acceptor(loop: loops[$0], socket: $1, target: self) }
+        acceptors = sockets.enumerated().map { Acceptor(loop: loops[$0], socket: $1, target: self, logger: options.logger) }
         state.withLock {
             $0.openAcceptors = acceptors.count
             $0.keepAlive = self
@@ -257,7 +259,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     /// Its loop thread.
     func acceptorClosed(_ acceptor: Acceptor, error: UVError?) {
         if let error {
-            report(error, ReportContext(loop: acceptor.loop, server: address.description))
+            report(error, ReportContext(loop: acceptor.loop, server: address.description, logger: options.logger))
         }
         state.withLock { $0.openAcceptors -= 1 }
         finishDrainIfEmpty()

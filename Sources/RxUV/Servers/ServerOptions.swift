@@ -1,3 +1,4 @@
+import Logging
 import RxCore
 
 /// How a `Server` listens, spreads and limits its connections.
@@ -16,6 +17,12 @@ public struct ServerOptions: Sendable {
     /// The listening socket's queue of connections not yet accepted (the
     /// kernel caps it at `net.core.somaxconn`). Default 4096.
     public var backlog = 4096
+    /// Where the server's diagnostics go: a connection it refused or could
+    /// not open, a handler that failed, an accept that failed, at level
+    /// `error` with the server's address, the peer and the loop as
+    /// metadata. `nil` (the default): the logger of the loop involved
+    /// (`Loop.logger`).
+    public var logger: Logger?
 
     /// The defaults.
     public init() {}

@@ -1,3 +1,4 @@
+import Logging
 import RxCore
 import Synchronization
 
@@ -46,12 +47,15 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
 
     /// What the server listens on, for reports.
     private let address: ServerAddress
+    /// Where reports go: the server's logger, or `nil` for the loop's.
+    private let logger: Logger?
 
     init(loop: Loop, index: Int, server: Server) {
         self.loop = loop
         self.index = index
         self.server = server
         self.address = server.address
+        self.logger = server.options.logger
     }
 
     /// Opens the accepted `descriptor` here through the server's
@@ -68,7 +72,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         do throws(UVError) {
             made = try server.factory(descriptor, on: loop, listeningOn: address)
         } catch {
-            report(error, ReportContext(loop: loop, server: address.description))
+            report(error, ReportContext(loop: loop, server: address.description, logger: logger))
             server.connectionEnded(on: self)
             return
         }
@@ -96,7 +100,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
                 onCompleted: { [self] in _ = loop.enter(self, .finish(key)) },
                 onError: { [self] error in
                     // Reported where it arrives: it cannot reach a subscriber.
-                    report(error, ReportContext(loop: loop, server: address.description, peer: peer))
+                    report(error, ReportContext(loop: loop, server: address.description, peer: peer, logger: logger))
                     _ = loop.enter(self, .finish(key))
                 }))
         if isResetting {
@@ -160,7 +164,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
             timer.target = self
             sweep = Owned(timer)
         } catch {
-            report(error, ReportContext(loop: loop, server: address.description))
+            report(error, ReportContext(loop: loop, server: address.description, logger: logger))
         }
     }
 

@@ -22,7 +22,7 @@ public final class TCPConnection: StreamConnection, AcceptedConnection, @uncheck
         do throws(UVError) {
             try handle.setNoDelay(true)
         } catch {
-            report(error, ReportContext(loop: loop, peer: peerDescription))
+            report(error, ReportContext(loop: loop, peer: peerDescription, handle: "tcp"))
         }
     }
 

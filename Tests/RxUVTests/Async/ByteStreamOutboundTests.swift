@@ -122,10 +122,7 @@ final class ByteStreamOutboundTests: BridgeTestCase {
     /// A queued write's failure that no `write` threw: the next `write`
     /// throws it; once the writer is gone, it is reported.
     func testParkedFailure_ThrownByTheNextWrite_ReportedOnceTheWriterIsGone() throws {
-        let reported = Mutex<[String]>([])
-        let previous = Hooks.defaultErrorHandler
-        defer { Hooks.defaultErrorHandler = previous }
-        Hooks.defaultErrorHandler = { _, error in reported.withLock { $0.append((error as? UVError)?.name ?? "\(error)") } }
+        let reported = CapturedReports(on: loop)
 
         let parked = ParkedWriteFailure(loop: loop, peer: "127.0.0.1:1")
         parked.park(UVError(code: .brokenPipe, operation: "uv_write"))
@@ -134,7 +131,7 @@ final class ByteStreamOutboundTests: BridgeTestCase {
         parked.park(UVError(code: .connectionReset, operation: "uv_write"))
         parked.writerReleased()
         parked.park(UVError(code: .brokenPipe, operation: "uv_write"))
-        XCTAssertEqual(reported.withLock { $0 }, ["ECONNRESET", "EPIPE"])
+        XCTAssertEqual(reported.names, ["ECONNRESET", "EPIPE"])
     }
 }
 

@@ -95,10 +95,7 @@ final class UDPSocketTests: BridgeTestCase {
         gone.close()
         loop.runNoWait()
 
-        let previous = Hooks.defaultErrorHandler
-        defer { Hooks.defaultErrorHandler = previous }
-        let reported = Shared<[String]>([])
-        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
+        let reported = CapturedReports(on: loop)
 
         var client: UDPSocket?
         _ = loop.rx.connectUDP(host: "127.0.0.1", port: port).subscribe(onSuccess: { client = $0 })
@@ -113,7 +110,7 @@ final class UDPSocketTests: BridgeTestCase {
         var server: UDPSocket?
         var attempts = 0
         func refusals() -> Int {
-            sendResults.filter { $0 == "ECONNREFUSED" }.count + reported.value.filter { $0 == "ECONNREFUSED" }.count
+            sendResults.filter { $0 == "ECONNREFUSED" }.count + reported.names.filter { $0 == "ECONNREFUSED" }.count
         }
         func send(_ text: String, then next: @escaping () -> Void) {
             attempts += 1
@@ -161,7 +158,7 @@ final class UDPSocketTests: BridgeTestCase {
         runLoop()
         XCTAssertNotNil(server)
         XCTAssertEqual(sendResults.first, "sent")
-        XCTAssertGreaterThanOrEqual(refusals(), 1, "sends \(sendResults), reported \(reported.value)")
+        XCTAssertGreaterThanOrEqual(refusals(), 1, "sends \(sendResults), reported \(reported.names)")
         XCTAssertEqual(datagrams.first, "answer")
         // datagrams ended only because the socket closed.
         XCTAssertTrue(ended)

@@ -201,10 +201,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
     /// Out of descriptors while accepting: reported once, accepting pauses,
     /// and the waiting client is served after the pause, as is the next.
     func testFaultInjection_TransientAcceptFailureKeepsListening() {
-        let previous = Hooks.defaultErrorHandler
-        defer { Hooks.defaultErrorHandler = previous }
-        let reported = Shared<[String]>([])
-        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append((error as? UVError)?.name ?? "\(error)") } }
+        let reported = CapturedReports(on: loop)
         let server = startEchoServer(on: loop)
         UVFaultInjection.inject(-EMFILE, into: "accept")
         var echoed: [String] = []
@@ -224,7 +221,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
             echo("still here") { server.subscription.dispose() }
         }
         runLoop()
-        XCTAssertEqual(reported.value, ["EMFILE"])
+        XCTAssertEqual(reported.names, ["EMFILE"])
         XCTAssertEqual(echoed, ["after the pause", "still here"])
         XCTAssertEqual(UVFaultInjection.firedCount("accept"), 1)
     }
@@ -374,10 +371,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
     /// A served client whose accept fails once: the failure is reported,
     /// accepting pauses, and the client is then served all the same.
     private func serveAcceptError() -> Error? {
-        let previous = Hooks.defaultErrorHandler
-        defer { Hooks.defaultErrorHandler = previous }
-        let reported = Shared<[Error]>([])
-        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append(error) } }
+        let reported = CapturedReports(on: loop)
         var echoed = ""
         _ = loop.rx.serve(host: "127.0.0.1", port: 0) { served in
             served.connection.rx.data.flatMap { served.connection.write($0) }.asCompletable()
@@ -391,7 +385,7 @@ final class UVFaultInjectionTests: BridgeTestCase {
         })
         runLoop()
         XCTAssertEqual(echoed, "served", "the client was not served after the pause")
-        return reported.value.first
+        return reported.errors.first
     }
 
     /// Standard output on a regular file, written once: the write's error.
@@ -532,18 +526,15 @@ final class UVFaultInjectionTests: BridgeTestCase {
     }
 
     /// `Loop` as a scheduler has no error channel: a timer that cannot start
-    /// goes to `Hooks.defaultErrorHandler`, and the scheduled action never runs.
+    /// goes to the loop's logger, and the scheduled action never runs.
     private func schedulerTimerError() -> Error? {
-        let previous = Hooks.defaultErrorHandler
-        defer { Hooks.defaultErrorHandler = previous }
-        let reported = Shared<Error?>(nil)
-        Hooks.defaultErrorHandler = { _, error in reported.value = error }
+        let reported = CapturedReports(on: loop)
         var fired = false
         let subscription = Observable<Int>.timer(.milliseconds(1), scheduler: loop).subscribe(onNext: { _ in fired = true })
         runLoop()
         subscription.dispose()
         XCTAssertFalse(fired)
-        return reported.value
+        return reported.errors.first
     }
 
     private func signalError() -> Error? {

@@ -143,17 +143,15 @@ final class LoopExecutorTests: BridgeTestCase {
     /// A job enqueued on a closed loop cannot run there: it is reported and
     /// runs on the calling thread, so its task ends and frees the loop.
     func testEnqueue_OnAClosedLoopIsReported() throws {
-        let previous = Hooks.defaultErrorHandler
-        defer { Hooks.defaultErrorHandler = previous }
-        let reported = Shared<[String]>([])
-        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append("\(error)") } }
         let closed = try Loop()
+        let captured = CapturedReports(on: closed)
         try closed.close()
         let ran = Atomic<Bool>(false)
         Task(executorPreference: closed) { ran.store(true, ordering: .relaxed) }
         XCTAssertTrue(ran.load(ordering: .relaxed))
-        XCTAssertEqual(reported.value.count, 1, "\(reported.value)")
-        XCTAssertTrue(reported.value.first?.contains("the loop is closed") == true, "\(reported.value)")
+        let reported = captured.entries.map { "\($0.message)" }
+        XCTAssertEqual(reported.count, 1, "\(reported)")
+        XCTAssertTrue(reported.first?.contains("the loop is closed") == true, "\(reported)")
     }
 
     /// A task on the loop that yields in a loop of its own still lets the

@@ -96,10 +96,7 @@ final class GracefulShutdownTests: BridgeTestCase {
     /// on without it; work added after the shutdown began runs at once.
     func testDrainWork_PastTheDeadlineIsReportedAndTheShutdownGoesOn() throws {
         let loop = self.loop!
-        let previous = Hooks.defaultErrorHandler
-        defer { Hooks.defaultErrorHandler = previous }
-        let reported = Shared<[String]>([])
-        Hooks.defaultErrorHandler = { _, error in reported.mutate { $0.append("\(error)") } }
+        let reported = CapturedReports(on: loop)
         let shutdown = loop.rx.gracefulShutdown(deadline: .milliseconds(100))
         var neverDisposed = false
         shutdown.add(drain: Completable.never().do(onDispose: { neverDisposed = true }))
@@ -119,7 +116,7 @@ final class GracefulShutdownTests: BridgeTestCase {
         XCTAssertTrue(completed)
         XCTAssertTrue(neverDisposed)
         XCTAssertTrue(lateRan)
-        XCTAssertEqual(reported.value.count, 1, "\(reported.value)")
+        XCTAssertEqual(reported.entries.count, 1, "\(reported.entries)")
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(3))
     }
 

@@ -22,11 +22,14 @@ let package = Package(
         .library(name: "RxBlocking", targets: ["RxBlocking"]),
         .library(name: "RxFoundation", targets: ["RxFoundation"]),
         .library(name: "RxUV", targets: ["RxUV"]),
+        .library(name: "RxUVServiceLifecycle", targets: ["RxUVServiceLifecycle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // RxUV's diagnostics: the API package only (the user picks the backend).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // RxUVServiceLifecycle only: servers and loop groups as services.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Test-only: property-based fuzz of the core (Tests/RxCoreTests/Fuzz), on Swift Testing.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
         // Docs only: `make docs` (DocC for the three libraries, Snippets/ included).
@@ -50,6 +53,18 @@ let package = Package(
             dependencies: ["RxCore", "CLibUV", .product(name: "Logging", package: "swift-log")],
             swiftSettings: traceResources
         ),
+        // Server and LoopGroup as swift-service-lifecycle Services, in a product
+        // of their own so that RxUV's dependency list stays short.
+        .target(
+            name: "RxUVServiceLifecycle",
+            dependencies: [
+                "RxCore", "RxUV",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: traceResources
+        ),
         .testTarget(
             name: "RxCoreTests",
             dependencies: ["RxCore", "RxTest", "RxFoundation", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -71,16 +86,37 @@ let package = Package(
             swiftSettings: traceResources
         ),
 
+        .testTarget(
+            name: "RxUVServiceLifecycleTests",
+            dependencies: [
+                "RxUVServiceLifecycle", "RxUV", "RxCore",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: traceResources
+        ),
+
         // Examples: command-line programs on the public API only (see Examples/README.md).
         .target(
             name: "ExampleSupport",
-            dependencies: ["RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "RxCore", "RxUV", "RxUVServiceLifecycle",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Examples/ExampleSupport",
             swiftSettings: examples
         ),
         .executableTarget(
             name: "echo-server",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/echo-server",
             exclude: ["README.md"],
             swiftSettings: examples
@@ -94,35 +130,47 @@ let package = Package(
         ),
         .executableTarget(
             name: "chat-daemon",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/chat-daemon",
             exclude: ["README.md"],
             swiftSettings: examples
         ),
         .executableTarget(
             name: "rxcat",
-            dependencies: ["RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/rxcat",
             exclude: ["README.md"],
             swiftSettings: examples
         ),
         .executableTarget(
             name: "kv-server",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/kv-server",
             exclude: ["README.md"],
             swiftSettings: examples
         ),
         .executableTarget(
             name: "rxsponge",
-            dependencies: ["RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/rxsponge",
             exclude: ["README.md"],
             swiftSettings: examples
         ),
         .executableTarget(
             name: "statsd-agg",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/statsd-agg",
             exclude: ["README.md"],
             swiftSettings: examples

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Dispatch
 import ExampleSupport
 import RxCore
 import RxUV
+import RxUVServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,7 +12,7 @@ import Glibc
 /// `chat-daemon`: a line-based chat over TCP, built as a one-way data flow
 /// around a `Room` (see Room.swift).
 @main
-struct ChatDaemon: ParsableCommand {
+struct ChatDaemon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chat-daemon",
         abstract: "A line-based chat over TCP: the first line is your nick, then every line goes to the others.",
@@ -35,6 +35,8 @@ struct ChatDaemon: ParsableCommand {
     @Option(help: "Loops (threads) to spread connections over; default: one per core. The room lives on the first.")
     var threads = LoopGroup.coreCount
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
@@ -44,18 +46,18 @@ struct ChatDaemon: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         Console.lineBuffered()
-        let group = try LoopGroup(threads: threads)
+        let logger = logging.bootstrap("chat-daemon")
+        let group = try LoopGroup(threads: threads, logger: logger)
         // The room is one loop's: every command reaches it on that thread,
         // and its deliveries go back to each session's loop.
         let roomLoop = group.loops[0]
         let room = Room()
-        let shutdown = group.rx.gracefulShutdown(deadline: .seconds(2))
+        let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
+        let shutdown = daemon.shutdown
         let nextID = Atomic<Int>(0)
-        let exitCode = Atomic<Int32>(0)
-        let done = DispatchSemaphore(value: 0)
-        let (host, port) = (host, port)
+        let started = Mutex<Server?>(nil)
 
         _ = shutdown.requested.subscribe(onNext: { _ in
             print("chat-daemon: shutting down, \(Console.count(room.state.value.connected, "client")) connected")
@@ -73,31 +75,17 @@ struct ChatDaemon: ParsableCommand {
                 .skip(1) // the empty room at the start
                 .subscribe(onNext: { print("chat-daemon: here: \($0.isEmpty ? "nobody" : $0.joined(separator: ", "))") }))
 
-        _ = group.rx.serve(host: host, port: port) { served in
+        let serve = group.rx.serve(host: host, port: port) { served in
             session(served, id: nextID.wrappingAdd(1, ordering: .relaxed).oldValue, room: room, roomLoop: roomLoop)
         }
-        .subscribe(
-            onSuccess: { server in
-                shutdown.add(server)
-                print("chat-daemon: listening on \(server.address)")
-                _ = shutdown.completed.subscribe(onCompleted: {
-                    print("chat-daemon: stopped; served \(Console.count(server.servedCount, "connection")), relayed \(Console.count(room.state.value.relayed, "message"))")
-                    done.signal()
-                })
-            },
-            onFailure: { error in
-                let reason = (error as? UVError)?.shortDescription ?? "\(error)"
-                Console.error("chat-daemon: cannot listen on \(Endpoint.format(host: host, port: port)): \(reason)")
-                exitCode.store(1, ordering: .relaxed)
-                shutdown.now()
-                done.signal()
-            })
+        let server = ServerService(serve, drainedBy: daemon, name: Endpoint.format(host: host, port: port)) { server in
+            started.withLock { $0 = server }
+            print("chat-daemon: listening on \(server.address)")
+        }
 
-        done.wait()
-        try group.shutdown()
-        let code = exitCode.load(ordering: .relaxed)
-        if code != 0 {
-            throw ExitCode(code)
+        try await daemon.runDaemon(with: [server], logger: logger)
+        if let server = started.withLock({ $0 }) {
+            print("chat-daemon: stopped; served \(Console.count(server.servedCount, "connection")), relayed \(Console.count(room.state.value.relayed, "message"))")
         }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Dispatch
 import ExampleSupport
 import RxCore
 import RxUV
+import RxUVServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,7 +11,7 @@ import Glibc
 
 /// `echo-server`: a TCP echo server on every core, one handler per connection.
 @main
-struct EchoServer: ParsableCommand {
+struct EchoServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "echo-server",
         abstract: "Echo every byte a TCP client sends back to it.",
@@ -39,6 +39,8 @@ struct EchoServer: ParsableCommand {
     @Option(help: "Loops (threads) to spread connections over; default: one per core.")
     var threads = LoopGroup.coreCount
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
@@ -51,20 +53,18 @@ struct EchoServer: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         Console.lineBuffered()
-        let group = try LoopGroup(threads: threads)
-        let shutdown = group.rx.gracefulShutdown(deadline: .seconds(2))
+        let logger = logging.bootstrap("echo-server")
+        let group = try LoopGroup(threads: threads, logger: logger)
+        let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
         let echoed = Atomic<Int>(0)
-        let exitCode = Atomic<Int32>(0)
-        let done = DispatchSemaphore(value: 0)
+        let started = Mutex<Server?>(nil)
 
         var options = ServerOptions()
         options.maxConnections = maxConnections
         options.idleTimeout = idleTimeout.isZero ? nil : idleTimeout.rxInterval
-        let (host, port) = (host, port)
-
-        _ = group.rx.serve(host: host, port: port, options: options) { served in
+        let serve = group.rx.serve(host: host, port: port, options: options) { served in
             // On the connection's own loop: read until the server quiesces,
             // write each read back (every write is queued at once, so a
             // client that stops reading fills the connection's watermark and
@@ -77,35 +77,23 @@ struct EchoServer: ParsableCommand {
                 .catch { _ in .empty() }
                 .asCompletable()
         }
-        .subscribe(
-            onSuccess: { server in
-                shutdown.add(server)
-                print("echo-server: listening on \(server.address)")
-                shutdown.add(
-                    group.loops[0].rx.signal(SIGHUP).subscribe(onNext: { _ in
-                        print("echo-server: \(server.connectionCount) open, \(server.servedCount) served, \(server.refusedCount) refused, \(echoed.load(ordering: .relaxed)) bytes echoed")
-                    }))
-                _ = shutdown.requested.subscribe(onNext: { signum in
-                    print("echo-server: \(signum == SIGINT ? "SIGINT" : "SIGTERM"): no new connections, closing \(server.connectionCount) open")
-                })
-                _ = shutdown.completed.subscribe(onCompleted: {
-                    print("echo-server: stopped; served \(Console.count(server.servedCount, "connection")), echoed \(Console.count(echoed.load(ordering: .relaxed), "byte"))")
-                    done.signal()
-                })
-            },
-            onFailure: { error in
-                let reason = (error as? UVError)?.shortDescription ?? "\(error)"
-                Console.error("echo-server: cannot listen on \(Endpoint.format(host: host, port: port)): \(reason)")
-                exitCode.store(1, ordering: .relaxed)
-                shutdown.now()
-                done.signal()
+        let server = ServerService(serve, drainedBy: daemon, name: Endpoint.format(host: host, port: port)) { server in
+            started.withLock { $0 = server }
+            print("echo-server: listening on \(server.address)")
+            daemon.shutdown.add(
+                group.loops[0].rx.signal(SIGHUP).subscribe(onNext: { _ in
+                    print("echo-server: \(server.connectionCount) open, \(server.servedCount) served, \(server.refusedCount) refused, \(echoed.load(ordering: .relaxed)) bytes echoed")
+                }))
+            _ = daemon.shutdown.requested.subscribe(onNext: { signum in
+                print("echo-server: \(signum == SIGINT ? "SIGINT" : "SIGTERM"): no new connections, closing \(server.connectionCount) open")
             })
+        }
 
-        done.wait()
-        try group.shutdown()
-        let code = exitCode.load(ordering: .relaxed)
-        if code != 0 {
-            throw ExitCode(code)
+        // Under a ServiceGroup: the server drains on SIGINT or SIGTERM,
+        // then the loops close; a second signal ends the drain at once.
+        try await daemon.runDaemon(with: [server], logger: logger)
+        if let server = started.withLock({ $0 }) {
+            print("echo-server: stopped; served \(Console.count(server.servedCount, "connection")), echoed \(Console.count(echoed.load(ordering: .relaxed), "byte"))")
         }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Dispatch
 import ExampleSupport
 import RxCore
 import RxUV
+import RxUVServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -13,7 +13,7 @@ import Glibc
 /// (RESP2), so redis-cli, redis-benchmark and every Redis client library
 /// can talk to it.
 @main
-struct KVServer: ParsableCommand {
+struct KVServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kv-server",
         abstract: "A key-value and pub/sub server that speaks Redis's protocol (RESP2).",
@@ -46,6 +46,8 @@ struct KVServer: ParsableCommand {
     @Option(help: "Close a subscriber when this many bytes of messages wait for it to read (Redis: 32 MiB).")
     var pubsubOutputLimit = 32 * 1024 * 1024
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be between 0 and 65535.")
@@ -61,28 +63,17 @@ struct KVServer: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         Console.lineBuffered()
-        let group = try LoopGroup(threads: threads)
+        let logger = logging.bootstrap("kv-server")
+        let group = try LoopGroup(threads: threads, logger: logger)
         let context = ServerContext(limits: RESPLimits(), maxClients: maxClients, pubSubOutputLimit: pubsubOutputLimit)
-        let shutdown = group.rx.gracefulShutdown(deadline: .seconds(2))
-        let exitCode = Atomic<Int32>(0)
-        let done = DispatchSemaphore(value: 0)
-        let (host, port, unixSocket) = (host, port, unixSocket)
+        let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
+        let shutdown = daemon.shutdown
         let listening = Atomic<Int>(unixSocket == nil ? 1 : 2)
 
-        let fail: @Sendable (String, Error) -> Void = { what, error in
-            let reason = (error as? UVError)?.shortDescription ?? "\(error)"
-            Console.error("kv-server: cannot listen on \(what): \(reason)")
-            exitCode.store(1, ordering: .relaxed)
-            shutdown.now()
-        }
         _ = shutdown.requested.subscribe(onNext: { _ in
             print("kv-server: shutting down, \(Console.count(context.clientCount, "client")) connected")
-        })
-        _ = shutdown.completed.subscribe(onCompleted: {
-            print("kv-server: stopped; \(Console.count(context.connectionsReceivedCount, "connection")) served")
-            done.signal()
         })
         let ready: @Sendable () -> Void = {
             if listening.wrappingSubtract(1, ordering: .relaxed).newValue == 0 {
@@ -99,25 +90,27 @@ struct KVServer: ParsableCommand {
             Session(id: context.newSessionID(), connection: connection, loop: loop, server: context).serve(quiesce: quiesce)
         }
         let started: @Sendable (Server) -> Void = { server in
-            shutdown.add(server)
             if server.address.port != 0 {
                 context.port.store(server.address.port, ordering: .relaxed)
             }
             print("kv-server: listening on \(server.address)")
             ready()
         }
-        _ = group.rx.serve(host: host, port: port) { handler($0.connection, $0.loop, $0.quiesce) }
-            .subscribe(onSuccess: started, onFailure: { fail(Endpoint.format(host: host, port: port), $0) })
+        var servers = [
+            ServerService(
+                group.rx.serve(host: host, port: port) { handler($0.connection, $0.loop, $0.quiesce) },
+                drainedBy: daemon, name: Endpoint.format(host: host, port: port), onStart: started)
+        ]
         if let unixSocket {
-            _ = group.rx.serve(unixPath: unixSocket, mode: 0o700) { handler($0.connection, $0.loop, $0.quiesce) }
-                .subscribe(onSuccess: started, onFailure: { fail("unix:\(unixSocket)", $0) })
+            servers.append(
+                ServerService(
+                    group.rx.serve(unixPath: unixSocket, mode: 0o700) { handler($0.connection, $0.loop, $0.quiesce) },
+                    drainedBy: daemon, name: "unix:\(unixSocket)", onStart: started))
         }
 
-        done.wait()
-        try group.shutdown()
-        let code = exitCode.load(ordering: .relaxed)
-        if code != 0 {
-            throw ExitCode(code)
-        }
+        // Under a ServiceGroup: SIGINT or SIGTERM drains every client,
+        // then the loops close; a second signal ends the drain at once.
+        try await daemon.runDaemon(with: servers, logger: logger)
+        print("kv-server: stopped; \(Console.count(context.connectionsReceivedCount, "connection")) served")
     }
 }

@@ -50,6 +50,8 @@ struct RxWatch: ParsableCommand {
             valueName: "path ... -- command"))
     var words: [String] = []
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         // The words are captured as they are, `--help` too when it comes first.
         if let first = words.first, ["--help", "-h"].contains(first) {
@@ -69,6 +71,8 @@ struct RxWatch: ParsableCommand {
     func run() throws {
         Console.lineBuffered()
         let loop = try Loop()
+        let logger = logging.bootstrap("rx-watch")
+        loop.logger = logger
         let watcher = Watcher(loop: loop, command: command, pathsFromStandardInput: paths.isEmpty, clear: clear, grace: grace.rxInterval)
         let paths: Single<[String]> =
             paths.isEmpty
@@ -87,7 +91,7 @@ struct RxWatch: ParsableCommand {
                     .do(onError: { _ in failed = true })
                     .map { _ in () }
                     .do(onSubscribed: {
-                        if !failed { Console.error("rx-watch: watching \(Console.count(classified.count, "path"))") }
+                        if !failed { logger.info("watching \(Console.count(classified.count, "path"))") }
                     })
             }
         let settled = debounce.isZero ? changes : changes.debounce(debounce.rxInterval, scheduler: loop)
@@ -123,7 +127,7 @@ struct RxWatch: ParsableCommand {
                     switch outcome {
                     case .exited(let status):
                         if once { exitCode = status.exitCode }
-                        if !status.isSuccess { Console.error("rx-watch: \(watcher.commandLine) \(status.summary)") }
+                        if !status.isSuccess { logger.error("\(watcher.commandLine) \(status.summary)") }
                     case .stopped(let signal):
                         exitCode = 128 + signal
                     case .finished:
@@ -132,7 +136,7 @@ struct RxWatch: ParsableCommand {
                 },
                 onError: { error in
                     let reason = (error as? UVError).map { "\($0.operation)(\($0.address ?? "")): \($0.shortDescription)" } ?? "\(error)"
-                    Console.error("rx-watch: \(reason)")
+                    logger.error("\(reason)", error: error)
                     exitCode = 1
                 })
         loop.run()

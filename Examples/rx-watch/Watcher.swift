@@ -64,7 +64,7 @@ final class Watcher {
                 }
                 .catch { error in
                     let reason = (error as? UVError)?.shortDescription ?? "\(error)"
-                    Console.error("rx-watch: cannot run \(self.commandLine): \(reason)")
+                    self.loop.logger.error("cannot run \(self.commandLine): \(reason)", error: error)
                     return .just(.exited(127))
                 }
         }

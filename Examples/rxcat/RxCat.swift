@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExampleSupport
 import RxCore
 import RxUV
 
@@ -31,6 +32,8 @@ struct RxCat: ParsableCommand {
     @Flag(help: "Read a terminal on standard input in raw mode, until Ctrl-D.")
     var raw = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard maxLineLength >= 1 else {
             throw ValidationError("--max-line-length must be at least 1.")
@@ -39,6 +42,7 @@ struct RxCat: ParsableCommand {
 
     func run() throws {
         let loop = try Loop()
+        loop.logger = logging.bootstrap("rxcat")
         let output = loop.standardOutput()
         let errors = loop.standardError()
         var exitCode: Int32 = 0

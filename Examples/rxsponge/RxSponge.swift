@@ -1,4 +1,5 @@
 import ArgumentParser
+import ExampleSupport
 import RxCore
 import RxUV
 
@@ -28,6 +29,8 @@ struct RxSponge: ParsableCommand {
     @Option(help: "The most input accepted, in bytes.")
     var maxSize = 1 << 30
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard maxSize >= 0 else {
             throw ValidationError("--max-size must be at least 0.")
@@ -36,6 +39,7 @@ struct RxSponge: ParsableCommand {
 
     func run() throws {
         let loop = try Loop()
+        loop.logger = logging.bootstrap("rxsponge")
         let errors = loop.standardError()
         var exitCode: Int32 = 0
         let limit = maxSize

@@ -1,7 +1,10 @@
 import ArgumentParser
 import ExampleSupport
+import Logging
 import RxCore
 import RxUV
+import RxUVServiceLifecycle
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +13,7 @@ import Glibc
 /// `statsd-agg`: a statsd aggregator. Metrics come in over UDP; every flush
 /// interval their aggregates go out to Graphite and/or standard output.
 @main
-struct StatsdAgg: ParsableCommand {
+struct StatsdAgg: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statsd-agg",
         abstract: "Aggregate statsd metrics received over UDP and flush them to Graphite or standard output.",
@@ -45,6 +48,8 @@ struct StatsdAgg: ParsableCommand {
     @Option(help: "Timer percentiles, comma-separated (a negative one counts from the bottom).")
     var percentiles = Percentiles(argument: "50,90,99")!
 
+    @OptionGroup var logging: LoggingOptions
+
     @Option(help: "The socket's receive buffer in bytes (the kernel caps it at net.core.rmem_max).")
     var receiveBufferSize = 8 << 20
 
@@ -63,82 +68,83 @@ struct StatsdAgg: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         Console.lineBuffered()
-        let loop = try Loop()
+        let logger = logging.bootstrap("statsd-agg")
+        let group = try LoopGroup(threads: 1, logger: logger)
+        let loop = group.loops[0]
         let (host, port, graphite, toStdout) = (host, port, graphite, stdout)
         let flushInterval = flushInterval
         let seconds = Double(flushInterval.nanoseconds) / 1e9
         // Loop-thread state: every event below arrives on the loop thread.
         var aggregates = Aggregates(percentiles: percentiles.values)
-        var exitCode: Int32 = 0
-        let bag = DisposeBag()
+        let cannotBind = Atomic<Bool>(false)
 
-        // The first SIGINT or SIGTERM ends receiving and the periodic
-        // flushes (`requested`), then runs the last flush (`add(drain:)`),
-        // waits for it, and closes what is left; a second signal ends at once.
-        let shutdown = loop.rx.gracefulShutdown(deadline: .seconds(5))
+        // Under a ServiceGroup: the first SIGINT or SIGTERM ends receiving
+        // and the periodic flushes (`requested`), then runs the last flush
+        // (`add(drain:)`), waits for it, and closes what is left; a second
+        // signal ends at once.
+        let daemon = LoopGroupService(group, deadline: .seconds(5), signals: [SIGINT, SIGTERM])
+        let shutdown = daemon.shutdown
 
         let options = UDPOptions(receiveBufferSize: receiveBufferSize, batchedReceive: true)
-        loop.rx.bindUDP(host: host, port: port, options: options)
-            .subscribe(
-                onSuccess: { socket in
-                    let destinations = [graphite.map { "graphite \($0)" }, toStdout ? "stdout" : nil].compactMap { $0 }
-                    Console.error("statsd-agg: listening on \(socket.localAddress.map { "\($0)" } ?? "?")")
-                    Console.error("statsd-agg: flushing every \(flushInterval) to \(destinations.joined(separator: " and "))")
+        shutdown.add(
+            loop.rx.bindUDP(host: host, port: port, options: options)
+                .subscribe(
+                    onSuccess: { socket in
+                        let destinations = [graphite.map { "graphite \($0)" }, toStdout ? "stdout" : nil].compactMap { $0 }
+                        logger.info("listening on \(socket.localAddress.map { "\($0)" } ?? "?")")
+                        logger.info("flushing every \(flushInterval) to \(destinations.joined(separator: " and "))")
 
-                    shutdown.add(
-                        socket.rx.datagrams
-                            .take(until: shutdown.requested)
-                            .subscribe(onNext: { aggregates.receive($0.bytes) }, onDisposed: { socket.close() }))
+                        shutdown.add(
+                            socket.rx.datagrams
+                                .take(until: shutdown.requested)
+                                .subscribe(onNext: { aggregates.receive($0.bytes) }, onDisposed: { socket.close() }))
 
-                    let flush = Observable<Never>.deferred {
-                        let stats = aggregates.flush(interval: seconds)
-                        let timestamp = time(nil)
-                        if toStdout {
-                            print(jsonLine(stats, timestamp: timestamp))
+                        let flush = Observable<Never>.deferred {
+                            let stats = aggregates.flush(interval: seconds)
+                            let timestamp = time(nil)
+                            if toStdout {
+                                print(jsonLine(stats, timestamp: timestamp))
+                            }
+                            guard let graphite else { return .empty() }
+                            return send(graphiteText(stats, timestamp: timestamp), to: graphite, on: loop, logger: logger)
                         }
-                        guard let graphite else { return .empty() }
-                        return send(graphiteText(stats, timestamp: timestamp), to: graphite, on: loop)
+                        shutdown.add(
+                            Observable<Int>.interval(flushInterval.rxInterval, scheduler: loop)
+                                .take(until: shutdown.requested)
+                                .concatMap { _ in flush }
+                                .subscribe())
+                        shutdown.add(
+                            drain: flush.asCompletable().do(onCompleted: {
+                                let totals = aggregates.totals
+                                logger.info(
+                                    "stopped; received \(Console.count(totals.packets, "packet")), \(Console.count(totals.metrics, "metric")), \(Console.count(totals.badLines, "bad line"))"
+                                )
+                            }))
+                    },
+                    onFailure: { error in
+                        let reason = (error as? UVError)?.shortDescription ?? "\(error)"
+                        logger.error("cannot bind \(Endpoint.format(host: host, port: port)): \(reason)", error: error)
+                        cannotBind.store(true, ordering: .relaxed)
+                        shutdown.now()
                     }
-                    shutdown.add(
-                        Observable<Int>.interval(flushInterval.rxInterval, scheduler: loop)
-                            .take(until: shutdown.requested)
-                            .concatMap { _ in flush }
-                            .subscribe())
-                    shutdown.add(
-                        drain: flush.asCompletable().do(onCompleted: {
-                            let totals = aggregates.totals
-                            Console.error(
-                                "statsd-agg: stopped; received \(Console.count(totals.packets, "packet")), \(Console.count(totals.metrics, "metric")), \(Console.count(totals.badLines, "bad line"))"
-                            )
-                        }))
-                },
-                onFailure: { error in
-                    let reason = (error as? UVError)?.shortDescription ?? "\(error)"
-                    Console.error("statsd-agg: cannot bind \(Endpoint.format(host: host, port: port)): \(reason)")
-                    exitCode = 1
-                    shutdown.now()
-                }
-            )
-            .disposed(by: bag)
+                ))
 
-        // Runs until the shutdown has closed everything (its signal watchers
-        // keep the loop alive until then), or at once when the socket could
-        // not be bound.
-        loop.run()
-        try? loop.close()
-        if exitCode != 0 {
-            throw ExitCode(exitCode)
+        // Returns once the shutdown has closed everything, or at once when
+        // the socket could not be bound.
+        try await daemon.runDaemon(with: [], logger: logger)
+        if cannotBind.load(ordering: .relaxed) {
+            throw ExitCode(1)
         }
     }
 }
 
 /// Writes `text` to Graphite over a new TCP connection, then closes it, as
 /// statsd's Graphite backend does each flush. A Graphite that is down or
-/// slow is reported on standard error and skipped: metrics of that flush
+/// slow is logged (standard error) and skipped: metrics of that flush
 /// are lost, the daemon goes on.
-func send(_ text: String, to graphite: Endpoint, on loop: Loop) -> Observable<Never> {
+func send(_ text: String, to graphite: Endpoint, on loop: Loop, logger: Logger) -> Observable<Never> {
     loop.rx.connect(host: graphite.host, port: graphite.port)
         .asObservable()
         .flatMap { connection in
@@ -148,7 +154,7 @@ func send(_ text: String, to graphite: Endpoint, on loop: Loop) -> Observable<Ne
         .timeout(.seconds(5), scheduler: loop)
         .catch { error in
             let reason = (error as? UVError)?.shortDescription ?? "\(error)"
-            Console.error("statsd-agg: cannot send to graphite \(graphite): \(reason)")
+            logger.error("cannot send to graphite \(graphite): \(reason)", error: error)
             return .empty()
         }
 }

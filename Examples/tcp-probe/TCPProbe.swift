@@ -35,6 +35,8 @@ struct TCPProbe: ParsableCommand {
     @Option(help: "Stop after this many ticks (default: until interrupted).")
     var count: Int?
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard !targets.isEmpty else { throw ValidationError("Give at least one host:port target.") }
         guard !interval.isZero else { throw ValidationError("--interval must be longer than 0.") }
@@ -45,6 +47,7 @@ struct TCPProbe: ParsableCommand {
     func run() throws {
         Console.lineBuffered()
         let loop = try Loop()
+        loop.logger = logging.bootstrap("tcp-probe")
         let (targets, timeout) = (targets, timeout)
         var statistics = targets.map { ProbeStatistics(target: $0) }
         let interrupted = PublishSubject<Void>()

@@ -140,9 +140,11 @@ public final class GracefulShutdown: @unchecked Sendable {
             .asCompletable()
     }
 
-    /// Starts the shutdown as a first `SIGTERM` would.
+    /// Starts the shutdown as a first `SIGTERM` would; once it has begun,
+    /// does nothing (`now()` ends it at once). What a service lifecycle's
+    /// graceful shutdown calls.
     public func begin() {
-        received(15)
+        received(15, whenRunningOnly: true)
     }
 
     /// Shuts down at once, as a second signal would.
@@ -150,7 +152,10 @@ public final class GracefulShutdown: @unchecked Sendable {
         finish()
     }
 
-    private func received(_ signal: Int32) {
+    /// A signal arrived (or `begin()`): the first begins the shutdown, a
+    /// later one ends it at once, unless `whenRunningOnly` (then a later
+    /// one does nothing).
+    private func received(_ signal: Int32, whenRunningOnly: Bool = false) {
         let taken = state.withLock { state -> (servers: [Server], work: [UncheckedSendable<Completable>])? in
             guard state.phase == .running else { return nil }
             state.phase = .draining
@@ -158,8 +163,10 @@ public final class GracefulShutdown: @unchecked Sendable {
             return (state.servers, state.work)
         }
         guard let taken else {
-            // A second signal: no more waiting.
-            finish()
+            if !whenRunningOnly {
+                // A second signal: no more waiting.
+                finish()
+            }
             return
         }
         requestedSubject.onNext(signal)

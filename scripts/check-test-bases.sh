@@ -2,7 +2,8 @@
 # The leak gates run after every test only if every XCTest class inherits
 # them: RxCoreTests and RxBlockingTests classes subclass RxCoreTestCase
 # (RxBlockingTests/Support/RxCoreTestCase.swift is a link to RxCoreTests'),
-# RxUVTests classes BridgeTestCase (both in their suite's Support/). A class
+# RxUVTests and RxUVServiceLifecycleTests classes BridgeTestCase (both in
+# their suite's Support/; the second a link to the first's). A class
 # that subclasses XCTestCase directly anywhere else fails this check.
 #
 # Swift Testing suites (the property-based fuzz in Tests/RxCoreTests/Fuzz)
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 direct=$(grep -rnE '^\s*(final |open |public |internal |private )*class\s+\w+\s*:\s*XCTestCase\b' Tests --include='*.swift' \
-    | grep -vE '^Tests/(RxCoreTests|RxBlockingTests)/Support/RxCoreTestCase\.swift:|^Tests/RxUVTests/Support/BridgeTestCase\.swift:' || true)
+    | grep -vE '^Tests/(RxCoreTests|RxBlockingTests)/Support/RxCoreTestCase\.swift:|^Tests/(RxUVTests|RxUVServiceLifecycleTests)/Support/BridgeTestCase\.swift:' || true)
 if [ -n "$direct" ]; then
     echo "check-test-bases: these classes skip the leak gates (subclass RxCoreTestCase or BridgeTestCase instead of XCTestCase):" >&2
     echo "$direct" >&2

@@ -16,29 +16,9 @@ import Glibc
 /// `LoopGroupService` and `ServerService` under a `ServiceGroup`, driven
 /// by swift-service-lifecycle's test kit: a graceful shutdown drains the
 /// servers and closes the loops; a server that cannot listen ends the group
-/// with its error logged; cancellation ends the drain at once.
-final class LoopGroupServiceTests: XCTestCase {
-    #if TRACE_RESOURCES
-    private var startResourceCount: Int32 = 0
-
-    override func setUp() {
-        super.setUp()
-        startResourceCount = Resources.total
-    }
-
-    override func tearDown() {
-        // The loops are closed and their threads joined: every RxCore and
-        // RxUV object made by the test is gone.
-        var waited = 0
-        while Resources.total != startResourceCount, waited < 200 {
-            usleep(10_000)
-            waited += 1
-        }
-        XCTAssertEqual(Resources.total, startResourceCount, "objects leaked by this test")
-        super.tearDown()
-    }
-    #endif
-
+/// with its error logged; cancellation ends the drain at once. The leak
+/// gate (`BridgeTestCase`) checks that the groups' objects are all gone.
+final class LoopGroupServiceTests: BridgeTestCase {
     /// An echo handler that stops reading when its server drains.
     private static func echo(_ served: ServedConnection<TCPConnection>) -> Completable {
         served.connection.rx.data

@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // RxUV's diagnostics: the API package only (the user picks the backend).
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // A Server's metrics: the API package only (the user picks the backend).
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // RxUVServiceLifecycle only: servers and loop groups as services.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Test-only: property-based fuzz of the core (Tests/RxCoreTests/Fuzz), on Swift Testing.
@@ -50,7 +52,11 @@ let package = Package(
         .target(name: "RxFoundation", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(
             name: "RxUV",
-            dependencies: ["RxCore", "CLibUV", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RxCore", "CLibUV",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: traceResources
         ),
         // Server and LoopGroup as swift-service-lifecycle Services, in a product
@@ -82,6 +88,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: traceResources
         ),

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import RxCore
 import Synchronization
@@ -29,6 +30,13 @@ import Synchronization
 /// `drain` (or `stopAccepting` and the last connection closing), not when
 /// released.
 ///
+/// Metrics: unless `ServerOptions.recordsMetrics` is off, the server
+/// records through swift-metrics, with the dimensions `server` and `loop`:
+/// `rxuv_server_connections_active` (gauge), `…_accepted`, `…_refused`,
+/// `…_reset`, `…_idle_closed` (counters of connections),
+/// `rxuv_server_bytes_read` and `rxuv_server_bytes_written` (counters), and
+/// `rxuv_server_drain_duration` (a timer, dimension `server` only).
+///
 /// Every member is safe from any thread.
 // @unchecked Sendable: immutable, atomic, or under `state`'s lock; each
 // shard's connection table is its loop thread's.
@@ -53,14 +61,22 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     private let countChanges = BehaviorSubject<Int>(value: 0)
     /// Completes once draining and no connection is left.
     private let drained = AsyncSubject<Void>()
-    private let state = Mutex((isDraining: false, openAcceptors: 0, keepAlive: Server?.none))
+    private let state = Mutex((isDraining: false, openAcceptors: 0, keepAlive: Server?.none, drainStarted: ContinuousClock.Instant?.none))
+    /// The timer of the drains, when the server records metrics.
+    private let drainDuration: CoreMetrics.Timer?
 
     init(loops: [Loop], address: ServerAddress, options: ServerOptions, factory: ConnectionFactory) {
         self.loops = loops
         self.address = address
         self.options = options
         self.factory = factory
-        shards = loops.enumerated().map { ServerShard(loop: $1, index: $0, server: self) }
+        let metricsFactory = options.metricsFactory ?? MetricsSystem.factory
+        let label = options.metricsLabel ?? address.description
+        drainDuration = options.recordsMetrics ? ServerMetrics.drainDuration(server: label, factory: metricsFactory) : nil
+        shards = loops.enumerated().map { index, loop in
+            let metrics = options.recordsMetrics ? ServerMetrics(server: label, loop: index, factory: metricsFactory) : nil
+            return ServerShard(loop: loop, index: index, server: self, metrics: metrics)
+        }
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -164,6 +180,9 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     private func beginDrain() {
         let first = state.withLock { state -> Bool in
             defer { state.isDraining = true }
+            if !state.isDraining {
+                state.drainStarted = .now
+            }
             return !state.isDraining
         }
         guard first else { return }
@@ -183,8 +202,18 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     /// Completes the drain once no acceptor is open (one on another loop may
     /// still be accepting) and no connection is left.
     private func finishDrainIfEmpty() {
-        let done = state.withLock { $0.isDraining && $0.openAcceptors == 0 } && total.load(ordering: .acquiring) == 0
+        let isEmpty = total.load(ordering: .acquiring) == 0
+        let (done, started) = state.withLock { state -> (Bool, ContinuousClock.Instant?) in
+            guard state.isDraining, state.openAcceptors == 0, isEmpty else { return (false, nil) }
+            // The drain's duration is recorded once.
+            defer { state.drainStarted = nil }
+            return (true, state.drainStarted)
+        }
         guard done else { return }
+        if let started, let drainDuration {
+            let elapsed = ContinuousClock.now - started
+            drainDuration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        }
         drained.onCompleted()
         _ = loops[0].enter(self, .countsDrained)
     }
@@ -198,11 +227,13 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         if !reserve() {
             ListeningSocket.refuse(descriptor)
             refusedTotal.add(1, ordering: .relaxed)
+            (shards.first { $0.loop === loop } ?? shards[0]).metrics?.refused.increment()
             return
         }
         acceptedTotal.add(1, ordering: .relaxed)
         let shard = place(acceptedOn: loop)
         shard.count.add(1, ordering: .relaxed)
+        shard.metrics?.accepted.increment()
         countChanged()
         if shard.loop === loop {
             shard.adopt(descriptor)

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import RxCore
 
@@ -23,6 +24,18 @@ public struct ServerOptions: Sendable {
     /// metadata. `nil` (the default): the logger of the loop involved
     /// (`Loop.logger`).
     public var logger: Logger?
+    /// Whether the server records its metrics through swift-metrics
+    /// (connections active, accepted, refused, reset and idle-closed, bytes
+    /// read and written, per loop; drain duration): see the labels in the
+    /// `Server` documentation. Default `true`: recorded to the bootstrapped
+    /// backend, a no-op until one is.
+    public var recordsMetrics = true
+    /// The backend the metrics go to; `nil` (the default): the one
+    /// bootstrapped (`MetricsSystem.factory`).
+    public var metricsFactory: (any MetricsFactory)?
+    /// The metrics' `server` dimension; `nil` (the default): the address the
+    /// server listens on (`127.0.0.1:7000`).
+    public var metricsLabel: String?
 
     /// The defaults.
     public init() {}

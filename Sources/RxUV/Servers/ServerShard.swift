@@ -19,6 +19,9 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     let count = Atomic<Int>(0)
     /// Weak: the server keeps itself alive while it has a connection.
     private weak var server: Server?
+    /// What it records about its connections, when the server records
+    /// metrics.
+    let metrics: ServerMetrics?
 
     private struct Entry {
         /// The libuv stream: watched for close and activity, reset at the end.
@@ -50,10 +53,11 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// Where reports go: the server's logger, or `nil` for the loop's.
     private let logger: Logger?
 
-    init(loop: Loop, index: Int, server: Server) {
+    init(loop: Loop, index: Int, server: Server, metrics: ServerMetrics?) {
         self.loop = loop
         self.index = index
         self.server = server
+        self.metrics = metrics
         self.address = server.address
         self.logger = server.options.logger
     }
@@ -80,6 +84,8 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         let key = nextKey
         let entry = Entry(transport: made.transport, stream: made.stream, quiesce: AsyncSubject(), handling: SingleAssignmentDisposable())
         entries[key] = entry
+        metrics?.active.record(entries.count)
+        made.transport.countTraffic(in: metrics)
         if isQuiescing {
             entry.quiesce.onNext(())
             entry.quiesce.onCompleted()
@@ -116,6 +122,9 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         entries[key]?.isClosing = true
         entry.handling.dispose()
         if reset {
+            if entry.transport.handle.isOpen {
+                metrics?.reset.increment()
+            }
             entry.transport.closeNow(reset: true)
         } else {
             entry.stream.close(.afterWrites)
@@ -126,6 +135,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     private func closed(_ key: UInt64) {
         assertConfined()
         guard let entry = entries.removeValue(forKey: key) else { return }
+        metrics?.active.record(entries.count)
         entry.handling.dispose()
         if entries.isEmpty {
             sweep.take()?.release()
@@ -177,6 +187,9 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         // An idle one closes; one still closing after as long (its peer
         // does not read what is left to write) is reset.
         for (key, entry) in entries where now &- entry.transport.lastActivity >= limit {
+            if !entry.isClosing {
+                metrics?.idleClosed.increment()
+            }
             finish(key, reset: entry.isClosing)
         }
     }

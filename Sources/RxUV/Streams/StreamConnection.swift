@@ -51,6 +51,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         /// Called once when the stream closes (`closeNow`): how the owner of
         /// a `.owner` stream (a `Server`) hears of it.
         var onClosed: (() -> Void)?
+        /// Where the bytes read and written are counted: a `Server`'s
+        /// metrics for the loop.
+        var traffic: ServerMetrics?
     }
 
     private let state: LoopBound<State>
@@ -122,6 +125,12 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// Unix-domain connection's socket path; `nil` for a terminal or a pipe.
     public var peerDescription: String? {
         nil
+    }
+
+    /// Counts the bytes read from and written to this stream in `metrics`
+    /// (a `Server`'s, for the loop), from now on. Loop thread.
+    final func countTraffic(in metrics: ServerMetrics?) {
+        state.value.traffic = metrics
     }
 
     /// Calls `body` once when the stream has closed, however it closes: what
@@ -260,6 +269,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
         guard state.value.writes.isDrained else { return .mustQueue(from: 0) }
         let written = payload.withBuffers(from: 0) { buffers, count in handle.tryWrite(buffers, count: count) }
+        if written > 0 {
+            state.value.traffic?.bytesWritten.increment(by: written)
+        }
         if written == payload.count {
             state.value.lastActivity = loop.clockMilliseconds
             return .written
@@ -282,7 +294,11 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             return
         }
         do throws(UVError) {
+            let queued = payload.count - offset
             _ = try WriteRequest(stream: handle, payload: payload, from: offset, peer: peerDescription) { [self] status in
+                if status >= 0 {
+                    state.value.traffic?.bytesWritten.increment(by: queued)
+                }
                 state.value.writes.requestCompleted()
                 writeFinished()
                 if state.value.writes.closesNow {
@@ -486,6 +502,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         if count > 0, let bytes {
             guard let reader else { return }
             state.value.lastActivity = loop.clockMilliseconds
+            state.value.traffic?.bytesRead.increment(by: count)
             // In place (through LoopBound's `_modify`): a copy of the
             // reference would make the spare storage look shared, never reused.
             let received = ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)

@@ -184,6 +184,17 @@ let package = Package(
             swiftSettings: examples
         ),
         .executableTarget(
+            name: "wait-for",
+            dependencies: [
+                "ExampleSupport", "RxCore", "RxUV",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/wait-for",
+            exclude: ["README.md"],
+            swiftSettings: examples
+        ),
+        .executableTarget(
             name: "rx-watch",
             dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/rx-watch",

@@ -14,6 +14,9 @@ let package = Package(
         .package(path: "RxUV"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        // The metrics backends a Server's echo is measured with.
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
     ],
     targets: [
         .target(name: "AllocationCounter"),
@@ -40,12 +43,16 @@ let package = Package(
         .executableTarget(name: "uv-echo", dependencies: ["CLibUVBench"]),
         // The floor for timers: 1,000,000 uv_timer_t in plain C.
         .executableTarget(name: "uv-timers", dependencies: ["CLibUVBench"]),
-        // The README echo chain on RxUV.
+        // The README echo chain on RxUV; the same as `for try await` on the
+        // loop's executor; and as a Server's handler with its metrics off, on
+        // swift-metrics' no-op backend, or on swift-prometheus's.
         .executableTarget(
             name: "rxuv-echo",
             dependencies: [
                 .product(name: "RxCore", package: "RxUV"),
                 .product(name: "RxUV", package: "RxUV"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -67,7 +74,8 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // SwiftNIO's echo on one event-loop thread.
+        // SwiftNIO's echo on one event-loop thread, as a channel handler or
+        // as NIOAsyncChannel's `for try await`.
         .executableTarget(
             name: "nio-echo",
             dependencies: [

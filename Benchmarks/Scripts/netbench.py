@@ -42,6 +42,11 @@ SERVERS = [
     ("c-malloc", "C on libuv, malloc per read", ["uv-echo", "--malloc"]),
     ("nio", "SwiftNIO, 1 EventLoop", ["nio-echo"]),
     ("rxuv-array", "RxUV, each read through [UInt8]", ["rxuv-echo", "--array"]),
+    ("rxuv-async", "RxUV, for try await on the loop", ["rxuv-echo", "--async"]),
+    ("nio-async", "SwiftNIO, NIOAsyncChannel for try await", ["nio-echo", "--async"]),
+    ("server-off", "RxUV Server, metrics off", ["rxuv-echo", "--server", "off"]),
+    ("server-noop", "RxUV Server, metrics on, no-op backend", ["rxuv-echo", "--server", "noop"]),
+    ("server-prom", "RxUV Server, metrics on, swift-prometheus", ["rxuv-echo", "--server", "prometheus"]),
 ]
 # Serving on several loops: both servers and the load generator share the
 # machine's cores (not pinned).
@@ -293,7 +298,35 @@ def report(settings, echo, timers, load_before, load_after, pinning):
         array = paired_ratio(echo, "rxuv-array", "rxuv", "tpcpu")
         print(f"| server CPU per GiB echoed | {to_c:.2f} | | {paired_ratio(echo, 'rxuv', 'nio', 'tpcpu'):.2f} | | {array:.2f} |")
         rss = median(echo["rxuv"], f"rss{connections[-1]}") / 1024
+        async_rows = []
+        for c in connections:
+            to_rx = paired_ratio(echo, "rxuv-async", "rxuv", f"cpu{c}")
+            to_nio = paired_ratio(echo, "rxuv-async", "nio-async", f"cpu{c}")
+            async_rows.append(f"| server CPU per round trip, c={c} | {to_rx:.2f} | ≤ 1.15 {mark(to_rx <= 1.15)} | {to_nio:.2f} | < 1 {mark(to_nio < 1)} |")
+        for c in connections:
+            to_rx = paired_ratio(echo, "rxuv-async", "rxuv", f"rt{c}")
+            to_nio = paired_ratio(echo, "rxuv-async", "nio-async", f"rt{c}")
+            async_rows.append(f"| rt/s, c={c} | {to_rx:.2f} | | {to_nio:.2f} | > 1 {mark(to_nio > 1)} |")
+        metrics_rows = []
+        for c in connections:
+            noop = paired_ratio(echo, "server-noop", "server-off", f"cpu{c}")
+            prom = paired_ratio(echo, "server-prom", "server-off", f"cpu{c}")
+            metrics_rows.append(f"| server CPU per round trip, c={c} | {noop:.3f} | ≤ 1.03 {mark(noop <= 1.03)} | {prom:.3f} |")
         print(f"| RSS at {connections[-1]} conns (MiB, absolute) | {rss:.1f} | ≤ 6 {mark(rss <= 6)} | {paired_ratio(echo, 'rxuv', 'nio', f'rss{connections[-1]}'):.2f} | | {paired_ratio(echo, 'rxuv-array', 'rxuv', f'rss{connections[-1]}'):.2f} |")
+        print()
+        print("The echo in async/await (RxUV: a task on the loop's executor per connection; NIO: NIOAsyncChannel):")
+        print()
+        print("| measure | RxUV async / RxUV Rx chain | target | RxUV async / NIO async | target |")
+        print("|---|---:|---|---:|---|")
+        for row in async_rows:
+            print(row)
+        print()
+        print("A Server's metrics on the echo's path (one loop, the Rx chain as its handler):")
+        print()
+        print("| measure | on, no-op backend / off | target | on, swift-prometheus / off |")
+        print("|---|---:|---|---:|")
+        for row in metrics_rows:
+            print(row)
         print()
         if "rxuv-baseline" in echo:
             print("This build against the baseline build (median over rounds of each round's ratio):")

@@ -171,14 +171,6 @@ enum Outcome {
 }
 
 extension TerminationStatus {
-    /// A shell's `$?`: the exit code, or 128 + the signal.
-    var exitCode: Int32 {
-        switch self {
-        case .exited(let code): code
-        case .signaled(let signal): 128 + signal
-        }
-    }
-
     /// "exited 2", "killed by signal 9".
     var summary: String {
         switch self {

@@ -191,6 +191,28 @@ class KVServerClientTests(unittest.TestCase):
         self.assertEqual(code, 0, server.stderr)
         self.assertLess(waited, 3)
 
+    def test_a_second_sigterm_ends_the_drain_at_once(self):
+        """A client that asked for 256 MiB of replies and reads none holds
+        the drain for its 2-second deadline; a second SIGTERM ends it at
+        once, and the server exits 0."""
+        server, port = self.start()
+        setup = RespConnection(port)
+        self.assertEqual(setup.command("SET", "big", "x" * (1 << 20)), b"+OK\r\n")
+        setup.close()
+        stuck = socket.create_connection(("127.0.0.1", port))
+        self.addCleanup(stuck.close)
+        stuck.sendall(b"".join(encode("GET", "big") for _ in range(256)))
+        time.sleep(0.2)   # the replies fill the socket buffers; the rest waits in the server
+        server.send_signal(signal.SIGTERM)
+        server.expect_line(r"shutting down, 1 client connected")
+        time.sleep(0.2)
+        started = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        code, _ = server.wait(5)
+        self.assertEqual(code, 0, server.stderr)
+        self.assertLess(time.monotonic() - started, 1.0, "the second signal did not end the drain at once")
+        server.expect_line(r"stopped; 2 connections served")
+
     def test_random_input_never_crashes_or_hangs_the_server(self):
         """500 seeded inputs, each on its own connection: valid commands,
         random bytes, lengths from 0 to 2^64, frames cut anywhere. Each gets

@@ -44,15 +44,20 @@ final class EchoHandler: ChannelInboundHandler {
 
 var port = 0
 var threads = 1
+var async = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
+    if argument == "--async" {
+        async = true
+        continue
+    }
     switch (argument, arguments.next().flatMap(Int.init)) {
     case ("--port", let value?) where (0...65_535).contains(value):
         port = value
     case ("--threads", let value?) where value >= 1:
         threads = value
     default:
-        writeOut("usage: nio-echo [--port N] [--threads N]\n", to: STDERR_FILENO)
+        writeOut("usage: nio-echo [--port N] [--threads N] [--async]\n", to: STDERR_FILENO)
         exit(2)
     }
 }
@@ -64,6 +69,36 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files
 }
 
 let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+
+if async {
+    // NIOAsyncChannel: each connection's inbound as an AsyncSequence, written
+    // back through its outbound writer, one child task per connection.
+    let server = try await ServerBootstrap(group: group)
+        .serverChannelOption(ChannelOptions.backlog, value: 128)
+        .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+        .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+        .bind(host: "127.0.0.1", port: port) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
+        }
+    writeOut("port \(server.channel.localAddress?.port ?? 0)\n", to: STDOUT_FILENO)
+    try await withThrowingDiscardingTaskGroup { connections in
+        try await server.executeThenClose { inbound in
+            for try await connection in inbound {
+                connections.addTask {
+                    try? await connection.executeThenClose { inbound, outbound in
+                        for try await buffer in inbound {
+                            try await outbound.write(buffer)
+                        }
+                    }
+                }
+            }
+        }
+    }
+    exit(0)
+}
+
 let bootstrap = ServerBootstrap(group: group)
     .serverChannelOption(ChannelOptions.backlog, value: 128)
     .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -73,7 +108,7 @@ let bootstrap = ServerBootstrap(group: group)
             try channel.pipeline.syncOperations.addHandler(EchoHandler())
         }
     }
-let channel = try bootstrap.bind(host: "127.0.0.1", port: port).wait()
+let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
 writeOut("port \(channel.localAddress?.port ?? 0)\n", to: STDOUT_FILENO)
-try channel.closeFuture.wait()
-try group.syncShutdownGracefully()
+try await channel.closeFuture.get()
+try await group.shutdownGracefully()

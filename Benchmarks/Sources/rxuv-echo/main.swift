@@ -1,3 +1,5 @@
+import CoreMetrics
+import Prometheus
 import RxCore
 import RxUV
 
@@ -8,23 +10,38 @@ import RxUV
 
 // rxuv-echo: the echo server of README.md, as the bridge benchmarks run it.
 //
-//   rxuv-echo [--port N] [--array | --group LOOPS]
+//   rxuv-echo [--port N] [--array | --async | --group LOOPS | --server off|noop|prometheus]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
 // prints "port N" once listening. `--array` converts each read to `[UInt8]`
 // and back (`ByteBuffer(Array(bytes))`) before writing it: the cost of a
 // byte type that cannot hand its memory to `uv_write` as it is. `--group`
 // serves with a `Server` on a `LoopGroup` of LOOPS loops (round robin), the
-// same echo as each connection's handler.
+// same echo as each connection's handler. `--async` echoes with
+// `for try await chunk in connection.inbound { try await outbound.write(chunk) }`
+// in a task on the loop's executor, one per connection. `--server` serves
+// with a `Server` on the one loop of this thread, its metrics off
+// (`recordsMetrics = false`), on swift-metrics' default no-op backend, or on
+// swift-prometheus's (`PrometheusMetricsFactory`).
 
 var port = 0
 var throughArray = false
+var async = false
+var serverMetrics: String?
 var groupLoops = 0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--array":
         throughArray = true
+    case "--async":
+        async = true
+    case "--server":
+        guard let value = arguments.next(), ["off", "noop", "prometheus"].contains(value) else {
+            fputs("rxuv-echo: --server needs off, noop or prometheus\n", stderr)
+            exit(2)
+        }
+        serverMetrics = value
     case "--group":
         guard let value = arguments.next().flatMap(Int.init), value >= 1 else {
             fputs("rxuv-echo: --group needs a number of loops\n", stderr)
@@ -38,7 +55,7 @@ while let argument = arguments.next() {
         }
         port = value
     default:
-        fputs("usage: rxuv-echo [--port N] [--array | --group LOOPS]\n", stderr)
+        fputs("usage: rxuv-echo [--port N] [--array | --async | --group LOOPS | --server off|noop|prometheus]\n", stderr)
         exit(2)
     }
 }
@@ -50,15 +67,17 @@ if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
 }
 
-if groupLoops > 0 {
-    let group = try LoopGroup(threads: groupLoops)
-    _ = group.rx.serve(host: "127.0.0.1", port: port) { served in
-        served.connection.rx.data
-            .flatMap { served.connection.write($0) }
-            .catch { _ in .empty() }
-            .asCompletable()
-    }
-    .subscribe(
+/// A `Server`'s handler: the README chain on one served connection.
+@Sendable func echo(_ served: ServedConnection<TCPConnection>) -> Completable {
+    served.connection.rx.data
+        .flatMap { served.connection.write($0) }
+        .catch { _ in .empty() }
+        .asCompletable()
+}
+
+/// Says the port a `Server` listens on, or why it cannot.
+func announce(_ serving: Single<Server>) -> Disposable {
+    serving.subscribe(
         onSuccess: { server in
             print("port \(server.address.port)")
             fflush(stdout)
@@ -67,6 +86,11 @@ if groupLoops > 0 {
             fputs("rxuv-echo: \(error)\n", stderr)
             exit(1)
         })
+}
+
+if groupLoops > 0 {
+    let group = try LoopGroup(threads: groupLoops)
+    _ = announce(group.rx.serve(host: "127.0.0.1", port: port, handler: echo))
     // The group's threads serve until SIGTERM ends the process.
     while true { pause() }
 }
@@ -82,7 +106,30 @@ let failed: (Error) -> Void = { error in
 }
 
 let server: Disposable
-if throughArray {
+if let serverMetrics {
+    var options = ServerOptions()
+    switch serverMetrics {
+    case "off": options.recordsMetrics = false
+    case "prometheus": MetricsSystem.bootstrap(PrometheusMetricsFactory())
+    default: break
+    }
+    server = announce(loop.rx.serve(host: "127.0.0.1", port: port, options: options, handler: echo))
+} else if async {
+    // Each connection in a task on this loop (its task executor): the
+    // iteration and the writes run on the loop thread, with no hop.
+    server = loop.rx.listen(host: "127.0.0.1", port: port, onListening: listening)
+        .flatMap { connection in
+            Completable.create(executorPreference: loop) {
+                let outbound = connection.outbound
+                for try await chunk in connection.inbound {
+                    try await outbound.write(chunk)
+                }
+            }
+            .asObservable()
+            .catch { _ in .empty() }
+        }
+        .subscribe(onError: failed)
+} else if throughArray {
     server = loop.rx.listen(host: "127.0.0.1", port: port, onListening: listening)
         .flatMap { connection in
             connection.rx.data

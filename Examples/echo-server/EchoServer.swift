@@ -77,13 +77,17 @@ struct EchoServer: AsyncParsableCommand {
                 .catch { _ in .empty() }
                 .asCompletable()
         }
+        // SIGHUP prints the counters. Watched from the start, on the first
+        // loop, before the server listens there: a SIGHUP that follows
+        // "listening" is never the default one, which would end the process.
+        daemon.shutdown.add(
+            group.loops[0].rx.signal(SIGHUP).subscribe(onNext: { _ in
+                guard let server = started.withLock({ $0 }) else { return }
+                print("echo-server: \(server.connectionCount) open, \(server.servedCount) served, \(server.refusedCount) refused, \(echoed.load(ordering: .relaxed)) bytes echoed")
+            }))
         let server = ServerService(serve, drainedBy: daemon, name: Endpoint.format(host: host, port: port)) { server in
             started.withLock { $0 = server }
             print("echo-server: listening on \(server.address)")
-            daemon.shutdown.add(
-                group.loops[0].rx.signal(SIGHUP).subscribe(onNext: { _ in
-                    print("echo-server: \(server.connectionCount) open, \(server.servedCount) served, \(server.refusedCount) refused, \(echoed.load(ordering: .relaxed)) bytes echoed")
-                }))
             _ = daemon.shutdown.requested.subscribe(onNext: { signum in
                 print("echo-server: \(signum == SIGINT ? "SIGINT" : "SIGTERM"): no new connections, closing \(server.connectionCount) open")
             })

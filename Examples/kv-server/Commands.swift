@@ -15,6 +15,8 @@ struct Command: Sendable {
     /// The first and last key argument and the step between keys (COMMAND).
     let keys: (first: Int, last: Int, step: Int)
     let run: @Sendable (Session, [ByteBuffer]) -> Void
+    /// Its calls, rejections, failures and durations, through swift-metrics.
+    let metrics: CommandMetrics
 
     init(
         _ name: String, arity: Int, flags: [String], keys: (Int, Int, Int) = (0, 0, 0),
@@ -26,6 +28,7 @@ struct Command: Sendable {
         self.keys = keys
         self.allowedWhileSubscribed = subscribed
         self.run = run
+        self.metrics = CommandMetrics(command: name)
     }
 
     func accepts(_ count: Int) -> Bool {
@@ -64,15 +67,24 @@ enum Commands {
             return
         }
         guard command.accepts(arguments.count) else {
+            command.metrics.rejected.increment()
             session.reply(.wrongArity(command.name))
             return
         }
         if session.subscriptionCount > 0, !command.allowedWhileSubscribed {
+            command.metrics.rejected.increment()
             session.reply(
                 .error("ERR Can't execute '\(command.name)': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"))
             return
         }
+        let errorsBefore = session.errorReplies
+        let started = CommandMetrics.now()
         command.run(session, arguments)
+        command.metrics.duration.recordNanoseconds(CommandMetrics.now() - started)
+        command.metrics.calls.increment()
+        if session.errorReplies != errorsBefore {
+            command.metrics.failed.increment()
+        }
     }
 
     /// Redis's text: the name, then the first arguments (up to 128 bytes).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import ExampleSupport
 import RxCore
 import RxUV
@@ -66,8 +67,13 @@ struct KVServer: AsyncParsableCommand {
     func run() async throws {
         Console.lineBuffered()
         let logger = logging.bootstrap("kv-server")
+        // Every command's calls and durations go through swift-metrics to
+        // kv-server's own backend, which INFO commandstats reads.
+        let commandStats = CommandStats()
+        MetricsSystem.bootstrap(commandStats)
         let group = try LoopGroup(threads: threads, logger: logger)
-        let context = ServerContext(limits: RESPLimits(), maxClients: maxClients, pubSubOutputLimit: pubsubOutputLimit)
+        let context = ServerContext(
+            limits: RESPLimits(), maxClients: maxClients, pubSubOutputLimit: pubsubOutputLimit, commandStats: commandStats)
         let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
         let shutdown = daemon.shutdown
         let listening = Atomic<Int>(unixSocket == nil ? 1 : 2)

@@ -25,10 +25,15 @@ final class ServerContext: Sendable {
     private let connectionsReceived = Atomic<Int>(0)
     private let nextID = Atomic<Int>(0)
 
-    init(limits: RESPLimits, maxClients: Int, pubSubOutputLimit: Int) {
+    /// What `INFO commandstats` reads: the metrics backend kv-server
+    /// bootstrapped, when it did.
+    let commandStats: CommandStats?
+
+    init(limits: RESPLimits, maxClients: Int, pubSubOutputLimit: Int, commandStats: CommandStats? = nil) {
         self.limits = limits
         self.maxClients = maxClients
         self.pubSubOutputLimit = pubSubOutputLimit
+        self.commandStats = commandStats
     }
 
     func newSessionID() -> Int {

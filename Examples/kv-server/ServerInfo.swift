@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// INFO: a short Server, Clients, Stats and Keyspace report in Redis's
-/// `field:value` format.
+/// `field:value` format; Commandstats on request (`INFO commandstats`,
+/// `INFO all`), as Redis does.
 enum ServerInfo {
     static func reply(_ args: [ByteBuffer], server: ServerContext) -> Reply {
         let wanted = Set(args.dropFirst().map { $0.string.lowercased() })
@@ -27,6 +28,9 @@ enum ServerInfo {
             let (channels, patterns) = server.pubSub.counts
             sections.append(
                 "# Stats\r\ntotal_connections_received:\(server.connectionsReceivedCount)\r\npubsub_channels:\(channels)\r\npubsub_patterns:\(patterns)\r\n")
+        }
+        if wanted.contains("commandstats") || wanted.contains("all") || wanted.contains("everything"), let stats = server.commandStats {
+            sections.append(stats.section)
         }
         if all || wanted.contains("keyspace") {
             let (keys, expiring) = server.keyspace.counts

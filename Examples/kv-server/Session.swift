@@ -95,8 +95,15 @@ final class Session: @unchecked Sendable {
 
     /// Queues a reply; it is written with the others of this read.
     func reply(_ reply: Reply) {
+        if case .error = reply {
+            errorReplies &+= 1
+        }
         replies.append(reply)
     }
+
+    /// Error replies queued so far: how a command that failed is told from
+    /// one that succeeded (`kv_commands_failed`).
+    private(set) var errorReplies = 0
 
     /// After this command's reply, stop reading and close the connection.
     func closeAfterReply() {

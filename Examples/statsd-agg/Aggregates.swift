@@ -17,7 +17,9 @@ struct Stat: Equatable {
 /// percentile, `mean_90`, `upper_90`... over the flush interval, then
 /// clears; a set reports how many distinct members it saw, then clears.
 struct Aggregates {
-    /// statsd's own counters, named as statsd names them.
+    /// statsd's own counters, named as statsd names them: recorded through
+    /// swift-metrics (`SelfMetrics`), taken in with `count(_:)`, reported
+    /// from the first flush on.
     static let badLines = "statsd.bad_lines_seen"
     static let packetsReceived = "statsd.packets_received"
     static let metricsReceived = "statsd.metrics_received"
@@ -38,16 +40,23 @@ struct Aggregates {
         self.percentiles = percentiles
     }
 
-    /// Takes in one datagram.
-    mutating func receive(_ datagram: ByteBuffer) {
-        counters[Self.packetsReceived, default: 0] += 1
+    /// Takes in one datagram; returns how many lines it held and how many
+    /// of them were bad.
+    mutating func receive(_ datagram: ByteBuffer) -> (lines: Int, badLines: Int) {
         var badLines = 0
         let lines = StatsdParser.parse(datagram, sample: { add($0) }, badLine: { badLines += 1 })
-        counters[Self.metricsReceived, default: 0] += Double(lines)
-        counters[Self.badLines, default: 0] += Double(badLines)
         totals.packets += 1
         totals.metrics += lines
         totals.badLines += badLines
+        return (lines, badLines)
+    }
+
+    /// Adds counts recorded elsewhere (statsd's own, through swift-metrics)
+    /// to this interval's counters.
+    mutating func count(_ recorded: [String: Double]) {
+        for (name, value) in recorded {
+            counters[name, default: 0] += value
+        }
     }
 
     /// Adds one good sample.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import ExampleSupport
 import Logging
 import RxCore
@@ -71,6 +72,13 @@ struct StatsdAgg: AsyncParsableCommand {
     func run() async throws {
         Console.lineBuffered()
         let logger = logging.bootstrap("statsd-agg")
+        // statsd-agg counts its own packets and lines through swift-metrics;
+        // its backend is itself: they come out in its flushes.
+        let selfMetrics = SelfMetrics()
+        MetricsSystem.bootstrap(selfMetrics)
+        let packetsReceived = Counter(label: Aggregates.packetsReceived)
+        let metricsReceived = Counter(label: Aggregates.metricsReceived)
+        let badLinesSeen = Counter(label: Aggregates.badLines)
         let group = try LoopGroup(threads: 1, logger: logger)
         let loop = group.loops[0]
         let (host, port, graphite, toStdout) = (host, port, graphite, stdout)
@@ -99,9 +107,16 @@ struct StatsdAgg: AsyncParsableCommand {
                         shutdown.add(
                             socket.rx.datagrams
                                 .take(until: shutdown.requested)
-                                .subscribe(onNext: { aggregates.receive($0.bytes) }, onDisposed: { socket.close() }))
+                                .subscribe(
+                                    onNext: { datagram in
+                                        let (lines, badLines) = aggregates.receive(datagram.bytes)
+                                        packetsReceived.increment()
+                                        metricsReceived.increment(by: lines)
+                                        badLinesSeen.increment(by: badLines)
+                                    }, onDisposed: { socket.close() }))
 
                         let flush = Observable<Never>.deferred {
+                            aggregates.count(selfMetrics.take())
                             let stats = aggregates.flush(interval: seconds)
                             let timestamp = time(nil)
                             if toStdout {

@@ -163,6 +163,38 @@ class KVServerDifferentialTests(unittest.TestCase):
                         self.fail(f"{name}, reply {index}: kv-server sent {got!r}, redis-server {want!r}; steps: {steps!r}")
                 type(self).compared += len(expected)
 
+    def test_commandstats_count_what_redis_counts(self):
+        """INFO commandstats after a scripted session on fresh servers: each
+        command's calls, rejected calls (a wrong number of arguments) and
+        failed calls (an error reply) as redis-server counts them; the times
+        differ, and PING (each fixture's readiness check) is left out."""
+        script = [c("SET a 1"), c("GET a"), c("GET missing"), c("INCR a"), c("SET s x"), c("INCR s"), c("GET"),
+                  c("MSET a"), c("SET k v EX 0"), c("DEL a s"), c("EXISTS a"), c("ECHO hi"), c("INCRBY a x")]
+        redis = RedisServer()
+        kv = Example("kv-server", "--port", 0)
+        try:
+            counted = []
+            for port in (kv.listening_port(), redis.port):
+                connection = RespConnection(port)
+                for command in script:
+                    connection.command(*command)
+                info = parse(connection.command("INFO", "commandstats"))
+                connection.close()
+                stats = {}
+                for line in info.decode().split("\r\n"):
+                    if line.startswith("cmdstat_") and not line.startswith("cmdstat_ping:"):
+                        name, fields = line[len("cmdstat_"):].split(":", 1)
+                        values = dict(field.split("=") for field in fields.split(","))
+                        stats[name] = (int(values["calls"]), int(values["rejected_calls"]), int(values["failed_calls"]))
+                        self.assertGreaterEqual(int(values["usec"]), 0)
+                counted.append(stats)
+            self.assertEqual(counted[0], counted[1], "kv-server's INFO commandstats against redis-server's")
+            self.assertEqual(counted[0]["get"], (2, 1, 0))
+            self.assertEqual(counted[0]["incr"], (2, 0, 1))
+        finally:
+            redis.stop()
+            kv.stop()
+
     def pubsub_transcript(self, port):
         """50 subscribers over channels and 3 patterns; a publisher's counts,
         then every subscriber's bytes, in subscriber order."""

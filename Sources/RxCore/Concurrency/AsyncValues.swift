@@ -21,25 +21,41 @@ final class AsyncValues<Element>: @unchecked Sendable {
         var end: End?
         var waiter: CheckedContinuation<Element?, Error>?
         var cancelled = false
-        /// The buffer's weight, counted when there is a demand.
+        /// The weight held, counted when there is a demand: the buffer's,
+        /// and the element last handed out, which the consumer holds until
+        /// it asks for the next.
         var buffered = 0
+        /// The weight of the element last handed out.
+        var inHand = 0
         /// Whether the source was told to pause (and not yet to resume).
         var paused = false
-        /// Whether the last `takeReady` left the buffer at or below the low
-        /// watermark of a paused source: the caller tells it to resume,
-        /// outside the lock.
-        var resumes = false
+        /// The consumer is done with the element it holds (it asks for the
+        /// next): its weight goes. Returns `true` when that takes a paused
+        /// source's weight to the low watermark or below: the caller tells
+        /// it to resume, outside the lock.
+        mutating func release(_ demand: AsyncValuesDemand<Element>?) -> Bool {
+            guard let demand else { return false }
+            buffered -= inHand
+            inHand = 0
+            guard paused, buffered <= demand.lowWatermark else { return false }
+            paused = false
+            return true
+        }
+
+        /// Returns `true` when the weight held has just passed the high
+        /// watermark: the caller tells the source to pause, outside the lock.
+        mutating func pauseIfAbove(_ demand: AsyncValuesDemand<Element>) -> Bool {
+            guard !paused, buffered > demand.highWatermark else { return false }
+            paused = true
+            return true
+        }
 
         /// What `next()` can return without waiting: an element, or the
         /// end (an error is returned once). `nil` when it has to wait.
         mutating func takeReady(_ demand: AsyncValuesDemand<Element>?) -> Result<Element?, Error>? {
             if let element = buffer.dequeue() {
                 if let demand {
-                    buffered -= demand.weight(element)
-                    if paused, buffered <= demand.lowWatermark {
-                        paused = false
-                        resumes = true
-                    }
+                    inHand = demand.weight(element)
                 }
                 return .success(element)
             }
@@ -71,9 +87,12 @@ final class AsyncValues<Element>: @unchecked Sendable {
     /// `CancellationError` where the rules say. Runs on the caller's
     /// executor and resumes there.
     nonisolated(nonsending) func next() async throws -> Element? {
-        let start = state.locked { state -> Bool in
+        let (start, resumes) = state.locked { state -> (Bool, Bool) in
             defer { state.started = true }
-            return !state.started
+            return (!state.started, state.release(demand))
+        }
+        if resumes {
+            demand?.resume()
         }
         if start {
             subscription.setDisposable(
@@ -93,30 +112,18 @@ final class AsyncValues<Element>: @unchecked Sendable {
     }
 
     private func takeReady() -> Result<Element?, Error>? {
-        let (ready, resumes) = state.locked { state in
-            let ready = state.takeReady(demand)
-            defer { state.resumes = false }
-            return (ready, state.resumes)
-        }
-        if resumes {
-            demand?.resume()
-        }
-        return ready
+        state.locked { $0.takeReady(demand) }
     }
 
     private func wait(_ continuation: CheckedContinuation<Element?, Error>) {
-        let (outcome, resumes) = state.locked { state -> (Result<Element?, Error>?, Bool) in
-            defer { state.resumes = false }
-            if let ready = state.takeReady(demand) { return (ready, state.resumes) }
+        let outcome = state.locked { state -> Result<Element?, Error>? in
+            if let ready = state.takeReady(demand) { return ready }
             if state.cancelled {
                 state.end = .completed
-                return (.failure(CancellationError()), false)
+                return .failure(CancellationError())
             }
             state.waiter = continuation
-            return (nil, false)
-        }
-        if resumes {
-            demand?.resume()
+            return nil
         }
         guard let ready = outcome else { return }
         if case .failure(let error) = ready, error is CancellationError {
@@ -146,8 +153,19 @@ final class AsyncValues<Element>: @unchecked Sendable {
             if case .some = state.end { return (nil, false) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                if case .error = event { state.end = .completed }
-                if case .completed = event { state.end = .completed }
+                switch event {
+                case .next(let element):
+                    // Handed straight to the consumer, which holds it until
+                    // it asks again.
+                    if let demand {
+                        let weight = demand.weight(element)
+                        state.inHand = weight
+                        state.buffered += weight
+                        return (waiter, state.pauseIfAbove(demand))
+                    }
+                case .error, .completed:
+                    state.end = .completed
+                }
                 return (waiter, false)
             }
             switch event {
@@ -155,8 +173,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
                 state.buffer.enqueue(element)
                 if let demand {
                     state.buffered += demand.weight(element)
-                    if !state.paused, state.buffered > demand.highWatermark {
-                        state.paused = true
+                    if state.pauseIfAbove(demand) {
                         return (nil, true)
                     }
                 }
@@ -185,11 +202,13 @@ final class AsyncValues<Element>: @unchecked Sendable {
 }
 
 /// How a bounded `values` asks its source for less: the weight of an
-/// element, the watermarks on the buffered weight, and the two calls to the
-/// source. `pause` is called during the source's `onNext`, on its thread,
-/// when the buffer grows above `highWatermark`; `resume` is called on the
-/// consumer's executor when it takes the buffer down to `lowWatermark` or
-/// less. The source may deliver what is already on its way after a pause.
+/// element, the watermarks on the weight held (the buffer, and the element
+/// the consumer holds until it asks for the next), and the two calls to
+/// the source. `pause` is called during the source's `onNext`, on its
+/// thread, when the weight held grows above `highWatermark`; `resume` is
+/// called on the consumer's executor when it asks for an element with the
+/// weight held at `lowWatermark` or less. The source may deliver what is
+/// already on its way after a pause.
 @_spi(Bridge)
 public struct AsyncValuesDemand<Element>: Sendable {
     /// Above this buffered weight the source is asked to pause.

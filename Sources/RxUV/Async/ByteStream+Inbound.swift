@@ -7,10 +7,11 @@ extension ByteStream {
     /// The iteration subscribes to `rx.data` when it asks for its first
     /// element and ends as `rx.data` does: `nil` at end of input, the read's
     /// `UVError` thrown (`ECONNRESET`). Reads that arrive while the consumer
-    /// is busy are buffered; when more than `highWatermark` bytes wait, the
-    /// stream stops reading (`holdReading(true)`: `uv_read_stop`, the
-    /// demand reason of the read gate), and when the consumer has taken
-    /// them down to `lowWatermark` it reads again. The kernel's socket
+    /// is busy are buffered; when more than `highWatermark` bytes are held
+    /// (the buffer, and the read the consumer handles until it asks for the
+    /// next), the stream stops reading (`holdReading(true)`: `uv_read_stop`, the
+    /// demand reason of the read gate), and when the consumer asks for the
+    /// next read with `lowWatermark` bytes or fewer held, it reads again. The kernel's socket
     /// buffer then fills and TCP's own flow control slows the peer, so a
     /// slow consumer holds at most `highWatermark` plus one read in memory.
     ///

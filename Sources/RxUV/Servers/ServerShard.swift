@@ -136,6 +136,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         assertConfined()
         guard let entry = entries.removeValue(forKey: key) else { return }
         metrics?.active.record(entries.count)
+        metrics?.reportTraffic()
         entry.handling.dispose()
         if entries.isEmpty {
             sweep.take()?.release()

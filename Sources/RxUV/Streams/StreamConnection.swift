@@ -52,8 +52,10 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         /// a `.owner` stream (a `Server`) hears of it.
         var onClosed: (() -> Void)?
         /// Where the bytes read and written are counted: a `Server`'s
-        /// metrics for the loop.
-        var traffic: ServerMetrics?
+        /// metrics for the loop. Not retained (no reference counting on
+        /// each read and write): the server's shard holds them, and it
+        /// outlives its connections.
+        unowned(unsafe) var traffic: ServerMetrics?
     }
 
     private let state: LoopBound<State>
@@ -270,7 +272,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         guard state.value.writes.isDrained else { return .mustQueue(from: 0) }
         let written = payload.withBuffers(from: 0) { buffers, count in handle.tryWrite(buffers, count: count) }
         if written > 0 {
-            state.value.traffic?.bytesWritten.increment(by: written)
+            state.value.traffic?.wrote(written)
         }
         if written == payload.count {
             state.value.lastActivity = loop.clockMilliseconds
@@ -297,7 +299,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             let queued = payload.count - offset
             _ = try WriteRequest(stream: handle, payload: payload, from: offset, peer: peerDescription) { [self] status in
                 if status >= 0 {
-                    state.value.traffic?.bytesWritten.increment(by: queued)
+                    state.value.traffic?.wrote(queued)
                 }
                 state.value.writes.requestCompleted()
                 writeFinished()
@@ -502,7 +504,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         if count > 0, let bytes {
             guard let reader else { return }
             state.value.lastActivity = loop.clockMilliseconds
-            state.value.traffic?.bytesRead.increment(by: count)
+            state.value.traffic?.read(count)
             // In place (through LoopBound's `_modify`): a copy of the
             // reference would make the spare storage look shared, never reused.
             let received = ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)

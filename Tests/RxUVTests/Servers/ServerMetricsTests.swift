@@ -108,6 +108,37 @@ final class ServerMetricsTests: BridgeTestCase {
         XCTAssertEqual(try counter("rxuv_server_connections_reset", label), 0)
     }
 
+    /// Bytes reach their counters in batches of at least 16 KiB while a
+    /// connection is open, and exactly once it has closed.
+    func testBytes_CountedInBatchesThenExactlyAtClose() throws {
+        var options = ServerOptions()
+        options.metricsFactory = metrics
+        options.metricsLabel = "batches"
+        let size = 40_000
+        let whileOpen = try loop.run { [loop = loop!, options, metrics] in
+            let server = try await loop.rx.serve(host: "127.0.0.1", port: 0, options: options, handler: Self.echo).value
+            let client = try await loop.rx.connect(host: "127.0.0.1", port: server.address.port).value
+            try await client.write(ByteBuffer(randomBytes(count: size))).value
+            var received = 0
+            var replies = client.inbound.makeAsyncIterator()
+            while received < size, let chunk = try await replies.next() {
+                received += chunk.count
+            }
+            let read = metrics.counterTotal(label: "rxuv_server_bytes_read", dimensions: [("server", "batches"), ("loop", "0")])
+            client.close()
+            try await Self.settle(server, at: 0)
+            try await server.drain(deadline: .seconds(1)).value
+            return read
+        }
+        XCTAssertGreaterThanOrEqual(whileOpen, Int64(ServerMetricsTests.batch))
+        XCTAssertLessThanOrEqual(whileOpen, Int64(size))
+        XCTAssertEqual(try counter("rxuv_server_bytes_read", "batches"), Int64(size))
+        XCTAssertEqual(try counter("rxuv_server_bytes_written", "batches"), Int64(size))
+    }
+
+    /// The batch the server's byte counters take at least.
+    private static let batch = 16 * 1024
+
     /// With `recordsMetrics` off, nothing is made or recorded.
     func testRecordsMetricsOff_RecordsNothing() throws {
         var options = ServerOptions()

@@ -9,7 +9,10 @@ import Synchronization
 /// early), it disposes the subscription.
 final class AsyncValues<Element>: @unchecked Sendable {
     // @unchecked Sendable: the state is read and written under its lock;
-    // elements cross to the iterating task as they cross threads in Rx.
+    // elements cross to the iterating task as they cross threads in Rx. The
+    // waiting continuation is an unsafe one (no checking object per wait):
+    // the lock hands it out once, to whichever of an event, the
+    // cancellation or `wait` takes it first.
     private enum End {
         case completed
         case failed(Error)
@@ -19,7 +22,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
         var started = false
         var buffer = RingQueue<Element>()
         var end: End?
-        var waiter: CheckedContinuation<Element?, Error>?
+        var waiter: UnsafeContinuation<Element?, Error>?
         var cancelled = false
         /// The weight held, counted when there is a demand: the buffer's,
         /// and the element last handed out, which the consumer holds until
@@ -103,7 +106,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
             return try ready.get()
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 self.wait(continuation)
             }
         } onCancel: {
@@ -115,7 +118,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
         state.locked { $0.takeReady(demand) }
     }
 
-    private func wait(_ continuation: CheckedContinuation<Element?, Error>) {
+    private func wait(_ continuation: UnsafeContinuation<Element?, Error>) {
         let outcome = state.locked { state -> Result<Element?, Error>? in
             if let ready = state.takeReady(demand) { return ready }
             if state.cancelled {
@@ -135,7 +138,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
     }
 
     private func cancel() {
-        let waiter = state.locked { state -> CheckedContinuation<Element?, Error>? in
+        let waiter = state.locked { state -> UnsafeContinuation<Element?, Error>? in
             state.cancelled = true
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
@@ -149,7 +152,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
     }
 
     private func on(_ event: Event<Element>) {
-        let (waiter, pauses) = state.locked { state -> (CheckedContinuation<Element?, Error>?, Bool) in
+        let (waiter, pauses) = state.locked { state -> (UnsafeContinuation<Element?, Error>?, Bool) in
             if case .some = state.end { return (nil, false) }
             if let waiter = state.waiter {
                 state.waiter = nil

@@ -164,7 +164,7 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
     private enum State {
         case running
         case finished(UVError?)
-        case waiting(CheckedContinuation<Void, Error>)
+        case waiting(UnsafeContinuation<Void, Error>)
         case detached
     }
 
@@ -203,7 +203,7 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
     /// `CancellationError`.
     nonisolated(nonsending) func waitForRoom(_ writability: Observable<Bool>) async throws {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, Error>) in
                 let ready = state.withLock { state -> Result<Void, Error>? in
                     switch state {
                     case .finished(let error):
@@ -239,7 +239,7 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
         case .completed: error = nil
         case .error(let failure): error = failure as? UVError ?? UVError(code: .ioError, operation: "write (\(failure))")
         }
-        let (waiter, parks) = state.withLock { state -> (CheckedContinuation<Void, Error>?, Bool) in
+        let (waiter, parks) = state.withLock { state -> (UnsafeContinuation<Void, Error>?, Bool) in
             switch state {
             case .running:
                 state = .finished(error)
@@ -270,7 +270,7 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
     }
 
     private func resumeWaiter(with result: Result<Void, Error>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Error>? in
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Error>? in
             guard case .waiting(let continuation) = state else {
                 if case .running = state {
                     // Cancelled before it waited: `waitForRoom` throws.

@@ -156,7 +156,7 @@ class UVHandle: UVResource, @unchecked Sendable {
 
 /// The kinds of handle RxUV opens, as the loop counts them.
 enum UVHandleKind: Int, CaseIterable {
-    case async, fsEvent, fsPoll, pipe, poll, process, signal, tcp, timer, tty, udp
+    case async, fsEvent, fsPoll, idle, pipe, poll, process, signal, tcp, timer, tty, udp
 
     /// The name `Loop.close` uses: `timer`, `tcp`...
     var name: String {
@@ -164,6 +164,7 @@ enum UVHandleKind: Int, CaseIterable {
         case .async: "async"
         case .fsEvent: "fs_event"
         case .fsPoll: "fs_poll"
+        case .idle: "idle"
         case .process: "process"
         case .pipe: "pipe"
         case .poll: "poll"

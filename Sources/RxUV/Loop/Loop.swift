@@ -88,7 +88,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
-        queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue))
+        try openQueue()
     }
 
     /// `true` when called on the thread that runs (or will run) this loop.
@@ -312,9 +312,18 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// Takes work again after a close that failed. A wake-up handle that
     /// cannot be made leaves the loop refusing work, which `execute`
     /// reports; the reason goes to the error handler.
+    /// Makes the queue's two handles (its wake-up `uv_async_t` and the
+    /// `uv_idle_t` that runs the loop thread's own work) and opens it. If
+    /// the second cannot be made, the first closes as its owner goes. Loop
+    /// thread.
+    private func openQueue() throws(UVError) {
+        let runner = Owned(try UVIdle(loop: self, isLoopInternal: true, target: queue))
+        queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue), runner: runner)
+    }
+
     private func reopenQueue() {
         do throws(UVError) {
-            queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue))
+            try openQueue()
         } catch {
             report(error, ReportContext(loop: self))
         }

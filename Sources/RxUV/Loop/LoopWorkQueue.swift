@@ -9,15 +9,17 @@ import Synchronization
 /// is unreferenced, so an idle loop's `run()` can return.
 ///
 /// Work the loop thread queues for itself (an actor's job, a task's, a
-/// closure given to `execute` there) takes no lock while nothing from
-/// another thread waits: it goes to a list of the loop thread's own, which
-/// runs before what other threads queued after it. With work from other
-/// threads waiting, it queues behind that work under the lock, so every
-/// item runs in the order it was queued.
+/// closure given to `execute` there) takes no lock and no system call while
+/// nothing from another thread waits: it goes to a list of the loop
+/// thread's own, which a `uv_idle_t` runs on the loop's next turn, before
+/// it polls (so the poll does not block meanwhile), and before what other
+/// threads queued after it. With work from other threads waiting, it queues
+/// behind that work under the lock, so every item runs in the order it was
+/// queued.
 // @unchecked Sendable: the shared fields are in `pending`, under its lock,
 // and `othersWaiting` is atomic; `local` and `localWakeup` are touched on
 // the loop thread only.
-final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
+final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
     private struct Pending: ~Copyable {
         var work: [LoopWork] = []
         var isClosed = false
@@ -40,16 +42,18 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
     /// The wake-up handle as the loop thread sees it: set by `open`, cleared
     /// by `close` (so `nil` means closed). Loop-thread state.
     @exclusivity(unchecked) private var localWakeup: UVAsync?
+    /// The `uv_idle_t` that runs `local` on the loop's next turn, which the
+    /// queue owns. Loop-thread state.
+    @exclusivity(unchecked) private var localRunner: Owned<UVIdle>?
 
     /// Queues `work` and wakes the loop. `onLoopThread` says whether the
     /// caller is the loop thread (which then keeps the loop alive for it).
     /// Returns `false` if the queue is closed; `work` is then not run.
     func enqueue(_ work: LoopWork, onLoopThread: Bool) -> Bool {
         if onLoopThread, !othersWaiting.load(ordering: .acquiring) {
-            guard let wakeup = localWakeup else { return false }
+            guard localWakeup != nil else { return false }
             local.append(work)
-            wakeup.send()
-            wakeup.ref()
+            runLocalSoon()
             return true
         }
         let wakeup = pending.withLock { pending -> UVAsync? in
@@ -68,15 +72,16 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
         return true
     }
 
-    /// Installs `wakeup` and takes work again (after a failed close, or at
-    /// the start). Loop thread.
-    func open(with wakeup: UVAsync) {
+    /// Installs `wakeup` and `runner` and takes work again (after a failed
+    /// close, or at the start). Loop thread.
+    func open(with wakeup: UVAsync, runner: consuming Owned<UVIdle>) {
         let keepsLoopAlive = pending.withLock { pending in
             pending.isClosed = false
             pending.wakeup = Owned(wakeup)
             return pending.keepsLoopAlive
         }
         localWakeup = wakeup
+        localRunner = consume runner
         if !keepsLoopAlive {
             wakeup.unref()
         }
@@ -98,9 +103,46 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
 
     /// Keeps the loop alive while queued work waits. Loop thread.
     func keepAliveForPendingWork() {
-        let wakeup = pending.withLock { $0.work.isEmpty && local.isEmpty ? nil : $0.wakeup?.resource }
+        let wakeup = pending.withLock { $0.work.isEmpty ? nil : $0.wakeup?.resource }
         wakeup?.ref()
         wakeup?.send()
+        if !local.isEmpty {
+            runLocalSoon()
+        }
+    }
+
+    /// Has the loop thread's own work run on the loop's next turn: the idle
+    /// handle runs (and keeps the loop alive) until it is done. Should the
+    /// idle handle fail to start, the wake-up handle runs it instead. Loop
+    /// thread.
+    private func runLocalSoon() {
+        do throws(UVError) {
+            try localRunner?.resource.start()
+        } catch {
+            localWakeup?.send()
+            localWakeup?.ref()
+        }
+    }
+
+    /// Whether the loop thread's own work waits for the wake-up handle (the
+    /// idle handle does not run it). Loop thread.
+    private var localNeedsWakeup: Bool {
+        !local.isEmpty && localRunner?.resource.isRunning != true
+    }
+
+    /// The loop's turn, before it polls: runs the loop thread's own work
+    /// queued so far, once. Work it queues runs on the next turn, so I/O and
+    /// timers are served between batches; the idle handle stops once
+    /// nothing is left. Loop thread.
+    func idleFired() {
+        var batch: [LoopWork] = []
+        swap(&batch, &local)
+        for work in batch {
+            work.run()
+        }
+        if local.isEmpty {
+            localRunner?.resource.stop()
+        }
     }
 
     /// Runs what was queued when the loop woke up. Work queued while it
@@ -121,8 +163,13 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
         for work in batch {
             work.run()
         }
+        if local.isEmpty {
+            localRunner?.resource.stop()
+        }
         let (wakeup, isEmpty, keepsLoopAlive) = pending.withLock { pending in
-            (pending.wakeup?.resource, pending.work.isEmpty && local.isEmpty, pending.keepsLoopAlive)
+            // The loop thread's own work keeps the loop alive through the
+            // idle handle, which runs it.
+            (pending.wakeup?.resource, pending.work.isEmpty && !localNeedsWakeup, pending.keepsLoopAlive)
         }
         if !isEmpty {
             // Sent already by whoever queued it; referenced so that an
@@ -141,6 +188,7 @@ final class LoopWorkQueue: UVAsyncTarget, @unchecked Sendable {
         var leftover: [LoopWork] = []
         swap(&leftover, &local)
         localWakeup = nil
+        localRunner.take()?.release()
         leftover += pending.withLock { pending -> [LoopWork] in
             pending.isClosed = true
             othersWaiting.store(false, ordering: .releasing)

@@ -198,6 +198,24 @@ final class UVFaultInjectionTests: BridgeTestCase {
         served.removeAll()
     }
 
+    /// Work the loop thread queues for itself runs on the loop's next turn
+    /// through its idle handle; when that handle cannot start, the wake-up
+    /// handle runs it instead, in order, and `run()` still returns once it
+    /// has run.
+    func testLoopThreadWork_RunsThroughTheWakeupWhenTheIdleHandleCannotStart() {
+        let ran = Box<[Int]>([])
+        UVFaultInjection.inject(-EINVAL, into: "uv_idle_start", times: 2)
+        loop.execute { ran.value.append(1) }
+        loop.execute { ran.value.append(2) }
+        runLoop()
+        XCTAssertEqual(ran.value, [1, 2])
+        XCTAssertEqual(UVFaultInjection.firedCount("uv_idle_start"), 2)
+        // The idle handle starts again next time.
+        loop.execute { ran.value.append(3) }
+        runLoop()
+        XCTAssertEqual(ran.value, [1, 2, 3])
+    }
+
     /// Out of descriptors while accepting: reported once, accepting pauses,
     /// and the waiting client is served after the pause, as is the next.
     func testFaultInjection_TransientAcceptFailureKeepsListening() {

@@ -39,14 +39,6 @@ private final class CountingStream: ForwardingStream, @unchecked Sendable {
     }
 }
 
-/// The process's resident set, in bytes (`/proc/self/statm`).
-func residentBytes() -> Int {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = statm.split(separator: " ")
-    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}
-
 /// `ByteStream.inbound`: reads as an `AsyncSequence`, with the read gate
 /// closed while the consumer is behind, against real peers (python's
 /// socket) on 127.0.0.1.
@@ -69,7 +61,7 @@ final class ByteStreamInboundTests: BridgeTestCase {
     /// A consumer that sleeps per read while a peer sends 32 MiB: the reads
     /// never run more than the high watermark plus one read ahead of it,
     /// reading resumes each time, every byte arrives in order, and the
-    /// process's resident set stays within a bound. `RXUV_INBOUND_MIB` and
+    /// memory in use (`memoryInUse()`) stays within a bound. `RXUV_INBOUND_MIB` and
     /// `RXUV_INBOUND_SLEEP_MS` set the size and the sleep (32 and 1 here;
     /// BENCHMARKS.md quotes a run with 256 and 10).
     func testInbound_SlowConsumer_BoundsWhatIsBufferedAndResumes() throws {
@@ -79,7 +71,7 @@ final class ByteStreamInboundTests: BridgeTestCase {
         let high = 256 << 10
         let low = 64 << 10
         let (ends, endOf) = AsyncStream<Result<CountingStream, any Error>>.makeStream()
-        let before = residentBytes()
+        let before = memoryInUse()
         let mostResident = Mutex(before)
         let checked = try loop.run { [loop = loop!] in
             let server = try await loop.rx.serve(host: "127.0.0.1", port: 0) { served in
@@ -96,7 +88,7 @@ final class ByteStreamInboundTests: BridgeTestCase {
                                 inOrder = false
                             }
                             offset += chunk.count
-                            mostResident.withLock { $0 = max($0, residentBytes()) }
+                            mostResident.withLock { $0 = max($0, memoryInUse()) }
                             try await Task.sleep(for: .milliseconds(sleep))
                         }
                         endOf.yield(inOrder ? .success(counted) : .failure(UVError(code: .invalidArgument, operation: "bytes out of order")))
@@ -118,7 +110,7 @@ final class ByteStreamInboundTests: BridgeTestCase {
         XCTAssertGreaterThan(checked.holds, 0, "the consumer never fell behind")
         XCTAssertGreaterThanOrEqual(checked.releases, checked.holds - 1)
         let grown = mostResident.withLock { $0 } - before
-        print("inbound: \(size >> 20) MiB through a slow consumer; reads ahead at most \(checked.mostAhead) bytes, held back \(checked.holds) times, resident set grew \(grown >> 10) KiB")
+        print("inbound: \(size >> 20) MiB through a slow consumer; reads ahead at most \(checked.mostAhead) bytes, held back \(checked.holds) times, memory in use grew \(grown >> 10) KiB")
         XCTAssertLessThan(grown, 16 << 20)
     }
 

@@ -63,44 +63,15 @@ final class UVErrorTests: BridgeTestCase {
         // A leak would be about 2 x 48 bytes per round: 9 MB over 100,000.
         // Under a sanitizer, its allocator's count of live bytes (exact, and
         // blind to ASan's quarantine of freed memory); otherwise resident memory.
-        let before = heapBytes()
+        let before = memoryInUse()
         var lengths = 0
         for index in 0..<100_000 {
             let code = UVError.Code(rawValue: -200_000 - Int32(index % 1000))
             lengths += code.name.utf8.count + code.message.utf8.count
         }
-        let grown = heapBytes() - before
+        let grown = memoryInUse() - before
         XCTAssertGreaterThan(lengths, 100_000)
         XCTAssertLessThan(grown, 3 << 20, "memory in use grew by \(grown) bytes over 100,000 names and messages")
-    }
-
-    /// Bytes in use: the sanitizer allocator's live bytes when a sanitizer
-    /// runtime is loaded (`make sanitize`, `make sanitize-thread`), else the
-    /// process's resident memory.
-    private func heapBytes() -> Int {
-        typealias AllocatedBytes = @convention(c) () -> Int
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__sanitizer_get_current_allocated_bytes") {
-            return unsafeBitCast(symbol, to: AllocatedBytes.self)()
-        }
-        return residentBytes()
-    }
-
-    /// The process's resident memory, from /proc/self/statm.
-    private func residentBytes() -> Int {
-        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-        defer { fclose(file) }
-        var size = 0
-        var resident = 0
-        guard
-            withUnsafeMutablePointer(
-                to: &size,
-                { size in
-                    withUnsafeMutablePointer(to: &resident) { resident in
-                        withVaList([size, resident]) { vfscanf(file, "%ld %ld", $0) }
-                    }
-                }) == 2
-        else { return 0 }
-        return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     func testUVError_AFailedWriteKeepsItsOperationAndAddress() {

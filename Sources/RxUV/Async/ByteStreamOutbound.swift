@@ -149,7 +149,7 @@ final class ParkedWriteFailure: Sendable {
 /// decided once, under its lock, whichever thread reports first.
 private final class PendingWrite: ObserverType, @unchecked Sendable {
     // @unchecked Sendable: the state is read and written under its lock;
-    // the subscriptions are thread-safe disposables.
+    // the room subscription is a thread-safe disposable.
     typealias Element = Never
 
     enum Outcome {
@@ -164,23 +164,23 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
     private enum State {
         case running
         case finished(UVError?)
-        case waiting(UnsafeContinuation<Void, Error>)
+        /// `write` waits; the subscription watches for room.
+        case waiting(UnsafeContinuation<Void, Error>, SingleAssignmentDisposable)
         case detached
     }
 
     private let state = Mutex(State.running)
     private let failures: ParkedWriteFailure
-    private let writeSubscription = SingleAssignmentDisposable()
-    private let roomSubscription = SingleAssignmentDisposable()
 
     init(failures: ParkedWriteFailure) {
         self.failures = failures
     }
 
     /// Subscribes to the write: on the loop thread with nothing queued it
-    /// is done before this returns.
+    /// is done before this returns. The subscription is not kept: a write
+    /// cannot be taken back, and its end releases this observer.
     func start(_ write: Completable) {
-        writeSubscription.setDisposable(write.asObservable().subscribe(self))
+        _ = write.asObservable().subscribe(self)
     }
 
     /// What `write` does now: return, throw, or wait.
@@ -204,12 +204,13 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
     nonisolated(nonsending) func waitForRoom(_ writability: Observable<Bool>) async throws {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, Error>) in
+                let room = SingleAssignmentDisposable()
                 let ready = state.withLock { state -> Result<Void, Error>? in
                     switch state {
                     case .finished(let error):
                         return error.map { .failure($0) } ?? .success(())
                     case .running:
-                        state = .waiting(continuation)
+                        state = .waiting(continuation, room)
                         return nil
                     case .waiting, .detached:
                         return .failure(CancellationError())
@@ -219,7 +220,8 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
                     continuation.resume(with: ready)
                     return
                 }
-                roomSubscription.setDisposable(
+                // Disposed by whoever ends the wait, also before this sets it.
+                room.setDisposable(
                     writability.subscribe { [self] event in
                         switch event {
                         case .next(false): break
@@ -239,22 +241,22 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
         case .completed: error = nil
         case .error(let failure): error = failure as? UVError ?? UVError(code: .ioError, operation: "write (\(failure))")
         }
-        let (waiter, parks) = state.withLock { state -> (UnsafeContinuation<Void, Error>?, Bool) in
+        let (waiter, room, parks) = state.withLock { state -> (UnsafeContinuation<Void, Error>?, Disposable?, Bool) in
             switch state {
             case .running:
                 state = .finished(error)
-                return (nil, false)
-            case .waiting(let continuation):
+                return (nil, nil, false)
+            case .waiting(let continuation, let room):
                 state = .finished(error)
-                return (continuation, false)
+                return (continuation, room, false)
             case .detached:
                 state = .finished(error)
-                return (nil, error != nil)
+                return (nil, nil, error != nil)
             case .finished:
-                return (nil, false)
+                return (nil, nil, false)
             }
         }
-        roomSubscription.dispose()
+        room?.dispose()
         if parks, let error {
             failures.park(error)
         }
@@ -270,8 +272,8 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
     }
 
     private func resumeWaiter(with result: Result<Void, Error>) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Void, Error>? in
-            guard case .waiting(let continuation) = state else {
+        let taken = state.withLock { state -> (UnsafeContinuation<Void, Error>, Disposable)? in
+            guard case .waiting(let continuation, let room) = state else {
                 if case .running = state {
                     // Cancelled before it waited: `waitForRoom` throws.
                     state = .detached
@@ -279,9 +281,10 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
                 return nil
             }
             state = .detached
-            return continuation
+            return (continuation, room)
         }
-        roomSubscription.dispose()
-        waiter?.resume(with: result)
+        guard let (waiter, room) = taken else { return }
+        room.dispose()
+        waiter.resume(with: result)
     }
 }

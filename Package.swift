@@ -13,6 +13,22 @@ let examples: [SwiftSetting] = [
     .swiftLanguageMode(.v6)
 ]
 
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let coreMetrics = Target.Dependency.product(name: "CoreMetrics", package: "swift-metrics")
+
+/// An example program in Examples/NAME (its README beside it), on the
+/// public API, ExampleSupport, ArgumentParser and swift-log, plus `extra`.
+func example(_ name: String, _ extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["ExampleSupport", "RxCore", "RxUV", argumentParser, logging] + extra,
+        path: "Examples/\(name)",
+        exclude: ["README.md"],
+        swiftSettings: examples
+    )
+}
+
 let package = Package(
     name: "RxUV",
     platforms: [.macOS(.v15)],
@@ -54,8 +70,8 @@ let package = Package(
             name: "RxUV",
             dependencies: [
                 "RxCore", "CLibUV",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                logging,
+                coreMetrics,
             ],
             swiftSettings: traceResources
         ),
@@ -67,7 +83,7 @@ let package = Package(
                 "RxCore", "RxUV",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                logging,
             ],
             swiftSettings: traceResources
         ),
@@ -86,9 +102,9 @@ let package = Package(
             dependencies: [
                 "RxUV", "RxCore",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "Logging", package: "swift-log"),
+                logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                coreMetrics,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: traceResources
@@ -100,7 +116,7 @@ let package = Package(
                 "RxUVServiceLifecycle", "RxUV", "RxCore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             swiftSettings: traceResources
@@ -111,97 +127,20 @@ let package = Package(
             name: "ExampleSupport",
             dependencies: [
                 "RxCore", "RxUV", "RxUVServiceLifecycle",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                argumentParser, logging,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Examples/ExampleSupport",
             swiftSettings: examples
         ),
-        .executableTarget(
-            name: "echo-server",
-            dependencies: [
-                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Examples/echo-server",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "tcp-probe",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Examples/tcp-probe",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "chat-daemon",
-            dependencies: [
-                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Examples/chat-daemon",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "rxcat",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Examples/rxcat",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "kv-server",
-            dependencies: [
-                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-            ],
-            path: "Examples/kv-server",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "rxsponge",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Examples/rxsponge",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "statsd-agg",
-            dependencies: [
-                "ExampleSupport", "RxCore", "RxUV", "RxUVServiceLifecycle",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-            ],
-            path: "Examples/statsd-agg",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "wait-for",
-            dependencies: [
-                "ExampleSupport", "RxCore", "RxUV",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Examples/wait-for",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
-        .executableTarget(
-            name: "rx-watch",
-            dependencies: ["ExampleSupport", "RxCore", "RxUV", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Examples/rx-watch",
-            exclude: ["README.md"],
-            swiftSettings: examples
-        ),
+        example("echo-server", ["RxUVServiceLifecycle"]),
+        example("tcp-probe"),
+        example("chat-daemon", ["RxUVServiceLifecycle"]),
+        example("rxcat"),
+        example("kv-server", ["RxUVServiceLifecycle", coreMetrics]),
+        example("rxsponge"),
+        example("statsd-agg", ["RxUVServiceLifecycle", coreMetrics]),
+        example("wait-for"),
+        example("rx-watch"),
     ]
 )

@@ -1,9 +1,5 @@
 import CoreMetrics
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What one command records through swift-metrics, with the dimension
 /// `command`: `kv_commands` (calls that ran), `kv_commands_rejected` (a
 /// wrong number of arguments, or not allowed while subscribed),
@@ -24,13 +20,5 @@ final class CommandMetrics: Sendable {
         rejected = Counter(label: "kv_commands_rejected", dimensions: dimensions)
         failed = Counter(label: "kv_commands_failed", dimensions: dimensions)
         duration = CoreMetrics.Timer(label: "kv_command_duration", dimensions: dimensions)
-    }
-
-    /// The monotonic clock, in nanoseconds: what a call's duration is
-    /// measured with.
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }

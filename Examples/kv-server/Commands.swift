@@ -78,9 +78,9 @@ enum Commands {
             return
         }
         let errorsBefore = session.errorReplies
-        let started = CommandMetrics.now()
+        let started = Keyspace.clockNanoseconds()
         command.run(session, arguments)
-        command.metrics.duration.recordNanoseconds(CommandMetrics.now() - started)
+        command.metrics.duration.recordNanoseconds(Keyspace.clockNanoseconds() - started)
         command.metrics.calls.increment()
         if session.errorReplies != errorsBefore {
             command.metrics.failed.increment()

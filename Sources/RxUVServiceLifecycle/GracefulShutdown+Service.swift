@@ -9,10 +9,9 @@ extension GracefulShutdown {
     /// asked this service to stop (or cancelled it), so that no service of
     /// the group ends before the group asks, whichever started the
     /// shutdown. When the group asks for a graceful shutdown, the shutdown
-    /// begins (`begin()`, once for every service that shares it) and
-    /// `secondSignals` are watched, so that a second signal ends it at
-    /// once (`now()`), as it does for a daemon that watches its own
-    /// signals. When the service's task is cancelled, the shutdown ends at
+    /// begins (`begin(escalatingOn:)`, once for every service that shares
+    /// it), and a signal of `secondSignals` then ends it at once, as a
+    /// second signal does for a daemon that watches its own signals. When the service's task is cancelled, the shutdown ends at
     /// once.
     func runAsService(secondSignals: [Int32]) async {
         let stop = ServiceStop()
@@ -21,7 +20,7 @@ extension GracefulShutdown {
             await withGracefulShutdownHandler {
                 await stop.wait()
             } onGracefulShutdown: {
-                self.beginWatchingSecondSignals(secondSignals)
+                self.begin(escalatingOn: secondSignals)
                 stop.asked()
             }
         } onCancel: {
@@ -29,17 +28,6 @@ extension GracefulShutdown {
             stop.asked()
         }
         completion.dispose()
-    }
-
-    /// Begins the shutdown and ends it at once at the next of `signals`.
-    private func beginWatchingSecondSignals(_ signals: [Int32]) {
-        let loop = loops[0]
-        add(
-            Observable.merge(signals.map { loop.rx.signal($0) })
-                .take(1)
-                .subscribe(onNext: { [self] _ in now() }, onError: { _ in })
-        )
-        begin()
     }
 }
 

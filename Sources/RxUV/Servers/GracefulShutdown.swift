@@ -143,8 +143,19 @@ public final class GracefulShutdown: @unchecked Sendable {
     /// Starts the shutdown as a first `SIGTERM` would; once it has begun,
     /// does nothing (`now()` ends it at once). What a service lifecycle's
     /// graceful shutdown calls.
-    public func begin() {
-        received(15, whenRunningOnly: true)
+    ///
+    /// - Parameter signals: signals that, once this call has begun the
+    ///   shutdown, end it at once (as a second signal does for the signals
+    ///   it watches from the start), watched on the first loop until the
+    ///   shutdown finishes. Watched only by the call that begins it.
+    public func begin(escalatingOn signals: [Int32] = []) {
+        guard received(15, whenRunningOnly: true), !signals.isEmpty else { return }
+        let loop = loops[0]
+        add(
+            Observable.merge(signals.map { loop.rx.signal($0) })
+                .take(1)
+                .subscribe(onNext: { [self] _ in now() }, onError: { _ in })
+        )
     }
 
     /// Shuts down at once, as a second signal would.
@@ -154,8 +165,9 @@ public final class GracefulShutdown: @unchecked Sendable {
 
     /// A signal arrived (or `begin()`): the first begins the shutdown, a
     /// later one ends it at once, unless `whenRunningOnly` (then a later
-    /// one does nothing).
-    private func received(_ signal: Int32, whenRunningOnly: Bool = false) {
+    /// one does nothing). Returns whether this call began it.
+    @discardableResult
+    private func received(_ signal: Int32, whenRunningOnly: Bool = false) -> Bool {
         let taken = state.withLock { state -> (servers: [Server], work: [UncheckedSendable<Completable>])? in
             guard state.phase == .running else { return nil }
             state.phase = .draining
@@ -167,7 +179,7 @@ public final class GracefulShutdown: @unchecked Sendable {
                 // A second signal: no more waiting.
                 finish()
             }
-            return
+            return false
         }
         requestedSubject.onNext(signal)
         requestedSubject.onCompleted()
@@ -178,6 +190,7 @@ public final class GracefulShutdown: @unchecked Sendable {
             return state.phase == .finished
         }
         if late { drains.dispose() }
+        return true
     }
 
     private func finish() {

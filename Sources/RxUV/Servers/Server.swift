@@ -211,8 +211,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         }
         guard done else { return }
         if let started, let drainDuration {
-            let elapsed = ContinuousClock.now - started
-            drainDuration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            drainDuration.recordNanoseconds(RxTimeInterval(ContinuousClock.now - started).nanoseconds)
         }
         drained.onCompleted()
         _ = loops[0].enter(self, .countsDrained)

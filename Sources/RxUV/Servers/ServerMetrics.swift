@@ -29,11 +29,11 @@ final class ServerMetrics: @unchecked Sendable {
     let refused: Counter
     let reset: Counter
     let idleClosed: Counter
-    let bytesRead: Counter
-    let bytesWritten: Counter
-    /// Bytes read and written on the loop, not yet added to the counters.
-    private var unreportedRead = 0
-    private var unreportedWritten = 0
+    /// Bytes read and written on the loop, handed to their counters in
+    /// batches. Loop-thread state, so unchecked (no exclusivity check per
+    /// read and write).
+    @exclusivity(unchecked) private var bytesRead: BatchedCounter
+    @exclusivity(unchecked) private var bytesWritten: BatchedCounter
 
     /// The least bytes handed to a byte counter at once (but for a
     /// connection's last).
@@ -47,45 +47,58 @@ final class ServerMetrics: @unchecked Sendable {
         refused = Counter(label: "rxuv_server_connections_refused", dimensions: dimensions, factory: factory)
         reset = Counter(label: "rxuv_server_connections_reset", dimensions: dimensions, factory: factory)
         idleClosed = Counter(label: "rxuv_server_connections_idle_closed", dimensions: dimensions, factory: factory)
-        bytesRead = Counter(label: "rxuv_server_bytes_read", dimensions: dimensions, factory: factory)
-        bytesWritten = Counter(label: "rxuv_server_bytes_written", dimensions: dimensions, factory: factory)
+        bytesRead = BatchedCounter(Counter(label: "rxuv_server_bytes_read", dimensions: dimensions, factory: factory))
+        bytesWritten = BatchedCounter(Counter(label: "rxuv_server_bytes_written", dimensions: dimensions, factory: factory))
     }
 
     /// `count` bytes were read. Loop thread.
     @inline(__always)
     func read(_ count: Int) {
-        unreportedRead &+= count
-        if unreportedRead >= Self.trafficBatch {
-            bytesRead.increment(by: unreportedRead)
-            unreportedRead = 0
-        }
+        bytesRead.add(count, batch: Self.trafficBatch)
     }
 
     /// The kernel took `count` written bytes. Loop thread.
     @inline(__always)
     func wrote(_ count: Int) {
-        unreportedWritten &+= count
-        if unreportedWritten >= Self.trafficBatch {
-            bytesWritten.increment(by: unreportedWritten)
-            unreportedWritten = 0
-        }
+        bytesWritten.add(count, batch: Self.trafficBatch)
     }
 
     /// Hands the bytes not yet counted to their counters: a connection
     /// closed. Loop thread.
     func reportTraffic() {
-        if unreportedRead > 0 {
-            bytesRead.increment(by: unreportedRead)
-            unreportedRead = 0
-        }
-        if unreportedWritten > 0 {
-            bytesWritten.increment(by: unreportedWritten)
-            unreportedWritten = 0
-        }
+        bytesRead.flush()
+        bytesWritten.flush()
     }
 
     /// The timer of the server's drains.
     static func drainDuration(server: String, factory: any MetricsFactory) -> CoreMetrics.Timer {
         CoreMetrics.Timer(label: "rxuv_server_drain_duration", dimensions: [("server", server)], factory: factory)
+    }
+}
+
+/// A counter fed in batches: amounts add up here and reach the counter
+/// once they come to a batch, or when flushed.
+private struct BatchedCounter {
+    private let counter: Counter
+    private var unreported = 0
+
+    init(_ counter: Counter) {
+        self.counter = counter
+    }
+
+    /// Adds `amount`; hands the total to the counter once it reaches `batch`.
+    @inline(__always)
+    mutating func add(_ amount: Int, batch: Int) {
+        unreported &+= amount
+        if unreported >= batch {
+            flush()
+        }
+    }
+
+    /// Hands what is not yet counted to the counter.
+    mutating func flush() {
+        guard unreported > 0 else { return }
+        counter.increment(by: unreported)
+        unreported = 0
     }
 }

@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "RxFoundation", targets: ["RxFoundation"]),
         .library(name: "RxUV", targets: ["RxUV"]),
         .library(name: "RxUVServiceLifecycle", targets: ["RxUVServiceLifecycle"]),
+        .library(name: "RxUVTLS", targets: ["RxUVTLS"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -59,6 +60,13 @@ let package = Package(
             path: "Sources/CLibUV",
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]
+        ),
+        // The system's OpenSSL 3, for RxUVTLS only: a user who needs no TLS links no OpenSSL.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
@@ -85,6 +93,12 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 logging,
             ],
+            swiftSettings: traceResources
+        ),
+        // TLS as a stream over any RxUV stream (OpenSSL with memory BIOs).
+        .target(
+            name: "RxUVTLS",
+            dependencies: ["RxCore", "RxUV", "COpenSSL", logging],
             swiftSettings: traceResources
         ),
         .testTarget(
@@ -116,6 +130,16 @@ let package = Package(
                 "RxUVServiceLifecycle", "RxUV", "RxCore",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+                logging,
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: traceResources
+        ),
+
+        .testTarget(
+            name: "RxUVTLSTests",
+            dependencies: [
+                "RxUVTLS", "RxUV", "RxCore",
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The module rules of DESIGN.md that the compiler does not enforce:
 # - only the bridge (Sources/RxUV) imports CLibUV;
+# - only the TLS product (Sources/RxUVTLS) imports COpenSSL;
 # - RxCore does not import Foundation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,12 @@ status=0
 outside=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import CLibUV' Sources Examples Tests 2>/dev/null | grep -v '^Sources/RxUV/' || true)
 if [ -n "$outside" ]; then
     echo "check-imports: CLibUV is imported outside Sources/RxUV:" >&2
+    echo "$outside" >&2
+    status=1
+fi
+outside=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import COpenSSL' Sources Examples Tests 2>/dev/null | grep -v '^Sources/RxUVTLS/' || true)
+if [ -n "$outside" ]; then
+    echo "check-imports: COpenSSL is imported outside Sources/RxUVTLS:" >&2
     echo "$outside" >&2
     status=1
 fi

@@ -70,6 +70,22 @@ public struct ByteBuffer: @unchecked Sendable {
         self.init(storage: storage)
     }
 
+    /// A buffer of at most `capacity` bytes that `initializer` writes in
+    /// place, as `Array(unsafeUninitializedCapacity:initializingWith:)`
+    /// does: it gets the memory and returns how many bytes it wrote (from
+    /// the start, at most `capacity`). One allocation, no copy: how a
+    /// decoder or a TLS stream makes a buffer from what a C call writes.
+    public init(unsafeUninitializedCapacity capacity: Int, initializingWith initializer: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows {
+        precondition(capacity >= 0, "ByteBuffer: a negative capacity")
+        let storage = Storage.make(capacity: capacity, count: 0)
+        let written = try storage.withUnsafeMutablePointerToElements { elements in
+            try initializer(UnsafeMutableRawBufferPointer(start: elements, count: capacity))
+        }
+        precondition(written >= 0 && written <= capacity, "ByteBuffer: the initializer wrote \(written) bytes into \(capacity)")
+        storage.header = written
+        self.init(storage: storage)
+    }
+
     /// Copies the bytes of `bytes`.
     init(copying bytes: UnsafeRawBufferPointer) {
         self.init(copying: bytes.baseAddress ?? ByteBuffer.emptyAddress, count: bytes.count)

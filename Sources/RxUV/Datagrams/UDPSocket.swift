@@ -207,7 +207,7 @@ public final class UDPSocket: ReactiveCompatible, UVUDPTarget, Sendable {
 
 extension UDPSocket: LoopConfined {
     /// `.close`: closes the socket (`close()`, on the loop thread).
-    func runOnLoopThread(_ step: LoopStep) {
+    package func runOnLoopThread(_ step: LoopStep) {
         assert(step == .close, "UDPSocket: no step \(step)")
         closedFlag.store(true, ordering: .releasing)
         guard handle.isOpen else { return }

@@ -4,7 +4,7 @@ import RxCore
 /// What was going on when an error could not reach a subscriber: the loop,
 /// the server's address, the peer and the kind of handle, where known, and
 /// the logger to tell.
-struct ReportContext {
+package struct ReportContext {
     /// The loop the failure happened on.
     var loop: Loop?
     /// The address a server listens on (`127.0.0.1:7000`, `unix:/run/app.sock`).
@@ -17,7 +17,7 @@ struct ReportContext {
     /// the loop's.
     var logger: Logger?
 
-    init(loop: Loop? = nil, server: String? = nil, peer: String? = nil, handle: String? = nil, logger: Logger? = nil) {
+    package init(loop: Loop? = nil, server: String? = nil, peer: String? = nil, handle: String? = nil, logger: Logger? = nil) {
         self.loop = loop
         self.server = server
         self.peer = peer
@@ -62,7 +62,7 @@ struct ReportContext {
 /// with `LoggingSystem.bootstrap`, or, with none, swift-log's default,
 /// which writes to standard error in every build. Called on the thread
 /// where the failure happened.
-func report(_ error: any Error, _ context: ReportContext = ReportContext()) {
+package func report(_ error: any Error, _ context: ReportContext = ReportContext()) {
     var reported = error
     if let failure = error as? UVError, failure.address == nil, let address = context.address {
         reported = UVError(code: failure.code, operation: failure.operation, address: address)

@@ -53,7 +53,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// libuv calls the read callback right after the allocation callback, and
     /// the read callback copies the bytes out, so one buffer serves all
     /// connections, as in a C server that reuses its read buffer.
-    var readBuffer: UnsafeMutableRawBufferPointer {
+    package var readBuffer: UnsafeMutableRawBufferPointer {
         if let buffer = allocatedReadBuffer { return buffer }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         allocatedReadBuffer = buffer
@@ -212,7 +212,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// directly on the loop thread.
     @inline(__always)
     @discardableResult
-    func enter<Target: LoopConfined>(_ target: Target, _ step: LoopStep) -> Bool {
+    package func enter<Target: LoopConfined>(_ target: Target, _ step: LoopStep) -> Bool {
         if isOnLoopThread {
             target.runOnLoopThread(step)
             return true
@@ -224,7 +224,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// on the loop thread, otherwise queues it. Returns `false` when the loop
     /// is closed; `work` is then not run.
     @discardableResult
-    func enter(_ work: @escaping @Sendable () -> Void) -> Bool {
+    package func enter(_ work: @escaping @Sendable () -> Void) -> Bool {
         if isOnLoopThread {
             work()
             return true

@@ -11,7 +11,7 @@
 ///
 /// It is a class so that a `Sendable` owner can hold mutable loop-thread
 /// state in a `let`.
-final class LoopBound<Value>: @unchecked Sendable {
+package final class LoopBound<Value>: @unchecked Sendable {
     /// The loop whose thread owns the value (not retained: the owner of the
     /// box keeps its loop alive).
     unowned(unsafe) let loop: Loop
@@ -23,13 +23,13 @@ final class LoopBound<Value>: @unchecked Sendable {
     @exclusivity(unchecked) private var storage: Value
 
     /// Binds `value` to `loop`'s thread.
-    init(_ value: Value, loop: Loop) {
+    package init(_ value: Value, loop: Loop) {
         self.loop = loop
         self.storage = value
     }
 
     /// The value; loop thread only.
-    var value: Value {
+    package var value: Value {
         _read {
             assert(loop.isOnLoopThread, "LoopBound: read off the loop thread")
             yield storage

@@ -39,7 +39,7 @@ enum LoopWork: @unchecked Sendable {
 /// What a loop-confined object is asked to do on its thread: the typed
 /// steps that travel in a `LoopWork` without a closure. Each object takes
 /// the steps its documentation names.
-enum LoopStep: Sendable, Equatable {
+package enum LoopStep: Sendable, Equatable {
     /// Open what a subscription owns (`HandleSink.start`).
     case open
     /// Release: a subscription's handle or request, an acceptor, a handle
@@ -74,7 +74,7 @@ enum LoopStep: Sendable, Equatable {
 /// through the loop's one door (`Loop.enter`) with a `LoopStep`. Its
 /// loop-thread methods say so in code (`assertConfined()`), checked in
 /// debug builds, as `LoopBound` checks loop-thread state.
-protocol LoopConfined: AnyObject {
+package protocol LoopConfined: AnyObject {
     /// The loop whose thread the object belongs to.
     var loop: Loop { get }
 
@@ -86,7 +86,7 @@ extension LoopConfined {
     /// Debug builds: stops the program when called off the object's loop
     /// thread. Release builds: nothing.
     @inline(__always)
-    func assertConfined(_ function: StaticString = #function) {
+    package func assertConfined(_ function: StaticString = #function) {
         assert(loop.isOnLoopThread, "\(Self.self).\(function) called off its loop's thread")
     }
 }

@@ -323,14 +323,14 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
 
 extension Server: LoopConfined {
     /// The loop `connections` is told on: the first.
-    var loop: Loop {
+    package var loop: Loop {
         loops[0]
     }
 
     /// On the first loop's thread: `.countChanged` emits the count;
     /// `.countsDrained` emits 0, whatever order the loops' changes came in,
     /// then completes `connections`.
-    func runOnLoopThread(_ step: LoopStep) {
+    package func runOnLoopThread(_ step: LoopStep) {
         switch step {
         case .countChanged:
             countChanges.onNext(connectionCount)

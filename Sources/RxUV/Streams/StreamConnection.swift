@@ -541,7 +541,7 @@ enum StreamLifetime {
 extension StreamConnection: LoopConfined {
     /// `.closeStream`: closes as `close(_:)` was asked to; `.holdReading`:
     /// holds reading back or lets it go (`holdReading(_:)`).
-    func runOnLoopThread(_ step: LoopStep) {
+    package func runOnLoopThread(_ step: LoopStep) {
         switch step {
         case .holdReading(true): pauseReading(for: .demand)
         case .holdReading(false): resumeReading(for: .demand)

@@ -1,0 +1,234 @@
+internal import COpenSSL
+import RxUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One TLS connection's protocol state: an OpenSSL `SSL` between two memory
+/// BIOs, with no I/O of its own. Ciphertext from the peer goes in
+/// (`feed`), ciphertext for the peer comes out (`takeOutput`); in between,
+/// `handshake`, `read` and `write` move plaintext, as Node's TLSWrap and
+/// uvloop's SSLProtocol drive OpenSSL. `TLSStream` drives one over a
+/// stream; tests drive two against each other in memory.
+///
+/// Not thread-safe: one thread (the stream's loop thread) at a time.
+final class TLSEngine {
+    /// Which end of the handshake this is.
+    enum Role {
+        case client
+        case server
+    }
+
+    /// What a handshake step came to.
+    enum HandshakeStep {
+        /// The handshake is done.
+        case done
+        /// It needs more ciphertext from the peer.
+        case needsInput
+        /// It failed; the alert for the peer, if any, is in the output.
+        case failed(TLSError)
+    }
+
+    /// What a read came to.
+    enum ReadOutcome {
+        /// This many plaintext bytes were read.
+        case bytes(Int)
+        /// Nothing until more ciphertext arrives.
+        case needsInput
+        /// The peer sent `close_notify`: no more plaintext will come.
+        case closed
+        /// The connection failed.
+        case failed(TLSError)
+    }
+
+    let role: Role
+    private let ssl: OpaquePointer
+    /// Ciphertext from the peer, read by OpenSSL (owned by `ssl`).
+    private let input: OpaquePointer
+    /// Ciphertext for the peer, written by OpenSSL (owned by `ssl`).
+    private let output: OpaquePointer
+    /// The context `ssl` was made from: its callbacks point at it, so it
+    /// lives as long as the connection.
+    private let context: OpenSSLContext
+    private var shutdownSent = false
+
+    /// A connection from `context`. A client sends `serverName` (SNI,
+    /// unless it is an IP address) and checks the server's certificate
+    /// against it (`SSL_set1_host`, or the address for an IP) when
+    /// verification is on.
+    init(context: OpenSSLContext, role: Role, serverName: String? = nil) throws(TLSError) {
+        OpenSSLFailure.clear()
+        guard let ssl = SSL_new(context.raw) else {
+            throw OpenSSLFailure.configuration("SSL_new failed")
+        }
+        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw OpenSSLFailure.configuration("BIO_new failed")
+        }
+        // An empty input means "wait for more", not end of input.
+        rxuv_BIO_set_mem_eof_return(input, -1)
+        SSL_set_bio(ssl, input, output)
+        self.ssl = ssl
+        self.input = input
+        self.output = output
+        self.context = context
+        self.role = role
+        TLSResources.connectionMade()
+        try configure(serverName: serverName)
+    }
+
+    deinit {
+        SSL_free(ssl)
+        TLSResources.connectionFreed()
+    }
+
+    private func configure(serverName: String?) throws(TLSError) {
+        let verification = context.configuration.peerVerification
+        switch role {
+        case .server:
+            SSL_set_accept_state(ssl)
+            switch verification {
+            case .none: SSL_set_verify(ssl, SSL_VERIFY_NONE, nil)
+            case .ifPresented: SSL_set_verify(ssl, SSL_VERIFY_PEER, nil)
+            case .required: SSL_set_verify(ssl, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nil)
+            }
+        case .client:
+            SSL_set_connect_state(ssl)
+            SSL_set_verify(ssl, verification == .none ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
+            guard let serverName, !serverName.isEmpty else { break }
+            let isAddress = Self.isIPAddress(serverName)
+            if !isAddress, rxuv_SSL_set_tlsext_host_name(ssl, serverName) != 1 {
+                throw OpenSSLFailure.configuration("cannot send the server name \(serverName)")
+            }
+            if verification != .none {
+                let checked =
+                    isAddress
+                    ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName)
+                    : SSL_set1_host(ssl, serverName)
+                guard checked == 1 else {
+                    throw OpenSSLFailure.configuration("cannot check the server name \(serverName)")
+                }
+            }
+        }
+    }
+
+    /// Hands OpenSSL ciphertext the peer sent.
+    func feed(_ bytes: ByteBuffer) {
+        bytes.withUnsafeBytes { memory in
+            var offset = 0
+            while offset < memory.count {
+                let chunk = Int32(min(memory.count - offset, Int(Int32.max)))
+                let written = BIO_write(input, memory.baseAddress! + offset, chunk)
+                guard written > 0 else { break }
+                offset += Int(written)
+            }
+        }
+    }
+
+    /// The peer's side of the connection ended: OpenSSL may now read what
+    /// is left and then reports the end (a clean `close_notify` or an
+    /// unexpected EOF).
+    func endOfInput() {
+        rxuv_BIO_set_mem_eof_return(input, 0)
+    }
+
+    /// Advances the handshake with what has been fed.
+    func handshake() -> HandshakeStep {
+        OpenSSLFailure.clear()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 { return .done }
+        let error = SSL_get_error(ssl, result)
+        if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE {
+            return .needsInput
+        }
+        return .failed(OpenSSLFailure.error(error, ssl: ssl, operation: "TLS handshake", inHandshake: true))
+    }
+
+    /// Reads plaintext into `buffer`: as much as the ciphertext fed so far
+    /// holds, up to the buffer's size.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
+        OpenSSLFailure.clear()
+        var count = 0
+        if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 {
+            return .bytes(count)
+        }
+        let error = SSL_get_error(ssl, 0)
+        switch error {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return .needsInput
+        case SSL_ERROR_ZERO_RETURN:
+            return .closed
+        default:
+            return .failed(OpenSSLFailure.error(error, ssl: ssl, operation: "TLS read", inHandshake: false))
+        }
+    }
+
+    /// Encrypts `bytes` into the output. With memory BIOs a write after the
+    /// handshake takes every byte or fails.
+    func write(_ bytes: ByteBuffer) -> TLSError? {
+        guard !bytes.isEmpty else { return nil }
+        OpenSSLFailure.clear()
+        return bytes.withUnsafeBytes { memory -> TLSError? in
+            var written = 0
+            if SSL_write_ex(ssl, memory.baseAddress, memory.count, &written) == 1, written == memory.count {
+                return nil
+            }
+            let error = SSL_get_error(ssl, 0)
+            return OpenSSLFailure.error(error, ssl: ssl, operation: "TLS write", inHandshake: false)
+        }
+    }
+
+    /// Queues `close_notify` (once): the peer learns that no more data comes.
+    func shutdown() {
+        guard !shutdownSent else { return }
+        shutdownSent = true
+        OpenSSLFailure.clear()
+        _ = SSL_shutdown(ssl)
+        OpenSSLFailure.clear()
+    }
+
+    /// Ciphertext waiting to go to the peer, in bytes.
+    var pendingOutput: Int {
+        Int(BIO_ctrl_pending(output))
+    }
+
+    /// Takes the ciphertext waiting to go to the peer, in one buffer; `nil`
+    /// when there is none.
+    func takeOutput() -> ByteBuffer? {
+        let pending = pendingOutput
+        guard pending > 0 else { return nil }
+        return ByteBuffer(unsafeUninitializedCapacity: pending) { memory in
+            Int(max(BIO_read(output, memory.baseAddress, Int32(pending)), 0))
+        }
+    }
+
+    /// What the finished handshake agreed on.
+    func session() -> TLSSession {
+        var alpn: UnsafePointer<UInt8>?
+        var alpnLength: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &alpn, &alpnLength)
+        let applicationProtocol = alpn.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(alpnLength)), as: UTF8.self) }
+        let serverName = SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name).map { String(cString: $0) }
+        let cipher = SSL_get_current_cipher(ssl).flatMap { SSL_CIPHER_get_name($0) }.map { String(cString: $0) } ?? ""
+        var certificate: TLSCertificate?
+        if let peer = SSL_get1_peer_certificate(ssl) {
+            certificate = TLSCertificate(peer)
+            X509_free(peer)
+        }
+        return TLSSession(
+            protocolVersion: TLSVersion(openSSLVersion: SSL_version(ssl)) ?? .tls12,
+            cipherSuite: cipher,
+            applicationProtocol: applicationProtocol?.isEmpty == true ? nil : applicationProtocol,
+            serverName: serverName,
+            peerCertificate: certificate,
+            isResumed: SSL_session_reused(ssl) == 1
+        )
+    }
+
+    /// Whether `name` is a numeric IPv4 or IPv6 address.
+    static func isIPAddress(_ name: String) -> Bool {
+        var scratch = [UInt8](repeating: 0, count: 16)
+        return inet_pton(AF_INET, name, &scratch) == 1 || inet_pton(AF_INET6, name, &scratch) == 1
+    }
+}

@@ -1,0 +1,678 @@
+import RxCore
+import RxUV
+import Synchronization
+
+/// TLS over another stream: a `ByteStream` whose bytes are the plaintext of
+/// a TLS connection carried by `transport` (a TCP connection, a Unix-domain
+/// connection, any stream). It has the face of a plain connection, so
+/// `rx.data`, `write`, `rx.writable`, framing, `inbound`/`outbound` and
+/// `Server` work on it unchanged.
+///
+/// Made by `loop.rx.connect(host:port:tls:)` (a client, once its handshake
+/// is done), by `serve(…, tls:)` and `listen(…, tls:)` (a server, while its
+/// handshake runs), or over any stream with `TLSStream.client(over:…)` /
+/// `server(over:…)`.
+///
+/// - The handshake starts at once. Writes made before it ends are held and
+///   go out, in order, when it ends; a read subscription gets plaintext
+///   once it ends. `handshake` completes then (or fails with the
+///   `TLSError`), and `session` says what was agreed on. A handshake not
+///   done within `TLSConfiguration.handshakeTimeout` fails with
+///   `.handshakeTimeout` and the connection closes.
+/// - `rx.data` completes when the peer sends `close_notify`; it fails with
+///   `TLSError.Code.uncleanShutdown` when the transport ends without one
+///   (the data may be truncated), with the `TLSError` of a bad record or an
+///   alert, or with the transport's `UVError` (`ECONNRESET`).
+/// - `shutdown()` sends `close_notify`, then half-closes the transport;
+///   reading continues. `close(.afterWrites)` flushes the writes, sends
+///   `close_notify` and closes the transport after it; `.now` cancels what
+///   waits for the handshake and closes (with `close_notify` when nothing
+///   is queued); `.reset` resets the transport.
+/// - Backpressure: `highWatermark` and `lowWatermark` are the transport's;
+///   the queue counts the plaintext held for the handshake plus the
+///   transport's queue. While the stream's reader holds reading back (or
+///   nobody reads), the transport stops reading, so unread plaintext stays
+///   in the kernel, not in memory.
+///
+/// Events arrive on the transport's loop thread. Every method is safe from
+/// any thread.
+// @unchecked Sendable: the TLS state (`state`, and `engine` inside it) is
+// the loop thread's (`LoopBound`); the rest is immutable, atomic or locked.
+public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
+    /// The loop the stream's events arrive on: the transport's.
+    public let loop: Loop
+    /// The stream that carries the ciphertext.
+    public let transport: any ByteStream
+    /// The context the connection was made from.
+    public let context: TLSContext
+
+    /// What ends the stream's life, decided by whoever made it.
+    enum Lifetime {
+        /// Closes when its read subscription ends (a stream on its own).
+        case readSubscription
+        /// Its owner (a `Server`) closes it.
+        case owner
+    }
+
+    private enum Phase {
+        case handshaking
+        case established
+        case closed
+    }
+
+    /// A write (or a half-close) made before the handshake ended.
+    private enum HeldWrite {
+        case write([ByteBuffer], Completion)
+        case shutdown(Completion)
+    }
+
+    typealias Completion = @Sendable ((any Error)?) -> Void
+
+    /// What only the loop thread touches.
+    private struct State {
+        /// `nil` only when it could not be made; the stream is then closed
+        /// from the start, and every use of the engine is behind a phase
+        /// that is not `.closed`.
+        var engine: TLSEngine?
+        var phase: Phase = .handshaking
+        var reader: TLSStreamReader?
+        /// The reader's consumer has no room (`holdReading(true)`).
+        var demandHeld = false
+        /// Whether this stream holds the transport's reading back.
+        var transportHeld = false
+        /// Writes made before the handshake ended.
+        var held: [HeldWrite] = []
+        /// Writes encrypted and not yet handed to the transport.
+        var unflushed: [Completion] = []
+        /// Inside the transport's read handling: writes wait for its end,
+        /// to go out as one.
+        var handling = false
+        var handshakeWaiters: [Completion] = []
+        var handshakeTimer: Disposable?
+        var closeAfterHandshake = false
+        var shutdownSent = false
+        /// Why the stream closed, for a reader that comes later.
+        var failure: (any Error)?
+    }
+
+    private let state: LoopBound<State>
+    private let lifetime: Lifetime
+    private let role: TLSEngine.Role
+    private let closedFlag = Atomic<Bool>(false)
+    private let heldBytes = Atomic<Int>(0)
+    /// The subscription to the transport's reads: disposed when the stream
+    /// finishes, or when it is released (from whichever thread).
+    private let transportReading = SingleAssignmentDisposable()
+    private let sessionCell = Mutex<TLSSession?>(nil)
+    /// `false` while the plaintext held for the handshake is above the
+    /// high watermark; made by the first `writability` subscriber.
+    private let heldWritability = Mutex<BehaviorSubject<Bool>?>(nil)
+
+    init(transport: any ByteStream, context: TLSContext, role: TLSEngine.Role, serverName: String?, lifetime: Lifetime) {
+        self.loop = transport.loop
+        self.transport = transport
+        self.context = context
+        self.role = role
+        self.lifetime = lifetime
+        var initial = State()
+        do throws(TLSError) {
+            initial.engine = try TLSEngine(context: context.openSSL, role: role, serverName: serverName)
+        } catch {
+            initial.phase = .closed
+            initial.failure = error.at(transport.peerDescription)
+            closedFlag.store(true, ordering: .releasing)
+        }
+        state = LoopBound(initial, loop: transport.loop)
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+        loop.enter { [self] in start() }
+    }
+
+    deinit {
+        // Released with its transport still read: stop reading it (a
+        // stream on its own then closes).
+        transportReading.dispose()
+        heldWritability.withLock { $0 }?.onCompleted()
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+
+    /// A client over `transport`: sends `serverName` (SNI) and, with
+    /// verification on, checks the server's certificate against it. The
+    /// stream closes when its read subscription ends.
+    public static func client(over transport: any ByteStream, context: TLSContext, serverName: String?) -> TLSStream {
+        TLSStream(transport: transport, context: context, role: .client, serverName: serverName, lifetime: .readSubscription)
+    }
+
+    /// A server over `transport` (an accepted connection). The stream
+    /// closes when its read subscription ends.
+    public static func server(over transport: any ByteStream, context: TLSContext) -> TLSStream {
+        TLSStream(transport: transport, context: context, role: .server, serverName: nil, lifetime: .readSubscription)
+    }
+
+    // MARK: The face
+
+    /// What the handshake agreed on; `nil` until it is done.
+    public var session: TLSSession? {
+        sessionCell.withLock { $0 }
+    }
+
+    /// Completes when the handshake is done (at once if it is), on the
+    /// loop thread; fails with its `TLSError`, the transport's `UVError`, or
+    /// `ECANCELED` if the stream closed first. Any number of subscribers;
+    /// disposing only stops the notification.
+    public var handshake: Completable {
+        Completable.create { [self] observer in
+            let entered = loop.enter { [self] in
+                awaitHandshake { error in
+                    if let error { observer(.error(error)) } else { observer(.completed) }
+                }
+            }
+            if !entered {
+                observer(.error(UVError(code: .notConnected, operation: "TLS handshake", address: peerDescription)))
+            }
+            return Disposables.create()
+        }
+    }
+
+    /// The peer's plaintext, one `ByteBuffer` per batch of records read
+    /// (`rx.data`). One subscriber at a time (a second fails with `EBUSY`).
+    public var receivedData: Observable<ByteBuffer> {
+        Observable.create { [self] observer in
+            let reader = TLSStreamReader(observer)
+            if !loop.enter({ [self] in beginReading(reader) }) {
+                observer.onError(UVError(code: .notConnected, operation: "TLSStream.data", address: peerDescription))
+            }
+            return Disposables.create { [self] in
+                loop.enter { [self] in endReading(reader) }
+            }
+        }
+    }
+
+    /// The stream's writability (`rx.writable`): the transport's, and
+    /// `false` while more than `highWatermark` bytes of plaintext wait for
+    /// the handshake.
+    public var writability: Observable<Bool> {
+        Observable.combineLatest(transport.writability, heldWritabilitySubject()) { $0 && $1 }
+            .distinctUntilChanged()
+    }
+
+    /// Holds reading back for the reader's consumer (`true`) or lets it go
+    /// (`false`): the transport stops reading while held.
+    public func holdReading(_ held: Bool) {
+        loop.enter(self, .holdReading(held))
+    }
+
+    /// Encrypts `bytes` and writes them when subscribed; completes when the
+    /// transport has written the records. Before the handshake ends the
+    /// bytes are held. Fails with `ENOTCONN` on a closed stream, `ECANCELED`
+    /// when it closes first, `EPIPE` after `shutdown()`, the `TLSError` of a
+    /// failed connection, or the transport's write error. Disposing only
+    /// stops the notification.
+    public func write(_ bytes: ByteBuffer) -> Completable {
+        write([bytes])
+    }
+
+    /// Encrypts `buffers` in order and writes them as one transport write;
+    /// see `write(_:)` for one buffer.
+    public func write(_ buffers: [ByteBuffer]) -> Completable {
+        Completable.create { [self] observer in
+            let completion: Completion = { error in
+                if let error { observer(.error(error)) } else { observer(.completed) }
+            }
+            if !loop.enter({ [self] in enqueue(.write(buffers, completion)) }) {
+                completion(UVError(code: .notConnected, operation: "TLS write", address: peerDescription))
+            }
+            return Disposables.create()
+        }
+    }
+
+    /// Sends `close_notify` after the queued writes, then half-closes the
+    /// transport (`shutdown()` on it): the peer reads to its end; reading
+    /// continues here. Completes when the transport's half-close is done.
+    public func shutdown() -> Completable {
+        Completable.create { [self] observer in
+            let completion: Completion = { error in
+                if let error { observer(.error(error)) } else { observer(.completed) }
+            }
+            if !loop.enter({ [self] in enqueue(.shutdown(completion)) }) {
+                completion(UVError(code: .notConnected, operation: "TLS shutdown", address: peerDescription))
+            }
+            return Disposables.create()
+        }
+    }
+
+    /// Closes the stream as `mode` says (see the type's documentation). Safe
+    /// from any thread, any number of times.
+    public func close(_ mode: StreamCloseMode) {
+        loop.enter(self, .closeStream(mode))
+    }
+
+    /// The transport's high watermark.
+    public var highWatermark: Int {
+        get { transport.highWatermark }
+        set { transport.highWatermark = newValue }
+    }
+
+    /// The transport's low watermark.
+    public var lowWatermark: Int {
+        get { transport.lowWatermark }
+        set { transport.lowWatermark = newValue }
+    }
+
+    /// Plaintext held for the handshake plus the transport's queue, in bytes.
+    public var writeQueueSize: Int {
+        heldBytes.load(ordering: .relaxed) + transport.writeQueueSize
+    }
+
+    /// `false` while the queue is above the high watermark.
+    public var isWritable: Bool {
+        transport.isWritable && heldBytes.load(ordering: .relaxed) <= highWatermark
+    }
+
+    /// `true` once the stream is closed or closing.
+    public var isClosed: Bool {
+        closedFlag.load(ordering: .acquiring)
+    }
+
+    /// The transport's peer.
+    public var peerDescription: String? {
+        transport.peerDescription
+    }
+
+    // MARK: Loop thread
+
+    /// `.closeStream` and `.holdReading`, the stream steps. Loop thread.
+    package func runOnLoopThread(_ step: LoopStep) {
+        switch step {
+        case .closeStream(.afterWrites): closeGracefully()
+        case .closeStream(.now): closeNow()
+        case .closeStream(.reset): finish(closeNotify: false, transport: .reset)
+        case .holdReading(let held):
+            state.value.demandHeld = held
+            if !held {
+                deliver()
+                flush()
+            }
+            updateTransportHold()
+        default: assertionFailure("TLSStream: no step \(step)")
+        }
+    }
+
+    /// Starts reading the transport and the handshake (a client's first
+    /// flight goes out now), with its deadline.
+    private func start() {
+        guard state.value.phase != .closed else {
+            // No engine: nothing was sent; the transport goes.
+            reportUnheard(state.value.failure)
+            transport.close(.now)
+            return
+        }
+        let timeout = context.configuration.handshakeTimeout
+        if timeout > .zero {
+            state.value.handshakeTimer = loop.scheduleRelative((), dueTime: RxTimeInterval(timeout)) { [weak self] _ in
+                self?.handshakeTimedOut()
+                return Disposables.create()
+            }
+        }
+        transportReading.setDisposable(transport.receivedData.subscribe(TransportReader(self)))
+        guard state.value.phase == .handshaking else { return }
+        advanceHandshake()
+        flush()
+    }
+
+    /// The transport read `bytes`, ended (`nil`) or failed.
+    fileprivate func transportEvent(_ event: Event<ByteBuffer>) {
+        switch event {
+        case .next(let bytes):
+            guard state.value.phase != .closed, let engine = state.value.engine else { return }
+            engine.feed(bytes)
+            state.value.handling = true
+            if state.value.phase == .handshaking {
+                advanceHandshake()
+            }
+            if state.value.phase == .established {
+                deliver()
+            }
+            state.value.handling = false
+            flush()
+        case .completed:
+            transportEnded()
+        case .error(let error):
+            fail(error)
+        }
+    }
+
+    private func advanceHandshake() {
+        guard let engine = state.value.engine else { return }
+        switch engine.handshake() {
+        case .needsInput:
+            return
+        case .failed(let error):
+            fail(error.at(peerDescription))
+        case .done:
+            state.value.phase = .established
+            sessionCell.withLock { $0 = engine.session() }
+            state.value.handshakeTimer?.dispose()
+            state.value.handshakeTimer = nil
+            let waiters = state.value.handshakeWaiters
+            state.value.handshakeWaiters = []
+            let held = state.value.held
+            state.value.held = []
+            heldBytes.store(0, ordering: .relaxed)
+            updateHeldWritability()
+            for write in held where state.value.phase == .established {
+                enqueue(write)
+            }
+            waiters.forEach { $0(nil) }
+            if state.value.closeAfterHandshake {
+                closeGracefully()
+            }
+        }
+    }
+
+    /// Hands the reader what plaintext the records fed so far hold, in
+    /// batches as large as the loop's read buffer.
+    private func deliver() {
+        while state.value.phase == .established, let reader = state.value.reader, !state.value.demandHeld,
+            let engine = state.value.engine
+        {
+            let scratch = loop.readBuffer
+            var filled = 0
+            var outcome = TLSEngine.ReadOutcome.needsInput
+            while filled < scratch.count {
+                outcome = engine.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[filled...]))
+                guard case .bytes(let count) = outcome else { break }
+                filled += count
+            }
+            if filled > 0 {
+                let plaintext = ByteBuffer(unsafeUninitializedCapacity: filled) { memory in
+                    memory.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[..<filled]))
+                    return filled
+                }
+                reader.received(plaintext)
+            }
+            switch outcome {
+            case .bytes:
+                continue
+            case .needsInput:
+                updateTransportHold()
+                return
+            case .closed:
+                peerClosed()
+                return
+            case .failed(let error):
+                fail(error.at(peerDescription))
+                return
+            }
+        }
+        updateTransportHold()
+    }
+
+    /// While nobody takes plaintext, the transport stops reading, so what
+    /// the peer sends stays in the kernel.
+    private func updateTransportHold() {
+        let hold = state.value.phase == .established && (state.value.reader == nil || state.value.demandHeld)
+        guard hold != state.value.transportHeld else { return }
+        state.value.transportHeld = hold
+        transport.holdReading(hold)
+    }
+
+    /// Takes a write (or half-close) in: held before the handshake ends,
+    /// encrypted after.
+    private func enqueue(_ write: HeldWrite) {
+        switch state.value.phase {
+        case .closed:
+            let error = closedError("TLS write")
+            switch write {
+            case .write(_, let completion), .shutdown(let completion): completion(error)
+            }
+        case .handshaking:
+            if case .write(let buffers, _) = write {
+                heldBytes.add(buffers.reduce(0) { $0 + $1.count }, ordering: .relaxed)
+                updateHeldWritability()
+            }
+            state.value.held.append(write)
+        case .established:
+            guard let engine = state.value.engine else { return }
+            switch write {
+            case .write(let buffers, let completion):
+                if state.value.shutdownSent {
+                    completion(UVError(code: .brokenPipe, operation: "TLS write", address: peerDescription))
+                    return
+                }
+                for buffer in buffers {
+                    if let error = engine.write(buffer) {
+                        completion(error.at(peerDescription))
+                        fail(error.at(peerDescription))
+                        return
+                    }
+                }
+                state.value.unflushed.append(completion)
+                if !state.value.handling {
+                    flush()
+                }
+            case .shutdown(let completion):
+                if !state.value.shutdownSent {
+                    state.value.shutdownSent = true
+                    engine.shutdown()
+                }
+                flush()
+                _ = transport.shutdown().subscribe(
+                    onCompleted: { completion(nil) },
+                    onError: { completion($0) })
+            }
+        }
+    }
+
+    /// Hands the transport what OpenSSL wrote for the peer, as one write;
+    /// the writes encrypted into it complete with it.
+    private func flush() {
+        let completions = state.value.unflushed
+        state.value.unflushed = []
+        guard let ciphertext = state.value.engine?.takeOutput() else {
+            completions.forEach { $0(nil) }
+            return
+        }
+        if completions.isEmpty {
+            _ = transport.write(ciphertext).subscribe(onError: { _ in })
+            return
+        }
+        _ = transport.write(ciphertext).subscribe(
+            onCompleted: { completions.forEach { $0(nil) } },
+            onError: { error in completions.forEach { $0(error) } })
+    }
+
+    private func awaitHandshake(_ completion: @escaping Completion) {
+        switch state.value.phase {
+        case .handshaking: state.value.handshakeWaiters.append(completion)
+        case .established: completion(nil)
+        case .closed: completion(sessionCell.withLock { $0 } != nil ? nil : closedError("TLS handshake"))
+        }
+    }
+
+    private func beginReading(_ reader: TLSStreamReader) {
+        guard state.value.reader == nil else {
+            reader.end(UVError(code: .busy, operation: "TLSStream.data (another subscriber is reading)", address: peerDescription))
+            return
+        }
+        guard state.value.phase != .closed else {
+            reader.end(state.value.failure ?? UVError(code: .notConnected, operation: "TLSStream.data", address: peerDescription))
+            return
+        }
+        state.value.reader = reader
+        deliver()
+        flush()
+    }
+
+    private func endReading(_ reader: TLSStreamReader) {
+        guard state.value.reader === reader else { return }
+        state.value.reader = nil
+        state.value.demandHeld = false
+        if lifetime == .readSubscription {
+            closeGracefully()
+        } else {
+            updateTransportHold()
+        }
+    }
+
+    /// The peer sent `close_notify`: the reader completes; a stream on its
+    /// own closes (after its writes).
+    private func peerClosed() {
+        let reader = state.value.reader
+        state.value.reader = nil
+        reader?.end(nil)
+        if lifetime == .readSubscription {
+            closeGracefully()
+        }
+    }
+
+    /// The transport's reading ended: closed here (quietly), or the peer's
+    /// end of input, which without `close_notify` is an unclean shutdown.
+    private func transportEnded() {
+        guard state.value.phase != .closed, let engine = state.value.engine else { return }
+        if transport.isClosed {
+            // Closed under us (a server's reset at a drain's deadline).
+            finish(closeNotify: false, transport: .now)
+            return
+        }
+        if state.value.phase == .handshaking {
+            fail(TLSError(code: .uncleanShutdown, reason: "the peer closed the connection during the handshake", operation: "TLS handshake", address: peerDescription))
+            return
+        }
+        engine.endOfInput()
+        // What is left is read out, then OpenSSL says how it ended. With no
+        // reader, the end waits for one.
+        state.value.demandHeld = false
+        deliver()
+    }
+
+    private func handshakeTimedOut() {
+        state.value.handshakeTimer = nil
+        guard state.value.phase == .handshaking else { return }
+        let timeout = context.configuration.handshakeTimeout
+        fail(TLSError(code: .handshakeTimeout, reason: "no handshake within \(timeout)", operation: "TLS handshake", address: peerDescription), transport: .reset)
+    }
+
+    /// Flushes the writes, sends `close_notify`, closes the transport after
+    /// them. Before the handshake ends with writes held, waits for it.
+    private func closeGracefully() {
+        switch state.value.phase {
+        case .closed:
+            return
+        case .handshaking where !state.value.held.isEmpty:
+            state.value.closeAfterHandshake = true
+        case .handshaking:
+            finish(closeNotify: false, transport: .afterWrites)
+        case .established:
+            finish(closeNotify: true, transport: .afterWrites)
+        }
+    }
+
+    /// Closes now: `close_notify` goes out when nothing waits ahead of it.
+    private func closeNow() {
+        let idle = state.value.phase == .established && transport.writeQueueSize == 0
+        finish(closeNotify: idle, transport: idle ? .afterWrites : .now)
+    }
+
+    /// The connection failed: everyone waiting hears `error` (or, with no
+    /// one, it is reported), the alert OpenSSL wrote goes out, and the
+    /// transport closes.
+    private func fail(_ error: any Error, transport mode: StreamCloseMode = .afterWrites) {
+        guard state.value.phase != .closed else { return }
+        let heard = state.value.reader != nil || !state.value.handshakeWaiters.isEmpty || !state.value.held.isEmpty
+            || !state.value.unflushed.isEmpty
+        state.value.failure = error
+        finish(closeNotify: false, transport: mode, error: error)
+        if !heard {
+            reportUnheard(error)
+        }
+    }
+
+    /// The one way the stream ends: the engine's last output goes out, every
+    /// waiter hears `error` (or `ECANCELED`), the reader ends, the transport
+    /// closes as `mode` says and is no longer read.
+    private func finish(closeNotify: Bool, transport mode: StreamCloseMode, error: (any Error)? = nil) {
+        guard state.value.phase != .closed else { return }
+        let wasEstablished = state.value.phase == .established
+        state.value.phase = .closed
+        closedFlag.store(true, ordering: .releasing)
+        if closeNotify, wasEstablished, !state.value.shutdownSent {
+            state.value.shutdownSent = true
+            state.value.engine?.shutdown()
+        }
+        if mode != .reset {
+            flush()
+        }
+        state.value.handshakeTimer?.dispose()
+        state.value.handshakeTimer = nil
+        let cancelled = error ?? UVError(code: .cancelled, operation: "TLS write", address: peerDescription)
+        let held = state.value.held
+        state.value.held = []
+        heldBytes.store(0, ordering: .relaxed)
+        for write in held {
+            switch write {
+            case .write(_, let completion), .shutdown(let completion): completion(cancelled)
+            }
+        }
+        let waiters = state.value.handshakeWaiters
+        state.value.handshakeWaiters = []
+        waiters.forEach { $0(error ?? UVError(code: .cancelled, operation: "TLS handshake", address: peerDescription)) }
+        let reader = state.value.reader
+        state.value.reader = nil
+        reader?.end(error)
+        heldWritability.withLock { $0 }?.onCompleted()
+        transport.close(mode)
+        transportReading.dispose()
+    }
+
+    private func closedError(_ operation: String) -> any Error {
+        state.value.failure ?? UVError(code: .notConnected, operation: operation, address: peerDescription)
+    }
+
+    private func reportUnheard(_ error: (any Error)?) {
+        guard let error else { return }
+        report(error, ReportContext(loop: loop, peer: peerDescription, handle: "tls"))
+    }
+
+    // MARK: Writability of the held plaintext
+
+    private func heldWritabilitySubject() -> BehaviorSubject<Bool> {
+        let (subject, isNew) = heldWritability.withLock { current -> (BehaviorSubject<Bool>, Bool) in
+            if let current { return (current, false) }
+            let made = BehaviorSubject(value: heldBytes.load(ordering: .relaxed) <= highWatermark)
+            current = made
+            return (made, true)
+        }
+        if isNew, isClosed {
+            subject.onCompleted()
+        }
+        return subject
+    }
+
+    private func updateHeldWritability() {
+        guard let subject = heldWritability.withLock({ $0 }) else { return }
+        let bytes = heldBytes.load(ordering: .relaxed)
+        if bytes > highWatermark {
+            subject.onNext(false)
+        } else if bytes <= lowWatermark {
+            subject.onNext(true)
+        }
+    }
+}
+
+/// The transport's reads, to the TLS stream that reads it: not retained, so
+/// a stream nobody holds goes away (and stops reading its transport).
+private final class TransportReader: ObserverType, @unchecked Sendable {
+    private weak var stream: TLSStream?
+
+    init(_ stream: TLSStream) {
+        self.stream = stream
+    }
+
+    func on(_ event: Event<ByteBuffer>) {
+        stream?.transportEvent(event)
+    }
+}

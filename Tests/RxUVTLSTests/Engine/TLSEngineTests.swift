@@ -1,0 +1,220 @@
+import RxUV
+import XCTest
+
+@testable import RxUVTLS
+
+/// Two engines, a client and a server, handshaking in memory: every
+/// verification outcome, on each side, without a socket in between.
+final class TLSEngineTests: TLSTestCase {
+    /// What each side saw: `nil` for a handshake (and first read) that went
+    /// through, else the code of its error.
+    private struct Outcome: Equatable, CustomStringConvertible {
+        var client: TLSError.Code?
+        var server: TLSError.Code?
+        var description: String { "client: \(client?.rawValue ?? "ok"), server: \(server?.rawValue ?? "ok")" }
+    }
+
+    /// Runs a handshake between `client` and `server` in memory, then one
+    /// application record each way (so that a TLS 1.3 client hears the
+    /// server's verdict on its certificate).
+    private func exchange(
+        client: TLSContext, server: TLSContext, serverName: String? = "localhost",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (Outcome, TLSEngine, TLSEngine) {
+        let clientEngine = try TLSEngine(context: client.openSSL, role: .client, serverName: serverName)
+        let serverEngine = try TLSEngine(context: server.openSSL, role: .server)
+        var outcome = Outcome()
+        var clientDone = false
+        var serverDone = false
+        for _ in 0..<10 {
+            if !clientDone, outcome.client == nil {
+                switch clientEngine.handshake() {
+                case .done: clientDone = true
+                case .needsInput: break
+                case .failed(let error): outcome.client = error.code
+                }
+            }
+            if let bytes = clientEngine.takeOutput() { serverEngine.feed(bytes) }
+            if !serverDone, outcome.server == nil {
+                switch serverEngine.handshake() {
+                case .done: serverDone = true
+                case .needsInput: break
+                case .failed(let error): outcome.server = error.code
+                }
+            }
+            if let bytes = serverEngine.takeOutput() { clientEngine.feed(bytes) }
+        }
+        // One record each way: what the other side has to say arrives.
+        if clientDone, outcome.client == nil, let error = clientEngine.write(ByteBuffer(string: "ping")) {
+            outcome.client = error.code
+        }
+        if let bytes = clientEngine.takeOutput() { serverEngine.feed(bytes) }
+        if serverDone, outcome.server == nil {
+            outcome.server = readError(serverEngine, expecting: "ping")
+            if outcome.server == nil, let error = serverEngine.write(ByteBuffer(string: "pong")) { outcome.server = error.code }
+        }
+        if let bytes = serverEngine.takeOutput() { clientEngine.feed(bytes) }
+        if clientDone, outcome.client == nil {
+            outcome.client = readError(clientEngine, expecting: "pong")
+        }
+        return (outcome, clientEngine, serverEngine)
+    }
+
+    private func readError(_ engine: TLSEngine, expecting text: String) -> TLSError.Code? {
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let outcome = buffer.withUnsafeMutableBytes { engine.read(into: $0) }
+        switch outcome {
+        case .bytes(let count):
+            XCTAssertEqual(String(decoding: buffer[..<count], as: UTF8.self), text)
+            return nil
+        case .needsInput: return TLSError.Code(rawValue: "nothing to read")
+        case .closed: return TLSError.Code(rawValue: "closed")
+        case .failed(let error): return error.code
+        }
+    }
+
+    func testHandshake_VerificationTable() throws {
+        struct Row {
+            let name: String
+            let serverIdentity: String
+            var serverName: String? = "localhost"
+            var configureServer: (inout TLSConfiguration) -> Void = { _ in }
+            var configureClient: (inout TLSConfiguration) -> Void = { _ in }
+            let expected: Outcome
+        }
+        let ca = PEMSource.file(file("ca.pem"))
+        let rows: [Row] = [
+            Row(name: "a valid chain and name", serverIdentity: "server", expected: Outcome()),
+            Row(name: "an IP address in the SANs", serverIdentity: "server", serverName: "127.0.0.1", expected: Outcome()),
+            Row(
+                name: "an IP address not in the SANs", serverIdentity: "server", serverName: "127.0.0.2",
+                expected: Outcome(client: .hostnameMismatch, server: .certificateRejected)),
+            Row(
+                name: "another host's certificate", serverIdentity: "other",
+                expected: Outcome(client: .hostnameMismatch, server: .certificateRejected)),
+            Row(
+                name: "an expired certificate", serverIdentity: "expired",
+                expected: Outcome(client: .certificateExpired, server: .certificateExpired)),
+            Row(
+                name: "a certificate not valid yet", serverIdentity: "future",
+                expected: Outcome(client: .certificateNotYetValid, server: .certificateRejected)),
+            Row(
+                name: "a self-signed certificate", serverIdentity: "selfsigned",
+                expected: Outcome(client: .selfSignedCertificate, server: .unknownCA)),
+            Row(
+                name: "a chain to an unknown CA", serverIdentity: "rogue",
+                expected: Outcome(client: .unknownCA, server: .unknownCA)),
+            Row(
+                name: "no verification on the client", serverIdentity: "rogue",
+                configureClient: { $0.peerVerification = .none }, expected: Outcome()),
+            Row(
+                name: "a client certificate required and missing", serverIdentity: "server",
+                configureServer: { $0.peerVerification = .required; $0.trustRoots = .certificates(ca) },
+                expected: Outcome(client: .certificateRequired, server: .certificateRequired)),
+            Row(
+                name: "a client certificate required and sent", serverIdentity: "server",
+                configureServer: { $0.peerVerification = .required; $0.trustRoots = .certificates(ca) },
+                configureClient: { $0.identity = self.identity("client") }, expected: Outcome()),
+            Row(
+                name: "a client certificate from an unknown CA", serverIdentity: "server",
+                configureServer: { $0.peerVerification = .required; $0.trustRoots = .certificates(ca) },
+                configureClient: { $0.identity = self.identity("rogue") },
+                expected: Outcome(client: .unknownCA, server: .unknownCA)),
+            Row(
+                name: "an optional client certificate not sent", serverIdentity: "server",
+                configureServer: { $0.peerVerification = .ifPresented; $0.trustRoots = .certificates(ca) },
+                expected: Outcome()),
+            Row(
+                name: "no shared version", serverIdentity: "server",
+                configureServer: { $0.minimumVersion = .tls13 }, configureClient: { $0.maximumVersion = .tls12 },
+                expected: Outcome(client: .protocolVersion, server: .protocolVersion)),
+            Row(
+                name: "no shared cipher", serverIdentity: "server",
+                configureServer: { $0.maximumVersion = .tls12; $0.cipherList = "ECDHE-ECDSA-CHACHA20-POLY1305" },
+                configureClient: { $0.maximumVersion = .tls12; $0.cipherList = "ECDHE-ECDSA-AES128-GCM-SHA256" },
+                expected: Outcome(client: .handshakeFailure, server: .noSharedCipher)),
+            Row(
+                name: "no shared ALPN protocol", serverIdentity: "server",
+                configureServer: { $0.applicationProtocols = ["h3"] }, configureClient: { $0.applicationProtocols = ["h2", "http/1.1"] },
+                expected: Outcome(client: .noApplicationProtocol, server: .noApplicationProtocol)),
+        ]
+        for row in rows {
+            let (outcome, _, _) = try exchange(
+                client: clientContext(row.configureClient), server: serverContext(row.serverIdentity, row.configureServer),
+                serverName: row.serverName)
+            XCTAssertEqual(outcome, row.expected, row.name)
+        }
+    }
+
+    func testSession_ReportsVersionCipherALPNAndCertificates() throws {
+        let (outcome, client, server) = try exchange(
+            client: clientContext { $0.applicationProtocols = ["h2", "http/1.1"]; $0.identity = self.identity("client") },
+            server: serverContext {
+                $0.applicationProtocols = ["http/1.1", "h2"]
+                $0.peerVerification = .ifPresented
+                $0.trustRoots = .certificates(.file(self.file("ca.pem")))
+            })
+        XCTAssertEqual(outcome, Outcome())
+        let clientSession = client.session()
+        let serverSession = server.session()
+        XCTAssertEqual(clientSession.protocolVersion, .tls13)
+        XCTAssertEqual(serverSession.applicationProtocol, "http/1.1", "the server's preference wins")
+        XCTAssertEqual(clientSession.applicationProtocol, "http/1.1")
+        XCTAssertEqual(serverSession.serverName, "localhost")
+        XCTAssertFalse(clientSession.cipherSuite.isEmpty)
+        let certificate = try XCTUnwrap(clientSession.peerCertificate)
+        XCTAssertEqual(certificate.commonName, "localhost")
+        XCTAssertEqual(certificate.subjectAlternativeNames, ["localhost", "127.0.0.1", "::1"])
+        XCTAssertEqual(certificate.issuer, "CN=RxUV Test CA")
+        XCTAssertGreaterThan(certificate.secondsUntilExpiry, 800 * 86_400)
+        XCTAssertEqual(certificate.der.first, 0x30, "DER starts with a SEQUENCE")
+        XCTAssertEqual(serverSession.peerCertificate?.commonName, "rxuv-client")
+    }
+
+    func testServerName_PicksTheIdentityForTheName() throws {
+        let server = try serverContext { $0.identitiesByServerName = ["other.example": self.identity("other")] }
+        for (name, expected) in [("localhost", "localhost"), ("other.example", "other.example"), ("OTHER.example", "other.example")] {
+            let (outcome, client, _) = try exchange(client: clientContext(), server: server, serverName: name)
+            XCTAssertEqual(outcome, Outcome(), name)
+            XCTAssertEqual(client.session().peerCertificate?.commonName, expected, name)
+        }
+    }
+
+    func testContext_BadFilesAndMismatchedKeys_FailWithTheFile() throws {
+        let cases: [(TLSIdentity, String)] = [
+            (TLSIdentity(certificateChain: .file(file("missing.pem")), privateKey: .file(file("server.key"))), file("missing.pem")),
+            (TLSIdentity(certificateChain: .file(file("server.pem")), privateKey: .file(file("other.key"))), file("other.key")),
+            (TLSIdentity(certificateChain: .string("not PEM"), privateKey: .file(file("server.key"))), "PEM bytes"),
+        ]
+        for (identity, origin) in cases {
+            XCTAssertThrowsError(try TLSContext(configuration: .server(identity: identity))) { error in
+                let failure = error as? TLSError
+                XCTAssertEqual(failure?.code, .invalidConfiguration, "\(error)")
+                XCTAssertEqual(failure?.address, origin, "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try clientContext { $0.cipherSuites = "NO_SUCH_SUITE" }) {
+            XCTAssertEqual(($0 as? TLSError)?.code, .invalidConfiguration)
+        }
+    }
+
+    func testContext_FromPEMBytes_HandshakesAsFromFiles() throws {
+        func read(_ name: String) throws -> PEMSource {
+            .bytes(Array(try String(contentsOfFile: file(name), encoding: .utf8).utf8))
+        }
+        let server = try TLSContext(configuration: .server(identity: TLSIdentity(certificateChain: read("chain.pem"), privateKey: read("server.key"))))
+        let client = try TLSContext(configuration: .client(trustRoots: .certificates(read("ca.pem"))))
+        let (outcome, _, _) = try exchange(client: client, server: server)
+        XCTAssertEqual(outcome, Outcome())
+    }
+
+    func testContext_Reload_NewConnectionsUseTheNewIdentity() throws {
+        let server = try serverContext()
+        XCTAssertEqual(try exchange(client: clientContext(), server: server).1.session().peerCertificate?.commonName, "localhost")
+        try server.reload(.server(identity: identity("other")))
+        let (_, client, _) = try exchange(client: clientContext { $0.peerVerification = .none }, server: server)
+        XCTAssertEqual(client.session().peerCertificate?.commonName, "other.example")
+        XCTAssertThrowsError(try server.reload(.server(identity: identity("missing"))))
+        XCTAssertEqual(server.configuration.identity, identity("other"), "a failed reload keeps what was there")
+    }
+}

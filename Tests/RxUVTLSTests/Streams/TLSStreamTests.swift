@@ -15,13 +15,19 @@ final class TLSStreamTests: TLSTestCase {
         let results = try withServer(server) { [loop = loop!] port in
             var results: [Bool] = []
             for size in sizes {
-                let payload = ByteBuffer((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+                let payload = ByteBuffer(unsafeUninitializedCapacity: size) { memory in
+                    var word = UInt64(size)
+                    for index in 0..<size {
+                        if index % 8 == 0 { word = word &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
+                        memory[index] = UInt8(truncatingIfNeeded: word >> (index % 8 * 8))
+                    }
+                    return size
+                }
                 let stream = try await loop.rx.connect(host: "127.0.0.1", port: port, tls: client).value
-                async let echoed = stream.rx.data.collected().value
+                async let echoed = stream.rx.data.toArray().value
                 try await stream.write(payload).value
                 try await stream.shutdown().value
-                let received = try await echoed
-                results.append(received.count == size && received.elementsEqual(payload))
+                results.append(ByteBuffer(concatenating: try await echoed) == payload)
             }
             return results
         }

@@ -157,7 +157,7 @@ let package = Package(
             path: "Examples/ExampleSupport",
             swiftSettings: examples
         ),
-        example("echo-server", ["RxUVServiceLifecycle"]),
+        example("echo-server", ["RxUVServiceLifecycle", "RxUVTLS"]),
         example("tcp-probe"),
         example("chat-daemon", ["RxUVServiceLifecycle"]),
         example("rxcat"),

@@ -11,6 +11,24 @@ import threading
 import time
 
 BIN_PATH = os.environ.get("RXUV_EXAMPLES_BIN", "")
+HERE = os.path.dirname(os.path.abspath(__file__))
+_certificates = None
+
+
+def tls_certificates():
+    """The folder of the TLS test certificates (scripts/tls-test-certificates.py:
+    ca.pem, server.pem/.key for localhost and 127.0.0.1, other.pem/.key,
+    client.pem/.key...), made once per run with new keys, removed at exit."""
+    global _certificates
+    if _certificates is None:
+        import atexit
+        import shutil
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="rxuv-example-tls-")
+        atexit.register(shutil.rmtree, folder, True)
+        subprocess.run(["python3", os.path.join(HERE, "..", "..", "scripts", "tls-test-certificates.py"), folder], check=True)
+        _certificates = folder
+    return _certificates
 
 
 class Example:

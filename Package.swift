@@ -161,7 +161,7 @@ let package = Package(
         example("tcp-probe"),
         example("chat-daemon", ["RxUVServiceLifecycle"]),
         example("rxcat"),
-        example("kv-server", ["RxUVServiceLifecycle", coreMetrics]),
+        example("kv-server", ["RxUVServiceLifecycle", "RxUVTLS", coreMetrics]),
         example("rxsponge"),
         example("statsd-agg", ["RxUVServiceLifecycle", coreMetrics]),
         example("wait-for"),

@@ -4,6 +4,7 @@ import ExampleSupport
 import RxCore
 import RxUV
 import RxUVServiceLifecycle
+import RxUVTLS
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,7 +26,10 @@ struct KVServer: AsyncParsableCommand {
             PSUBSCRIBE PUNSUBSCRIBE, with Redis's replies and error texts. One keyspace \
             (database 0) is shared by the --threads loops. SIGINT or SIGTERM stops accepting, \
             lets each client finish the commands it sent (up to 2 seconds), closes every \
-            connection and exits 0; a second signal ends at once. Exits 1 when it cannot listen.
+            connection and exits 0; a second signal ends at once. Exits 1 when it cannot listen. \
+            With --tls-port it also serves TLS, with Redis's own flags (--tls-cert-file, \
+            --tls-key-file, --tls-ca-cert-file, --tls-auth-clients), so redis-cli --tls and \
+            Redis clients with TLS on connect unchanged; SIGHUP reads the certificate files again.
             """
     )
 
@@ -47,6 +51,21 @@ struct KVServer: AsyncParsableCommand {
     @Option(help: "Close a subscriber when this many bytes of messages wait for it to read (Redis: 32 MiB).")
     var pubsubOutputLimit = 32 * 1024 * 1024
 
+    @Option(help: "Also serve TLS on this port (0 lets the system choose); needs --tls-cert-file and --tls-key-file.")
+    var tlsPort: Int?
+
+    @Option(help: "The PEM certificate chain of the TLS port (leaf first).")
+    var tlsCertFile: String?
+
+    @Option(help: "The PEM private key of --tls-cert-file.")
+    var tlsKeyFile: String?
+
+    @Option(help: "The CA certificates (PEM) that client certificates must chain to.")
+    var tlsCaCertFile: String?
+
+    @Option(help: "Client certificates on the TLS port: yes (required, Redis's default), optional, or no.")
+    var tlsAuthClients: ClientAuthentication = .yes
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -58,6 +77,17 @@ struct KVServer: AsyncParsableCommand {
         }
         guard maxClients >= 1 else {
             throw ValidationError("--maxclients must be at least 1.")
+        }
+        if let tlsPort {
+            guard (0...65_535).contains(tlsPort) else {
+                throw ValidationError("--tls-port must be between 0 and 65535.")
+            }
+            guard tlsCertFile != nil, tlsKeyFile != nil else {
+                throw ValidationError("--tls-port needs --tls-cert-file and --tls-key-file.")
+            }
+            guard tlsAuthClients == .no || tlsCaCertFile != nil else {
+                throw ValidationError("--tls-auth-clients \(tlsAuthClients.rawValue) needs --tls-ca-cert-file.")
+            }
         }
         guard pubsubOutputLimit >= 1024 else {
             throw ValidationError("--pubsub-output-limit must be at least 1024.")
@@ -76,7 +106,8 @@ struct KVServer: AsyncParsableCommand {
             limits: RESPLimits(), maxClients: maxClients, pubSubOutputLimit: pubsubOutputLimit, commandStats: commandStats)
         let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
         let shutdown = daemon.shutdown
-        let listening = Atomic<Int>(unixSocket == nil ? 1 : 2)
+        let listening = Atomic<Int>(1 + (unixSocket == nil ? 0 : 1) + (tlsPort == nil ? 0 : 1))
+        let tls = try tlsPort.map { _ in try TLSContext(configuration: tlsConfiguration) }
 
         _ = shutdown.requested.subscribe(onNext: { _ in
             print("kv-server: shutting down, \(Console.count(context.clientCount, "client")) connected")
@@ -92,7 +123,7 @@ struct KVServer: AsyncParsableCommand {
             group.loops[0].rx.timer(after: .milliseconds(100), repeating: .milliseconds(100))
                 .subscribe(onNext: { _ in _ = context.keyspace.sweep() }))
 
-        let handler: @Sendable (StreamConnection, Loop, Observable<Void>) -> Completable = { connection, loop, quiesce in
+        let handler: @Sendable (any ByteStream, Loop, Observable<Void>) -> Completable = { connection, loop, quiesce in
             Session(id: context.newSessionID(), connection: connection, loop: loop, server: context).serve(quiesce: quiesce)
         }
         let started: @Sendable (Server) -> Void = { server in
@@ -100,6 +131,10 @@ struct KVServer: AsyncParsableCommand {
                 context.port.store(server.address.port, ordering: .relaxed)
             }
             print("kv-server: listening on \(server.address)")
+            ready()
+        }
+        let startedTLS: @Sendable (Server) -> Void = { server in
+            print("kv-server: listening for TLS on \(server.address)")
             ready()
         }
         var servers = [
@@ -114,9 +149,49 @@ struct KVServer: AsyncParsableCommand {
                     drainedBy: daemon, name: "unix:\(unixSocket)", onStart: started))
         }
 
+        if let tlsPort, let tls {
+            servers.append(
+                ServerService(
+                    group.rx.serve(host: host, port: tlsPort, tls: tls) { handler($0.connection, $0.loop, $0.quiesce) },
+                    drainedBy: daemon, name: Endpoint.format(host: host, port: tlsPort), onStart: startedTLS))
+            // SIGHUP: the certificate files again, for new connections.
+            shutdown.add(
+                group.loops[0].rx.signal(SIGHUP).subscribe(onNext: { _ in
+                    do {
+                        try tls.reload()
+                        print("kv-server: reloaded the TLS certificate")
+                    } catch {
+                        logger.error("cannot reload the TLS certificate; keeping the one in use", metadata: ["error": "\(error)"])
+                    }
+                }))
+        }
+
         // Under a ServiceGroup: SIGINT or SIGTERM drains every client,
         // then the loops close; a second signal ends the drain at once.
         try await daemon.runDaemon(with: servers, logger: logger)
         print("kv-server: stopped; \(Console.count(context.connectionsReceivedCount, "connection")) served")
     }
+
+    /// The TLS port's configuration, from Redis's flags.
+    private var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.server(
+            identity: TLSIdentity(certificateChain: .file(tlsCertFile ?? ""), privateKey: .file(tlsKeyFile ?? "")))
+        if let tlsCaCertFile {
+            configuration.trustRoots = .certificates(.file(tlsCaCertFile))
+        }
+        configuration.peerVerification =
+            switch tlsAuthClients {
+            case .yes: .required
+            case .optional: .ifPresented
+            case .no: .none
+            }
+        return configuration
+    }
+}
+
+/// `--tls-auth-clients`: Redis's values.
+enum ClientAuthentication: String, ExpressibleByArgument, CaseIterable {
+    case yes
+    case optional
+    case no
 }

@@ -12,7 +12,7 @@ import Synchronization
 // only; `mailbox` is behind its lock; the rest is immutable.
 final class Session: @unchecked Sendable {
     let id: Int
-    let connection: StreamConnection
+    let connection: any ByteStream
     let loop: Loop
     let server: ServerContext
 
@@ -39,7 +39,7 @@ final class Session: @unchecked Sendable {
     /// Pub/sub messages on their way from other loops (or this one).
     private let mailbox = Mutex(Mailbox())
 
-    init(id: Int, connection: StreamConnection, loop: Loop, server: ServerContext) {
+    init(id: Int, connection: any ByteStream, loop: Loop, server: ServerContext) {
         self.id = id
         self.connection = connection
         self.loop = loop
@@ -53,7 +53,7 @@ final class Session: @unchecked Sendable {
     /// Completes when reading ends; the replies written by then are flushed
     /// before the connection closes.
     func serve(quiesce: Observable<Void>) -> Completable {
-        connection.rx.data
+        connection.receivedData
             .take(until: Observable.merge(finished.filter { $0 }.map { _ in () }, quiesce))
             .do(afterNext: { _ in self.flush() })
             .decodeFrames(RESPDecoder(limits: server.limits))

@@ -22,7 +22,8 @@ def encode(*args):
 
 
 class RespConnection:
-    def __init__(self, address, timeout=5.0):
+    def __init__(self, address, timeout=5.0, tls=None):
+        """`tls`: an `ssl.SSLContext` to speak TLS with (server name localhost)."""
         if isinstance(address, str):
             self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self.sock.settimeout(timeout)
@@ -30,6 +31,8 @@ class RespConnection:
         else:
             self.sock = socket.create_connection(("127.0.0.1", address), timeout=timeout)
             self.sock.settimeout(timeout)
+        if tls is not None:
+            self.sock = tls.wrap_socket(self.sock, server_hostname="localhost")
         self.buffer = b""
 
     def send(self, data):
@@ -88,6 +91,19 @@ class RespConnection:
                 return data
             data += chunk
 
+    def half_close(self):
+        """Ends what this side sends: a TCP FIN, or over TLS close_notify
+        (`unwrap`: what the server answers before its own close_notify is
+        not read), after which the rest reads as the end."""
+        if hasattr(self.sock, "unwrap"):
+            try:
+                self.sock = self.sock.unwrap()
+            except (OSError, ValueError):
+                pass
+            self.buffer = b""
+        else:
+            self.sock.shutdown(socket.SHUT_WR)
+
     def close(self):
         self.sock.close()
 
@@ -134,11 +150,21 @@ class RedisServer:
     """Debian's redis-server on a free loopback port, without persistence,
     with one database (as kv-server has)."""
 
-    def __init__(self):
+    def __init__(self, tls_folder=None):
+        """`tls_folder`: also serve TLS on `tls_port`, with the test
+        certificates there (server.pem, server.key, ca.pem), client
+        certificates not required."""
         self.port = free_port()
+        tls = []
+        self.tls_port = None
+        if tls_folder is not None:
+            self.tls_port = free_port()
+            tls = ["--tls-port", str(self.tls_port), "--tls-cert-file", f"{tls_folder}/server.pem",
+                   "--tls-key-file", f"{tls_folder}/server.key", "--tls-ca-cert-file", f"{tls_folder}/ca.pem",
+                   "--tls-auth-clients", "no"]
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--databases", "1", "--daemonize", "no", "--logfile", ""],
+             "--databases", "1", "--daemonize", "no", "--logfile", "", *tls],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while True:

@@ -113,6 +113,15 @@ class Example:
         """The port from the example's `listening on 127.0.0.1:PORT` line."""
         return int(self.expect_line(r"listening on 127\.0\.0\.1:(\d+)$").group(1))
 
+    def printed(self, pattern):
+        """The match of `pattern` in a line printed so far (in any order), or
+        an AssertionError."""
+        for line in list(self.stdout):
+            found = re.search(pattern, line)
+            if found:
+                return found
+        raise AssertionError(f"{self.name}: no line matching {pattern!r}; stdout: {self.stdout}, stderr: {self.stderr}")
+
     def send_signal(self, signum):
         self.process.send_signal(signum)
 

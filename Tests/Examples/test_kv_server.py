@@ -14,7 +14,7 @@ import unittest
 import redis
 
 from resp import RespConnection, encode, parse_all
-from support import Example
+from support import Example, tls_certificates
 
 
 class KVServerClientTests(unittest.TestCase):
@@ -278,3 +278,75 @@ class KVServerClientTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class KVServerTLSTests(unittest.TestCase):
+    """kv-server's TLS port, with Redis's own flags, driven by redis-cli --tls
+    and the Python redis client with ssl=True."""
+
+    def start(self, *args):
+        self.folder = tls_certificates()
+        server = Example("kv-server", "--port", 0, "--tls-port", 0,
+                         "--tls-cert-file", f"{self.folder}/server.pem", "--tls-key-file", f"{self.folder}/server.key",
+                         "--tls-ca-cert-file", f"{self.folder}/ca.pem", *args)
+        self.addCleanup(server.stop)
+        server.expect_line(r"^kv-server: ready$")
+        return server, int(server.printed(r"listening for TLS on 127\.0\.0\.1:(\d+)$").group(1))
+
+    def cli(self, port, *args, client_certificate=True):
+        certificate = ["--cert", f"{self.folder}/client.pem", "--key", f"{self.folder}/client.key"] if client_certificate else []
+        return subprocess.run(
+            ["redis-cli", "--tls", "--cacert", f"{self.folder}/ca.pem", "--sni", "localhost", *certificate,
+             "-h", "127.0.0.1", "-p", str(port), *args], capture_output=True, timeout=30)
+
+    def test_redis_cli_with_a_client_certificate(self):
+        _, port = self.start()
+        self.assertEqual(self.cli(port, "SET", "secret", "over tls").stdout, b"OK\n")
+        self.assertEqual(self.cli(port, "GET", "secret").stdout, b"over tls\n")
+        commands = b"".join(encode("SET", f"bulk:{i}", i) for i in range(2000))
+        piped = subprocess.run(
+            ["redis-cli", "--tls", "--cacert", f"{self.folder}/ca.pem", "--cert", f"{self.folder}/client.pem",
+             "--key", f"{self.folder}/client.key", "-p", str(port), "--pipe"], input=commands, capture_output=True, timeout=30)
+        self.assertIn(b"errors: 0, replies: 2000", piped.stdout)
+
+    def test_a_client_without_a_certificate_is_refused_by_default(self):
+        server, port = self.start()
+        refused = self.cli(port, "PING", client_certificate=False)
+        self.assertNotEqual(refused.stdout, b"PONG\n")
+        self.assertEqual(self.cli(port, "PING").stdout, b"PONG\n", "the next client is served")
+
+    def test_python_redis_with_ssl_and_optional_client_certificates(self):
+        _, port = self.start("--tls-auth-clients", "optional")
+        client = redis.Redis(host="127.0.0.1", port=port, protocol=2, ssl=True,
+                             ssl_ca_certs=f"{self.folder}/ca.pem", ssl_check_hostname=True)
+        self.addCleanup(client.close)
+        self.assertTrue(client.ping())
+        client.set("k", b"\x00\xff binary")
+        self.assertEqual(client.get("k"), b"\x00\xff binary")
+        pubsub = client.pubsub()
+        pubsub.subscribe("news")
+        self.assertEqual(pubsub.get_message(timeout=5)["type"], "subscribe")
+        self.assertEqual(client.publish("news", "hello"), 1)
+        self.assertEqual(pubsub.get_message(timeout=5)["data"], b"hello")
+        pubsub.close()
+
+    def test_the_plain_port_and_the_tls_port_share_one_keyspace(self):
+        server, port = self.start("--tls-auth-clients", "no")
+        plain = redis.Redis(host="127.0.0.1", port=int(server.printed(r"listening on 127\.0\.0\.1:(\d+)$").group(1)), protocol=2)
+        self.addCleanup(plain.close)
+        plain.set("shared", "yes")
+        secure = redis.Redis(host="127.0.0.1", port=port, protocol=2, ssl=True, ssl_ca_certs=f"{self.folder}/ca.pem")
+        self.addCleanup(secure.close)
+        self.assertEqual(secure.get("shared"), b"yes")
+
+    def test_tls_flags_are_checked(self):
+        for args, message in [
+            (["--tls-port", 0], "--tls-port needs --tls-cert-file and --tls-key-file"),
+            (["--tls-port", 0, "--tls-cert-file", "c.pem", "--tls-key-file", "k.pem"], "--tls-auth-clients yes needs --tls-ca-cert-file"),
+            (["--tls-auth-clients", "maybe"], "--tls-auth-clients"),
+        ]:
+            example = Example("kv-server", *args)
+            self.addCleanup(example.stop)
+            code, _ = example.wait(10)
+            self.assertEqual(code, 64, args)
+            self.assertIn(message, "\n".join(example.stderr))

@@ -2,11 +2,12 @@
 both on fresh connections, replies compared byte for byte."""
 
 import shutil
+import ssl
 import time
 import unittest
 
 from resp import RedisServer, RespConnection, encode, parse
-from support import Example
+from support import Example, tls_certificates
 
 SLEEP = "sleep"
 EOF_AFTER = "eof-after"   # send raw bytes, then compare everything until the server closes
@@ -105,29 +106,21 @@ CASES = {
 }
 
 
-class KVServerDifferentialTests(unittest.TestCase):
-    """Every case runs on a fresh connection to each server after FLUSHALL."""
+class DifferentialCases:
+    """The cases both servers answer, over whatever the subclass connects
+    with (`connect`); every case runs on a fresh connection to each server
+    after FLUSHALL."""
 
-    @classmethod
-    def setUpClass(cls):
-        if shutil.which("redis-server") is None:
-            raise AssertionError("redis-server is missing: run scripts/setup.sh")
-        cls.redis = RedisServer()
-        cls.kv = Example("kv-server", "--port", 0)
-        cls.kv_port = cls.kv.listening_port()
-        cls.compared = 0
+    compared = 0
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.redis.stop()
-        cls.kv.stop()
-        print(f"\nkv-server differential: {cls.compared} replies compared with redis-server, 0 mismatches")
+    def connect(self, port):
+        return RespConnection(port)
 
     def run_case(self, port, steps):
-        admin = RespConnection(port)
+        admin = self.connect(port)
         admin.command("FLUSHALL")
         admin.close()
-        connection = RespConnection(port)
+        connection = self.connect(port)
         replies = []
         try:
             for step in steps:
@@ -155,13 +148,113 @@ class KVServerDifferentialTests(unittest.TestCase):
     def test_every_case_matches_redis(self):
         for name, steps in CASES.items():
             with self.subTest(name):
-                expected = self.run_case(self.redis.port, steps)
+                expected = self.run_case(self.redis_port, steps)
                 actual = self.run_case(self.kv_port, steps)
                 self.assertEqual(len(actual), len(expected))
                 for index, (want, got) in enumerate(zip(expected, actual)):
                     if got != want:
                         self.fail(f"{name}, reply {index}: kv-server sent {got!r}, redis-server {want!r}; steps: {steps!r}")
                 type(self).compared += len(expected)
+
+    def pubsub_transcript(self, port):
+        """50 subscribers over channels and 3 patterns; a publisher's counts,
+        then every subscriber's bytes, in subscriber order."""
+        admin = self.connect(port)
+        admin.command("FLUSHALL")
+        subscribers = []
+        confirmations = []
+        for index in range(50):
+            subscriber = self.connect(port)
+            channels = [f"news.{index % 5}", f"all"]
+            subscriber.send(encode("SUBSCRIBE", *channels))
+            confirmations.append(b"".join(subscriber.reply() for _ in channels))
+            if index < 3:
+                pattern = ["news.*", "news.[12]", "*"][index]
+                confirmations.append(subscriber.command("PSUBSCRIBE", pattern))
+            subscribers.append(subscriber)
+        counts = []
+        for round in range(4):
+            for channel in ["news.0", "news.1", "news.2", "news.3", "news.4", "all", "other", b"bin\x00ary"]:
+                counts.append(admin.command("PUBLISH", channel, f"message {round} for {channel!r}"))
+        counts.append(admin.command("PUBLISH", "all", "x" * 70_000))
+        received = []
+        for index, subscriber in enumerate(subscribers):
+            expected_messages = 4 * 2 + 1 + ({0: 4 * 5, 1: 4 * 2, 2: 4 * 8 + 1}.get(index, 0))
+            received.append(b"".join(subscriber.reply() for _ in range(expected_messages)))
+            received.append(subscriber.command("UNSUBSCRIBE", "all"))
+        for subscriber in subscribers:
+            subscriber.close()
+        admin.close()
+        return confirmations, counts, received
+
+    def test_pubsub_with_50_subscribers_and_3_patterns_matches_redis(self):
+        expected = self.pubsub_transcript(self.redis_port)
+        actual = self.pubsub_transcript(self.kv_port)
+        for part, (want, got) in enumerate(zip(expected, actual)):
+            self.assertEqual(len(got), len(want))
+            for index, (w, g) in enumerate(zip(want, got)):
+                if g != w:
+                    self.fail(f"pub/sub part {part}, item {index}: kv-server {g[:200]!r}, redis-server {w[:200]!r}")
+            type(self).compared += len(want)
+
+    def pipeline_transcript(self, port):
+        """10,000 commands in one send, the replies read back in one piece."""
+        connection = self.connect(port)
+        connection.command("FLUSHALL")
+        commands = []
+        for index in range(10_000):
+            key = f"key:{index % 100}"
+            commands.append([encode("SET", key, index), encode("GET", key), encode("INCR", f"n:{index % 7}"),
+                             encode("APPEND", key, "x"), encode("EXISTS", key, "nope"), encode("MGET", key, "n:1")][index % 6])
+        connection.send(b"".join(commands))
+        replies = [connection.reply() for _ in commands]
+        connection.close()
+        return replies
+
+    def test_pipelined_10000_commands_match_redis(self):
+        expected = self.pipeline_transcript(self.redis_port)
+        actual = self.pipeline_transcript(self.kv_port)
+        self.assertEqual(len(actual), 10_000)
+        mismatches = [index for index, (want, got) in enumerate(zip(expected, actual)) if want != got]
+        self.assertEqual(mismatches, [])
+        type(self).compared += len(expected)
+
+    def test_server_keeps_serving_after_malformed_input(self):
+        healthy = self.connect(self.kv_port)
+        garbage = [b"*1\r\n$1073741824\r\n", b"*3\r\n$3\r\nSET\r\n$1\r\nk", b"\xde\xad\xbe\xef" * 1000 + b"\r\n",
+                   b"*99999999999999999999\r\n", b"$5\r\nhello\r\n", b"*1\r\n" + b"$" + b"9" * 70_000]
+        for payload in garbage:
+            bad = self.connect(self.kv_port)
+            bad.send(payload)
+            bad.half_close()  # a truncated frame ends with the client's EOF
+            reply = bad.rest_until_eof()
+            self.assertTrue(reply == b"" or reply.startswith(b"-ERR"), reply[:80])
+            bad.close()
+            self.assertEqual(healthy.command("PING"), b"+PONG\r\n")
+        healthy.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class KVServerDifferentialTests(DifferentialCases, unittest.TestCase):
+    """The cases over plain TCP."""
+
+    @classmethod
+    def setUpClass(cls):
+        if shutil.which("redis-server") is None:
+            raise AssertionError("redis-server is missing: run scripts/setup.sh")
+        cls.redis = RedisServer()
+        cls.redis_port = cls.redis.port
+        cls.kv = Example("kv-server", "--port", 0)
+        cls.kv_port = cls.kv.listening_port()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.redis.stop()
+        cls.kv.stop()
+        print(f"\nkv-server differential: {cls.compared} replies compared with redis-server, 0 mismatches")
 
     def test_commandstats_count_what_redis_counts(self):
         """INFO commandstats after a scripted session on fresh servers: each
@@ -195,83 +288,29 @@ class KVServerDifferentialTests(unittest.TestCase):
             redis.stop()
             kv.stop()
 
-    def pubsub_transcript(self, port):
-        """50 subscribers over channels and 3 patterns; a publisher's counts,
-        then every subscriber's bytes, in subscriber order."""
-        admin = RespConnection(port)
-        admin.command("FLUSHALL")
-        subscribers = []
-        confirmations = []
-        for index in range(50):
-            subscriber = RespConnection(port)
-            channels = [f"news.{index % 5}", f"all"]
-            subscriber.send(encode("SUBSCRIBE", *channels))
-            confirmations.append(b"".join(subscriber.reply() for _ in channels))
-            if index < 3:
-                pattern = ["news.*", "news.[12]", "*"][index]
-                confirmations.append(subscriber.command("PSUBSCRIBE", pattern))
-            subscribers.append(subscriber)
-        counts = []
-        for round in range(4):
-            for channel in ["news.0", "news.1", "news.2", "news.3", "news.4", "all", "other", b"bin\x00ary"]:
-                counts.append(admin.command("PUBLISH", channel, f"message {round} for {channel!r}"))
-        counts.append(admin.command("PUBLISH", "all", "x" * 70_000))
-        received = []
-        for index, subscriber in enumerate(subscribers):
-            expected_messages = 4 * 2 + 1 + ({0: 4 * 5, 1: 4 * 2, 2: 4 * 8 + 1}.get(index, 0))
-            received.append(b"".join(subscriber.reply() for _ in range(expected_messages)))
-            received.append(subscriber.command("UNSUBSCRIBE", "all"))
-        for subscriber in subscribers:
-            subscriber.close()
-        admin.close()
-        return confirmations, counts, received
 
-    def test_pubsub_with_50_subscribers_and_3_patterns_matches_redis(self):
-        expected = self.pubsub_transcript(self.redis.port)
-        actual = self.pubsub_transcript(self.kv_port)
-        for part, (want, got) in enumerate(zip(expected, actual)):
-            self.assertEqual(len(got), len(want))
-            for index, (w, g) in enumerate(zip(want, got)):
-                if g != w:
-                    self.fail(f"pub/sub part {part}, item {index}: kv-server {g[:200]!r}, redis-server {w[:200]!r}")
-            type(self).compared += len(want)
+class KVServerDifferentialTLSTests(DifferentialCases, unittest.TestCase):
+    """The same cases over TLS: redis-server's --tls-port against
+    kv-server's, with the same certificate and Redis's own flags."""
 
-    def pipeline_transcript(self, port):
-        """10,000 commands in one send, the replies read back in one piece."""
-        connection = RespConnection(port)
-        connection.command("FLUSHALL")
-        commands = []
-        for index in range(10_000):
-            key = f"key:{index % 100}"
-            commands.append([encode("SET", key, index), encode("GET", key), encode("INCR", f"n:{index % 7}"),
-                             encode("APPEND", key, "x"), encode("EXISTS", key, "nope"), encode("MGET", key, "n:1")][index % 6])
-        connection.send(b"".join(commands))
-        replies = [connection.reply() for _ in commands]
-        connection.close()
-        return replies
+    @classmethod
+    def setUpClass(cls):
+        if shutil.which("redis-server") is None:
+            raise AssertionError("redis-server is missing: run scripts/setup.sh")
+        folder = tls_certificates()
+        cls.tls = ssl.create_default_context(cafile=f"{folder}/ca.pem")
+        cls.redis = RedisServer(tls_folder=folder)
+        cls.redis_port = cls.redis.tls_port
+        cls.kv = Example("kv-server", "--port", 0, "--tls-port", 0, "--tls-cert-file", f"{folder}/server.pem",
+                         "--tls-key-file", f"{folder}/server.key", "--tls-auth-clients", "no")
+        cls.kv.expect_line(r"^kv-server: ready$")
+        cls.kv_port = int(cls.kv.printed(r"listening for TLS on 127\.0\.0\.1:(\d+)$").group(1))
 
-    def test_pipelined_10000_commands_match_redis(self):
-        expected = self.pipeline_transcript(self.redis.port)
-        actual = self.pipeline_transcript(self.kv_port)
-        self.assertEqual(len(actual), 10_000)
-        mismatches = [index for index, (want, got) in enumerate(zip(expected, actual)) if want != got]
-        self.assertEqual(mismatches, [])
-        type(self).compared += len(expected)
+    @classmethod
+    def tearDownClass(cls):
+        cls.redis.stop()
+        cls.kv.stop()
+        print(f"\nkv-server differential over TLS: {cls.compared} replies compared with redis-server, 0 mismatches")
 
-    def test_server_keeps_serving_after_malformed_input(self):
-        healthy = RespConnection(self.kv_port)
-        garbage = [b"*1\r\n$1073741824\r\n", b"*3\r\n$3\r\nSET\r\n$1\r\nk", b"\xde\xad\xbe\xef" * 1000 + b"\r\n",
-                   b"*99999999999999999999\r\n", b"$5\r\nhello\r\n", b"*1\r\n" + b"$" + b"9" * 70_000]
-        for payload in garbage:
-            bad = RespConnection(self.kv_port)
-            bad.send(payload)
-            bad.sock.shutdown(1)  # a truncated frame ends with the client's EOF
-            reply = bad.rest_until_eof()
-            self.assertTrue(reply == b"" or reply.startswith(b"-ERR"), reply[:80])
-            bad.close()
-            self.assertEqual(healthy.command("PING"), b"+PONG\r\n")
-        healthy.close()
-
-
-if __name__ == "__main__":
-    unittest.main()
+    def connect(self, port):
+        return RespConnection(port, tls=self.tls)

@@ -158,7 +158,7 @@ let package = Package(
             swiftSettings: examples
         ),
         example("echo-server", ["RxUVServiceLifecycle", "RxUVTLS"]),
-        example("tcp-probe"),
+        example("tcp-probe", ["RxUVTLS"]),
         example("chat-daemon", ["RxUVServiceLifecycle"]),
         example("rxcat"),
         example("kv-server", ["RxUVServiceLifecycle", "RxUVTLS", coreMetrics]),

@@ -6,7 +6,7 @@ import signal
 import socket
 import unittest
 
-from support import BlackHole, Example, free_port
+from support import BlackHole, Example, free_port, tls_certificates
 
 OPEN = r"^{target}  open  (\d+\.\d\d) ms$"
 STATS_OK = r"^{target}  sent {sent}  ok {ok}  loss {loss}%  min/avg/max (\d+\.\d\d)/(\d+\.\d\d)/(\d+\.\d\d) ms$"
@@ -118,3 +118,55 @@ class TCPProbeTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TCPProbeTLSTests(unittest.TestCase):
+    """tcp-probe --tls against echo-server over TLS with a good and an expired
+    certificate, and against a port that never answers the handshake."""
+
+    def serve(self, certificate):
+        folder = tls_certificates()
+        server = Example("echo-server", "--port", 0, "--threads", 1,
+                         "--tls-cert", f"{folder}/{certificate}.pem", "--tls-key", f"{folder}/{certificate}.key")
+        self.addCleanup(server.stop)
+        return f"127.0.0.1:{server.listening_port()}"
+
+    def probe(self, *args):
+        example = Example("tcp-probe", "--tls", "--tls-ca-file", f"{tls_certificates()}/ca.pem", *args)
+        self.addCleanup(example.stop)
+        return example
+
+    def test_tls_reports_handshake_protocol_cipher_and_expiry(self):
+        target = self.serve("server")
+        example = self.probe(target, "--server-name", "localhost", "--count", 2, "--interval", "100ms")
+        code, _ = example.wait(10)
+        self.assertEqual(code, 0, example.stderr)
+        attempts = [line for line in example.stdout if line.startswith(target + "  open")]
+        self.assertEqual(len(attempts), 2, example.stdout)
+        for line in attempts:
+            self.assertRegex(line, r"  open  \d+\.\d\d ms  tls \d+\.\d\d ms TLSv1\.3 TLS_\w+ expires in 82[45] days$")
+
+    def test_an_expired_certificate_is_a_tls_error_and_exits_2(self):
+        target = self.serve("expired")
+        example = self.probe(target, "--server-name", "localhost", "--count", 1)
+        code, _ = example.wait(10)
+        self.assertEqual(code, 2)
+        self.assertRegex(example.stdout[0], rf"^{re.escape(target)}  tls-error certificateExpired \(certificate verify failed: certificate has expired\)$")
+
+    def test_a_port_that_never_answers_the_handshake_times_out(self):
+        with socket.socket() as silent:
+            silent.bind(("127.0.0.1", 0))
+            silent.listen(8)
+            target = f"127.0.0.1:{silent.getsockname()[1]}"
+            example = self.probe(target, "--count", 1, "--timeout", "300ms")
+            code, _ = example.wait(10)
+        self.assertEqual(code, 2)
+        self.assertEqual(example.stdout[0], f"{target}  timeout")
+
+    def test_tls_flags_need_tls(self):
+        example = Example("tcp-probe", "127.0.0.1:1", "--tls-insecure")
+        self.addCleanup(example.stop)
+        code, _ = example.wait(10)
+        self.assertEqual(code, 64)
+        self.assertIn("go with --tls", "\n".join(example.stderr))
+

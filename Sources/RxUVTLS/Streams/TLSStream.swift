@@ -87,8 +87,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         /// Inside the transport's read handling: writes wait for its end,
         /// to go out as one.
         var handling = false
-        var handshakeWaiters: [Completion] = []
-        var handshakeTimer: Disposable?
+        var handshakeWaiters: [HandshakeWaiter] = []
         var closeAfterHandshake = false
         var shutdownSent = false
         /// Why the stream closed, for a reader that comes later.
@@ -103,6 +102,10 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// The subscription to the transport's reads: disposed when the stream
     /// finishes, or when it is released (from whichever thread).
     private let transportReading = SingleAssignmentDisposable()
+    /// The handshake's deadline: disposed when the handshake ends, the
+    /// stream finishes, or it is released (so a stream given up during its
+    /// handshake keeps no timer, and no loop, alive).
+    private let handshakeTimer = SingleAssignmentDisposable()
     private let sessionCell = Mutex<TLSSession?>(nil)
     /// `false` while the plaintext held for the handshake is above the
     /// high watermark; made by the first `writability` subscriber.
@@ -133,6 +136,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         // Released with its transport still read: stop reading it (a
         // stream on its own then closes).
         transportReading.dispose()
+        handshakeTimer.dispose()
         heldWritability.withLock { $0 }?.onCompleted()
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
@@ -164,16 +168,20 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// `ECANCELED` if the stream closed first. Any number of subscribers;
     /// disposing only stops the notification.
     public var handshake: Completable {
-        Completable.create { [self] observer in
-            let entered = loop.enter { [self] in
-                awaitHandshake { error in
-                    if let error { observer(.error(error)) } else { observer(.completed) }
-                }
+        Completable.create { [self, loop] observer in
+            let waiter = HandshakeWaiter { error in
+                if let error { observer(.error(error)) } else { observer(.completed) }
             }
-            if !entered {
+            if !loop.enter({ [self] in awaitHandshake(waiter) }) {
                 observer(.error(UVError(code: .notConnected, operation: "TLS handshake", address: peerDescription)))
             }
-            return Disposables.create()
+            // Disposed, the waiter goes: it holds the subscriber, which may
+            // hold this stream, so keeping it would keep the stream (and its
+            // connection) until the handshake ended.
+            return Disposables.create { [weak self] in
+                guard let stream = self else { return }
+                loop.enter { [weak stream] in stream?.dropWaiter(waiter) }
+            }
         }
     }
 
@@ -312,10 +320,11 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         }
         let timeout = context.configuration.handshakeTimeout
         if timeout > .zero {
-            state.value.handshakeTimer = loop.scheduleRelative((), dueTime: RxTimeInterval(timeout)) { [weak self] _ in
-                self?.handshakeTimedOut()
-                return Disposables.create()
-            }
+            handshakeTimer.setDisposable(
+                loop.scheduleRelative((), dueTime: RxTimeInterval(timeout)) { [weak self] _ in
+                    self?.handshakeTimedOut()
+                    return Disposables.create()
+                })
         }
         transportReading.setDisposable(transport.receivedData.subscribe(TransportReader(self)))
         guard state.value.phase == .handshaking else { return }
@@ -355,8 +364,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         case .done:
             state.value.phase = .established
             sessionCell.withLock { $0 = engine.session() }
-            state.value.handshakeTimer?.dispose()
-            state.value.handshakeTimer = nil
+            handshakeTimer.dispose()
             let waiters = state.value.handshakeWaiters
             state.value.handshakeWaiters = []
             let held = state.value.held
@@ -366,7 +374,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
             for write in held where state.value.phase == .established {
                 enqueue(write)
             }
-            waiters.forEach { $0(nil) }
+            waiters.forEach { $0.completion(nil) }
             if state.value.closeAfterHandshake {
                 closeGracefully()
             }
@@ -485,12 +493,16 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
             onError: { error in completions.forEach { $0(error) } })
     }
 
-    private func awaitHandshake(_ completion: @escaping Completion) {
+    private func awaitHandshake(_ waiter: HandshakeWaiter) {
         switch state.value.phase {
-        case .handshaking: state.value.handshakeWaiters.append(completion)
-        case .established: completion(nil)
-        case .closed: completion(sessionCell.withLock { $0 } != nil ? nil : closedError("TLS handshake"))
+        case .handshaking: state.value.handshakeWaiters.append(waiter)
+        case .established: waiter.completion(nil)
+        case .closed: waiter.completion(sessionCell.withLock { $0 } != nil ? nil : closedError("TLS handshake"))
         }
+    }
+
+    private func dropWaiter(_ waiter: HandshakeWaiter) {
+        state.value.handshakeWaiters.removeAll { $0 === waiter }
     }
 
     private func beginReading(_ reader: TLSStreamReader) {
@@ -550,7 +562,6 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     }
 
     private func handshakeTimedOut() {
-        state.value.handshakeTimer = nil
         guard state.value.phase == .handshaking else { return }
         let timeout = context.configuration.handshakeTimeout
         fail(TLSError(code: .handshakeTimeout, reason: "no handshake within \(timeout)", operation: "TLS handshake", address: peerDescription), transport: .reset)
@@ -606,8 +617,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         if mode != .reset {
             flush()
         }
-        state.value.handshakeTimer?.dispose()
-        state.value.handshakeTimer = nil
+        handshakeTimer.dispose()
         let cancelled = error ?? UVError(code: .cancelled, operation: "TLS write", address: peerDescription)
         let held = state.value.held
         state.value.held = []
@@ -619,7 +629,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         }
         let waiters = state.value.handshakeWaiters
         state.value.handshakeWaiters = []
-        waiters.forEach { $0(error ?? UVError(code: .cancelled, operation: "TLS handshake", address: peerDescription)) }
+        waiters.forEach { $0.completion(error ?? UVError(code: .cancelled, operation: "TLS handshake", address: peerDescription)) }
         let reader = state.value.reader
         state.value.reader = nil
         reader?.end(error)
@@ -660,6 +670,15 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         } else if bytes <= lowWatermark {
             subject.onNext(true)
         }
+    }
+}
+
+/// One subscriber of `handshake`, waiting for it to end.
+final class HandshakeWaiter: Sendable {
+    let completion: TLSStream.Completion
+
+    init(_ completion: @escaping TLSStream.Completion) {
+        self.completion = completion
     }
 }
 

@@ -187,4 +187,26 @@ final class TLSStreamTests: TLSTestCase {
             XCTAssertEqual(echoed, "still here", identity)
         }
     }
+
+    /// A client given up during its handshake (a `timeout` on a server that
+    /// never answers) goes at once: its connection closes, its SSL is
+    /// freed, and no handshake timer keeps the loop running.
+    func testConnect_GivenUpDuringTheHandshake_LeavesNothingBehind() throws {
+        let client = try clientContext()
+        let started = ContinuousClock.now
+        let outcome = try loop.run { [loop = loop!] in
+            let silent = try await loop.rx.serve(host: "127.0.0.1", port: 0) { _ in .never() }.value
+            var outcome = "connected"
+            do {
+                _ = try await loop.rx.connect(host: "127.0.0.1", port: silent.address.port, tls: client)
+                    .timeout(.milliseconds(200), scheduler: loop).value
+            } catch RxError.timeout {
+                outcome = "timeout"
+            }
+            try await silent.drain(deadline: .milliseconds(100)).value
+            return outcome
+        }
+        XCTAssertEqual(outcome, "timeout")
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "the handshake's 10 s timer held the loop")
+    }
 }

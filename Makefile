@@ -88,7 +88,7 @@ benchmarks-instructions: setup
 # it). The archives land in .build/plugins/Swift-DocC/outputs/.
 docs: setup
 	swift package --disable-sandbox generate-documentation \
-		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxFoundation --target RxBlocking --warnings-as-errors
+		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxFoundation --target RxBlocking --warnings-as-errors
 
 # The sources in the project's format (.swift-format); `lint` checks, CI runs it.
 SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources

@@ -104,18 +104,20 @@ final class OpenSSLContext: @unchecked Sendable {
             }
             // ...a server picks its first that the client offers, or refuses
             // the handshake (RFC 7301's no_application_protocol).
-            SSL_CTX_set_alpn_select_cb(raw, { _, out, outLength, offered, offeredLength, argument in
-                guard let argument, let offered else { return SSL_TLSEXT_ERR_ALERT_FATAL }
-                let context = Unmanaged<OpenSSLContext>.fromOpaque(argument).takeUnretainedValue()
-                let ours = context.alpn
-                var chosen: UnsafeMutablePointer<UInt8>?
-                var chosenLength: UInt8 = 0
-                let answer = SSL_select_next_proto(&chosen, &chosenLength, ours.baseAddress, UInt32(context.alpnLength), offered, offeredLength)
-                guard answer == OPENSSL_NPN_NEGOTIATED, let chosen else { return SSL_TLSEXT_ERR_ALERT_FATAL }
-                out?.pointee = UnsafePointer(chosen)
-                outLength?.pointee = chosenLength
-                return SSL_TLSEXT_ERR_OK
-            }, Unmanaged.passUnretained(self).toOpaque())
+            SSL_CTX_set_alpn_select_cb(
+                raw,
+                { _, out, outLength, offered, offeredLength, argument in
+                    guard let argument, let offered else { return SSL_TLSEXT_ERR_ALERT_FATAL }
+                    let context = Unmanaged<OpenSSLContext>.fromOpaque(argument).takeUnretainedValue()
+                    let ours = context.alpn
+                    var chosen: UnsafeMutablePointer<UInt8>?
+                    var chosenLength: UInt8 = 0
+                    let answer = SSL_select_next_proto(&chosen, &chosenLength, ours.baseAddress, UInt32(context.alpnLength), offered, offeredLength)
+                    guard answer == OPENSSL_NPN_NEGOTIATED, let chosen else { return SSL_TLSEXT_ERR_ALERT_FATAL }
+                    out?.pointee = UnsafePointer(chosen)
+                    outLength?.pointee = chosenLength
+                    return SSL_TLSEXT_ERR_OK
+                }, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

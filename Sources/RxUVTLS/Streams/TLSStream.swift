@@ -593,7 +593,8 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// transport closes.
     private func fail(_ error: any Error, transport mode: StreamCloseMode = .afterWrites) {
         guard state.value.phase != .closed else { return }
-        let heard = state.value.reader != nil || !state.value.handshakeWaiters.isEmpty || !state.value.held.isEmpty
+        let heard =
+            state.value.reader != nil || !state.value.handshakeWaiters.isEmpty || !state.value.held.isEmpty
             || !state.value.unflushed.isEmpty
         state.value.failure = error
         finish(closeNotify: false, transport: mode, error: error)

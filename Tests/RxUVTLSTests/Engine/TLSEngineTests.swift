@@ -109,20 +109,32 @@ final class TLSEngineTests: TLSTestCase {
                 configureClient: { $0.peerVerification = .none }, expected: Outcome()),
             Row(
                 name: "a client certificate required and missing", serverIdentity: "server",
-                configureServer: { $0.peerVerification = .required; $0.trustRoots = .certificates(ca) },
+                configureServer: {
+                    $0.peerVerification = .required
+                    $0.trustRoots = .certificates(ca)
+                },
                 expected: Outcome(client: .certificateRequired, server: .certificateRequired)),
             Row(
                 name: "a client certificate required and sent", serverIdentity: "server",
-                configureServer: { $0.peerVerification = .required; $0.trustRoots = .certificates(ca) },
+                configureServer: {
+                    $0.peerVerification = .required
+                    $0.trustRoots = .certificates(ca)
+                },
                 configureClient: { $0.identity = self.identity("client") }, expected: Outcome()),
             Row(
                 name: "a client certificate from an unknown CA", serverIdentity: "server",
-                configureServer: { $0.peerVerification = .required; $0.trustRoots = .certificates(ca) },
+                configureServer: {
+                    $0.peerVerification = .required
+                    $0.trustRoots = .certificates(ca)
+                },
                 configureClient: { $0.identity = self.identity("rogue") },
                 expected: Outcome(client: .unknownCA, server: .unknownCA)),
             Row(
                 name: "an optional client certificate not sent", serverIdentity: "server",
-                configureServer: { $0.peerVerification = .ifPresented; $0.trustRoots = .certificates(ca) },
+                configureServer: {
+                    $0.peerVerification = .ifPresented
+                    $0.trustRoots = .certificates(ca)
+                },
                 expected: Outcome()),
             Row(
                 name: "no shared version", serverIdentity: "server",
@@ -130,8 +142,14 @@ final class TLSEngineTests: TLSTestCase {
                 expected: Outcome(client: .protocolVersion, server: .protocolVersion)),
             Row(
                 name: "no shared cipher", serverIdentity: "server",
-                configureServer: { $0.maximumVersion = .tls12; $0.cipherList = "ECDHE-ECDSA-CHACHA20-POLY1305" },
-                configureClient: { $0.maximumVersion = .tls12; $0.cipherList = "ECDHE-ECDSA-AES128-GCM-SHA256" },
+                configureServer: {
+                    $0.maximumVersion = .tls12
+                    $0.cipherList = "ECDHE-ECDSA-CHACHA20-POLY1305"
+                },
+                configureClient: {
+                    $0.maximumVersion = .tls12
+                    $0.cipherList = "ECDHE-ECDSA-AES128-GCM-SHA256"
+                },
                 expected: Outcome(client: .handshakeFailure, server: .noSharedCipher)),
             Row(
                 name: "no shared ALPN protocol", serverIdentity: "server",
@@ -148,7 +166,10 @@ final class TLSEngineTests: TLSTestCase {
 
     func testSession_ReportsVersionCipherALPNAndCertificates() throws {
         let (outcome, client, server) = try exchange(
-            client: clientContext { $0.applicationProtocols = ["h2", "http/1.1"]; $0.identity = self.identity("client") },
+            client: clientContext {
+                $0.applicationProtocols = ["h2", "http/1.1"]
+                $0.identity = self.identity("client")
+            },
             server: serverContext {
                 $0.applicationProtocols = ["http/1.1", "h2"]
                 $0.peerVerification = .ifPresented

@@ -57,13 +57,13 @@ final class TLSHostilePeerTests: TLSTestCase {
                 "half a ClientHello, then end of stream",
                 Self.clientHello + """
 
-                import socket, sys
-                hello = client_hello()
-                s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-                s.sendall(hello[: len(hello) // 2])
-                s.shutdown(socket.SHUT_WR)
-                while s.recv(4096): pass
-                """,
+                    import socket, sys
+                    hello = client_hello()
+                    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+                    s.sendall(hello[: len(hello) // 2])
+                    s.shutdown(socket.SHUT_WR)
+                    while s.recv(4096): pass
+                    """,
                 .uncleanShutdown
             ),
             (

@@ -3,6 +3,7 @@
 
     Benchmarks/Scripts/kvbench.py            # release build of kv-server, then the comparison (≈ 3 min)
     Benchmarks/Scripts/kvbench.py --quick    # a few thousand requests of each case, once
+    Benchmarks/Scripts/kvbench.py --tls      # the same over TLS, beside plain TCP, and handshakes
 
 Each round starts both servers in turn pinned to core 0 (taskset), drives
 each with redis-benchmark pinned to core 1: `-t ping,set,get,incr,mset -c 50
@@ -12,6 +13,13 @@ latency (redis-benchmark's CSV) and the server's CPU time per request (from
 same-run ratios kv-server / redis-server. Then the RSS of each server holding
 100,000 keys of 64 bytes, inserted with redis-cli --pipe. Everything runs on
 127.0.0.1 and stops by itself.
+
+--tls: both servers also serve TLS (one certificate, made by
+scripts/tls-test-certificates.py; client certificates not asked for), and
+each round drives each server over plain TCP and over TLS
+(`redis-benchmark --tls`); the table gives ops/s and CPU per request over
+TLS, each server's TLS cost (its TLS CPU per request over its plain one),
+and the CPU per handshake (`-k 0`: a new connection and handshake per PING).
 """
 
 import argparse
@@ -53,15 +61,32 @@ def wait_ready(port):
     raise RuntimeError(f"no server on port {port}")
 
 
-def start(kind, binary, threads=1, pinned=True):
+def start(kind, binary, threads=1, pinned=True, tls=None):
+    """Starts a server; with `tls` (the certificate folder) it also serves
+    TLS, on the port returned third."""
     port = free_port()
+    tls_port = free_port() if tls else None
     if kind == "redis":
         argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--databases", "1", "--logfile", ""]
     else:
         argv = [binary, "--port", str(port), "--threads", str(threads)]
+    if tls:
+        argv += ["--tls-port", str(tls_port), "--tls-cert-file", f"{tls}/server.pem", "--tls-key-file", f"{tls}/server.key",
+                 "--tls-auth-clients", "no"]
     process = subprocess.Popen((["taskset", "-c", "0"] if pinned else []) + argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_ready(port)
+    if tls:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", tls_port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no TLS port {tls_port}")
+                time.sleep(0.05)
+        return process, port, tls_port
     return process, port
 
 
@@ -79,11 +104,13 @@ def rss_kib(pid):
     raise RuntimeError("no VmRSS")
 
 
-def bench(pid, port, test, pipeline, requests, pinned=True):
+def bench(pid, port, test, pipeline, requests, pinned=True, tls=None, keepalive=True):
     before = cpu_seconds(pid)
+    secure = ["--tls", "--cacert", f"{tls}/ca.pem", "--sni", "localhost"] if tls else []
     result = subprocess.run(
         (["taskset", "-c", "1"] if pinned else []) + ["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-t", test, "-c", "50",
-         "-P", str(pipeline), "-d", "64", "-n", str(requests), "-r", "100000", "--csv"],
+         "-P", str(pipeline), "-d", "64", "-n", str(requests), "-r", "100000", "--csv", *secure]
+        + ([] if keepalive else ["-k", "0"]),
         capture_output=True, text=True, timeout=300, check=True)
     cpu = cpu_seconds(pid) - before
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
@@ -113,10 +140,64 @@ def memory(binary):
     return results
 
 
+def tls_comparison(binary, rounds, quick):
+    """Both servers over plain TCP and TLS in each round, and handshakes."""
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="rxuv-kvbench-tls-")
+    try:
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tls-test-certificates.py"), folder], check=True)
+        requests = {1: 5000 if quick else 100_000, 16: 20_000 if quick else 500_000}
+        handshakes = 500 if quick else 5000
+        samples = {}  # (server, transport, pipeline, test) -> [row]
+        for round in range(rounds):
+            for kind in ("redis", "kv"):
+                process, port, tls_port = start(kind, binary, tls=folder)
+                try:
+                    for pipeline in (1, 16):
+                        log(f"kvbench: TLS round {round + 1}/{rounds}, {kind}, -P {pipeline}")
+                        for test in ("ping", "set", "get", "incr", "mset"):
+                            for transport, target, secure in (("tcp", port, None), ("tls", tls_port, folder)):
+                                for name, row in bench(process.pid, target, test, pipeline, requests[pipeline], tls=secure).items():
+                                    samples.setdefault((kind, transport, pipeline, name), []).append(row)
+                    log(f"kvbench: TLS round {round + 1}/{rounds}, {kind}, handshakes")
+                    for name, row in bench(process.pid, tls_port, "ping", 1, handshakes, tls=folder, keepalive=False).items():
+                        samples.setdefault((kind, "handshake", 1, name), []).append(row)
+                finally:
+                    process.terminate()
+                    process.wait()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def median(kind, transport, pipeline, test, field):
+        return statistics.median(row[field] for row in samples[(kind, transport, pipeline, test)])
+
+    print(f"kv-server ({binary}) and redis-server over TLS (TLS 1.3, the same P-256 certificate) and plain TCP, "
+          f"each pinned to core 0, redis-benchmark on core 1, -c 50 -d 64; medians of {rounds} rounds\n")
+    print("| test | -P | Redis TLS ops/s | kv-server TLS ops/s | ratio | Redis TLS CPU µs/req | kv-server TLS CPU µs/req "
+          "| Redis TLS cost | kv-server TLS cost | cost ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for pipeline in (1, 16):
+        for test in TESTS:
+            if ("kv", "tls", pipeline, test) not in samples:
+                continue
+            r = lambda transport, f: median("redis", transport, pipeline, test, f)
+            k = lambda transport, f: median("kv", transport, pipeline, test, f)
+            redis_cost = r("tls", "cpu_us") / r("tcp", "cpu_us")
+            kv_cost = k("tls", "cpu_us") / k("tcp", "cpu_us")
+            print(f"| {test.upper()} | {pipeline} | {r('tls', 'rps'):,.0f} | {k('tls', 'rps'):,.0f} | {k('tls', 'rps') / r('tls', 'rps'):.2f} "
+                  f"| {r('tls', 'cpu_us'):.2f} | {k('tls', 'cpu_us'):.2f} | {redis_cost:.2f} | {kv_cost:.2f} | {kv_cost / redis_cost:.2f} |")
+    redis_handshake = median("redis", "handshake", 1, "ping_inline", "cpu_us")
+    kv_handshake = median("kv", "handshake", 1, "ping_inline", "cpu_us")
+    print(f"\nA new connection and handshake per PING (`-k 0`, {handshakes} each): server CPU per handshake "
+          f"redis-server {redis_handshake:.0f} µs, kv-server {kv_handshake:.0f} µs, ratio {kv_handshake / redis_handshake:.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tls", action="store_true", help="the TLS comparison only")
     args = parser.parse_args()
     rounds = 1 if args.quick else args.rounds
     requests = {1: 5000 if args.quick else 200_000, 16: 20_000 if args.quick else 1_000_000}
@@ -125,6 +206,9 @@ def main():
     subprocess.run(["swift", "build", "-c", "release", "--product", "kv-server"], cwd=ROOT, check=True, stdout=sys.stderr)
     binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                                          capture_output=True, text=True).stdout.strip(), "kv-server")
+    if args.tls:
+        tls_comparison(binary, rounds, args.quick)
+        return
     samples = {}  # (server, pipeline, test) -> [row]
     for round in range(rounds):
         for kind in ("redis", "kv"):

@@ -14,6 +14,8 @@ let package = Package(
         .package(path: "RxUV"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        // The TLS benchmarks' Swift reference: SwiftNIO over NIOSSL.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
         // The metrics backends a Server's echo is measured with.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
@@ -81,6 +83,37 @@ let package = Package(
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // TLS (BENCHMARKS.md, Scripts/tlsbench.py): the floor, a TLS echo in
+        // plain C on libuv and OpenSSL 3 with memory BIOs; the load generator,
+        // C on epoll with OpenSSL; RxUVTLS's echo; SwiftNIO's over NIOSSL.
+        .executableTarget(
+            name: "uv-tls-echo",
+            dependencies: ["CLibUVBench"],
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+        .executableTarget(
+            name: "tlsload",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
+        ),
+        .executableTarget(
+            name: "rxuv-tls-echo",
+            dependencies: [
+                .product(name: "RxCore", package: "RxUV"),
+                .product(name: "RxUV", package: "RxUV"),
+                .product(name: "RxUVTLS", package: "RxUV"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "nio-tls-echo",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -3,6 +3,7 @@ and the openssl command line over 127.0.0.1."""
 
 import asyncio
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -56,6 +57,40 @@ class EchoServerTLSTests(unittest.TestCase):
         code, _ = server.wait(5)
         self.assertEqual(code, 0)
         self.assertEqual(server.stdout[-1], f"echo-server: stopped; served 20 connections, echoed {20 * 256 * 1024} bytes")
+
+    def test_1000_concurrent_handshakes_all_served(self):
+        # 1,000 client sockets here and 1,000 connections in the server,
+        # which inherits this limit.
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+        self.addCleanup(resource.setrlimit, resource.RLIMIT_NOFILE, (soft, hard))
+        server, port = self.start()
+        context = self.client_context()
+        gate = asyncio.Event()
+
+        async def client(index, opened):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context, server_hostname="localhost")
+            opened.append(index)
+            if len(opened) == 1000:
+                gate.set()
+            await gate.wait()   # every handshake is done before any echo
+            line = b"client %d\n" % index
+            writer.write(line)
+            echoed = await asyncio.wait_for(reader.readexactly(len(line)), 60)
+            writer.close()
+            await writer.wait_closed()
+            return echoed == line
+
+        async def clients():
+            opened = []
+            return await asyncio.wait_for(asyncio.gather(*(client(i, opened) for i in range(1000))), 120)
+
+        results = asyncio.run(clients())
+        self.assertEqual(results.count(True), 1000)
+        server.send_signal(signal.SIGHUP)
+        server.expect_line(r"^echo-server: 0 open, 1000 served, 0 refused, \d+ bytes echoed$", timeout=10)
+        server.send_signal(signal.SIGTERM)
+        self.assertEqual(server.wait(5)[0], 0)
 
     def test_openssl_s_client_verifies_and_echoes(self):
         server, port = self.start()

@@ -1,7 +1,8 @@
 /// A certificate chain and its private key: what a server presents, and
 /// what a client presents when the server asks for one (mutual TLS).
 public struct TLSIdentity: Sendable, Hashable {
-    /// The leaf certificate first, then the intermediates, in PEM.
+    /// The leaf certificate first, then the intermediates, in PEM: the
+    /// chain sent as it is (nothing is added from the trust roots).
     public var certificateChain: PEMSource
     /// The leaf certificate's private key, in PEM (unencrypted).
     public var privateKey: PEMSource

@@ -81,8 +81,11 @@ final class OpenSSLContext: @unchecked Sendable {
         }
         // No renegotiation either way, no compression (CRIME).
         _ = SSL_CTX_set_options(raw, rxuv_SSL_OP_NO_RENEGOTIATION | rxuv_SSL_OP_NO_COMPRESSION)
-        // An idle connection gives its 34 KiB of record buffers back.
-        _ = rxuv_SSL_CTX_set_mode(raw, Int(SSL_MODE_RELEASE_BUFFERS))
+        // An idle connection gives its 34 KiB of record buffers back. The
+        // chain sent is the one configured: OpenSSL 3 would otherwise look
+        // for the issuers in the trust store on every handshake (with the
+        // system's store, a directory read each time), as nginx also avoids.
+        _ = rxuv_SSL_CTX_set_mode(raw, Int(SSL_MODE_RELEASE_BUFFERS | SSL_MODE_NO_AUTO_CHAIN))
         _ = SSL_CTX_set_session_id_context(raw, "rxuv", 4)
         if let list = configuration.cipherList, SSL_CTX_set_cipher_list(raw, list) != 1 {
             throw OpenSSLFailure.configuration("cipher list \(list)")
@@ -166,6 +169,9 @@ final class OpenSSLContext: @unchecked Sendable {
     }
 
     private func loadTrustRoots() throws(TLSError) {
+        // Nothing to verify, nothing to load: a server that asks for no
+        // client certificate (or a client that checks nothing).
+        guard configuration.peerVerification != .none else { return }
         switch configuration.trustRoots {
         case .system:
             guard SSL_CTX_set_default_verify_paths(raw) == 1 else {

@@ -25,7 +25,10 @@ enum OpenSSLFailure {
     /// Forgets whatever an earlier call left on this thread's queue, so the
     /// next failure is read alone.
     static func clear() {
-        ERR_clear_error()
+        // Peeking is cheap; clearing walks every slot of the queue.
+        if ERR_peek_error() != 0 {
+            ERR_clear_error()
+        }
     }
 
     /// The error of a failed `SSL_do_handshake`, `SSL_read` or `SSL_write`

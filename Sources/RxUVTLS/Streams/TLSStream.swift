@@ -1,4 +1,4 @@
-import RxCore
+@_spi(Bridge) import RxCore
 import RxUV
 import Synchronization
 
@@ -62,7 +62,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
 
     /// A write (or a half-close) made before the handshake ended.
     private enum HeldWrite {
-        case write([ByteBuffer], Completion)
+        case write(TLSWritePayload, PendingTLSWrite)
         case shutdown(Completion)
     }
 
@@ -83,7 +83,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         /// Writes made before the handshake ended.
         var held: [HeldWrite] = []
         /// Writes encrypted and not yet handed to the transport.
-        var unflushed: [Completion] = []
+        var unflushed: [PendingTLSWrite] = []
         /// Inside the transport's read handling: writes wait for its end,
         /// to go out as one.
         var handling = false
@@ -220,21 +220,13 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// failed connection, or the transport's write error. Disposing only
     /// stops the notification.
     public func write(_ bytes: ByteBuffer) -> Completable {
-        write([bytes])
+        Completable(raw: TLSWrite(stream: self, payload: .one(bytes)))
     }
 
     /// Encrypts `buffers` in order and writes them as one transport write;
     /// see `write(_:)` for one buffer.
     public func write(_ buffers: [ByteBuffer]) -> Completable {
-        Completable.create { [self] observer in
-            let completion: Completion = { error in
-                if let error { observer(.error(error)) } else { observer(.completed) }
-            }
-            if !loop.enter({ [self] in enqueue(.write(buffers, completion)) }) {
-                completion(UVError(code: .notConnected, operation: "TLS write", address: peerDescription))
-            }
-            return Disposables.create()
-        }
+        Completable(raw: TLSWrite(stream: self, payload: .many(buffers)))
     }
 
     /// Sends `close_notify` after the queued writes, then half-closes the
@@ -245,7 +237,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
             let completion: Completion = { error in
                 if let error { observer(.error(error)) } else { observer(.completed) }
             }
-            if !loop.enter({ [self] in enqueue(.shutdown(completion)) }) {
+            if !loop.enter({ [self] in halfClose(completion) }) {
                 completion(UVError(code: .notConnected, operation: "TLS shutdown", address: peerDescription))
             }
             return Disposables.create()
@@ -371,8 +363,11 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
             state.value.held = []
             heldBytes.store(0, ordering: .relaxed)
             updateHeldWritability()
-            for write in held where state.value.phase == .established {
-                enqueue(write)
+            for write in held {
+                switch write {
+                case .write(let payload, let pending): _ = self.write(payload, for: pending)
+                case .shutdown(let completion): halfClose(completion)
+                }
             }
             waiters.forEach { $0.completion(nil) }
             if state.value.closeAfterHandshake {
@@ -428,69 +423,107 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         transport.holdReading(hold)
     }
 
-    /// Takes a write (or half-close) in: held before the handshake ends,
-    /// encrypted after.
-    private func enqueue(_ write: HeldWrite) {
+    /// Takes a write in (loop thread): held before the handshake ends,
+    /// encrypted after it. Outside a read's handling, with nothing else
+    /// waiting, the records go to the transport at once and its write's end
+    /// is this write's end; otherwise the write waits, in a
+    /// `PendingTLSWrite`, for the flush that carries its records. Returns
+    /// what stops the notification.
+    func write<Observer: ObserverType>(_ payload: TLSWritePayload, for observer: Observer) -> Disposable where Observer.Element == Never {
         switch state.value.phase {
         case .closed:
-            let error = closedError("TLS write")
-            switch write {
-            case .write(_, let completion), .shutdown(let completion): completion(error)
-            }
+            observer.on(.error(closedError("TLS write")))
+            return Disposables.create()
         case .handshaking:
-            if case .write(let buffers, _) = write {
-                heldBytes.add(buffers.reduce(0) { $0 + $1.count }, ordering: .relaxed)
-                updateHeldWritability()
-            }
-            state.value.held.append(write)
+            let pending = PendingTLSWrite(observer)
+            heldBytes.add(payload.count, ordering: .relaxed)
+            updateHeldWritability()
+            state.value.held.append(.write(payload, pending))
+            return pending
         case .established:
-            guard let engine = state.value.engine else { return }
-            switch write {
-            case .write(let buffers, let completion):
-                if state.value.shutdownSent {
-                    completion(UVError(code: .brokenPipe, operation: "TLS write", address: peerDescription))
-                    return
-                }
-                for buffer in buffers {
-                    if let error = engine.write(buffer) {
-                        completion(error.at(peerDescription))
-                        fail(error.at(peerDescription))
-                        return
-                    }
-                }
-                state.value.unflushed.append(completion)
+            guard let engine = state.value.engine else { return Disposables.create() }
+            if state.value.shutdownSent {
+                observer.on(.error(UVError(code: .brokenPipe, operation: "TLS write", address: peerDescription)))
+                return Disposables.create()
+            }
+            if let error = encrypt(payload, with: engine) {
+                observer.on(.error(error))
+                fail(error)
+                return Disposables.create()
+            }
+            if state.value.handling || !state.value.unflushed.isEmpty {
+                let pending = PendingTLSWrite(observer)
+                state.value.unflushed.append(pending)
                 if !state.value.handling {
                     flush()
                 }
-            case .shutdown(let completion):
-                if !state.value.shutdownSent {
-                    state.value.shutdownSent = true
-                    engine.shutdown()
-                }
-                flush()
-                _ = transport.shutdown().subscribe(
-                    onCompleted: { completion(nil) },
-                    onError: { completion($0) })
+                return pending
             }
+            guard let ciphertext = engine.takeOutput() else {
+                observer.on(.completed)
+                return Disposables.create()
+            }
+            return transport.write(ciphertext).asObservable().subscribe(observer)
+        }
+    }
+
+    /// Encrypts every buffer of `payload`; the error of the first that fails.
+    private func encrypt(_ payload: TLSWritePayload, with engine: TLSEngine) -> TLSError? {
+        switch payload {
+        case .one(let buffer):
+            return engine.write(buffer)?.at(peerDescription)
+        case .many(let buffers):
+            for buffer in buffers {
+                if let error = engine.write(buffer) { return error.at(peerDescription) }
+            }
+            return nil
+        }
+    }
+
+    /// Sends `close_notify` after what is queued, then half-closes the
+    /// transport (held until the handshake ends). Loop thread.
+    private func halfClose(_ completion: @escaping Completion) {
+        switch state.value.phase {
+        case .closed:
+            completion(closedError("TLS shutdown"))
+        case .handshaking:
+            state.value.held.append(.shutdown(completion))
+        case .established:
+            if !state.value.shutdownSent {
+                state.value.shutdownSent = true
+                state.value.engine?.shutdown()
+            }
+            flush()
+            _ = transport.shutdown().subscribe(
+                onCompleted: { completion(nil) },
+                onError: { completion($0) })
         }
     }
 
     /// Hands the transport what OpenSSL wrote for the peer, as one write;
-    /// the writes encrypted into it complete with it.
+    /// the writes encrypted into it end with it.
     private func flush() {
-        let completions = state.value.unflushed
-        state.value.unflushed = []
         guard let ciphertext = state.value.engine?.takeOutput() else {
-            completions.forEach { $0(nil) }
+            // Nothing to send (empty writes): they are done.
+            let waiting = state.value.unflushed
+            state.value.unflushed.removeAll(keepingCapacity: true)
+            waiting.forEach { $0.on(.completed) }
             return
         }
-        if completions.isEmpty {
-            _ = transport.write(ciphertext).subscribe(onError: { _ in })
-            return
+        // The list is emptied before the transport is asked: a write that
+        // ends at once may make the next one.
+        switch state.value.unflushed.count {
+        case 0:
+            _ = transport.write(ciphertext).asObservable().subscribe(UnwatchedTransportWrite())
+        case 1:
+            let waiting = state.value.unflushed[0]
+            state.value.unflushed.removeAll(keepingCapacity: true)
+            _ = transport.write(ciphertext).asObservable().subscribe(waiting)
+        default:
+            let waiting = PendingTLSWrites(writes: state.value.unflushed)
+            state.value.unflushed = []
+            _ = transport.write(ciphertext).asObservable().subscribe(waiting)
         }
-        _ = transport.write(ciphertext).subscribe(
-            onCompleted: { completions.forEach { $0(nil) } },
-            onError: { error in completions.forEach { $0(error) } })
     }
 
     private func awaitHandshake(_ waiter: HandshakeWaiter) {
@@ -625,9 +658,14 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         heldBytes.store(0, ordering: .relaxed)
         for write in held {
             switch write {
-            case .write(_, let completion), .shutdown(let completion): completion(cancelled)
+            case .write(_, let pending): pending.on(.error(cancelled))
+            case .shutdown(let completion): completion(cancelled)
             }
         }
+        // Left only when the transport is reset: nothing more goes out.
+        let unflushed = state.value.unflushed
+        state.value.unflushed = []
+        unflushed.forEach { $0.on(.error(cancelled)) }
         let waiters = state.value.handshakeWaiters
         state.value.handshakeWaiters = []
         waiters.forEach { $0.completion(error ?? UVError(code: .cancelled, operation: "TLS handshake", address: peerDescription)) }

@@ -75,7 +75,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         /// that is not `.closed`.
         var engine: TLSEngine?
         var phase: Phase = .handshaking
-        var reader: TLSStreamReader?
+        var reader: (any TLSStreamReading)?
         /// The reader's consumer has no room (`holdReading(true)`).
         var demandHeld = false
         /// Whether this stream holds the transport's reading back.
@@ -188,15 +188,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// The peer's plaintext, one `ByteBuffer` per batch of records read
     /// (`rx.data`). One subscriber at a time (a second fails with `EBUSY`).
     public var receivedData: Observable<ByteBuffer> {
-        Observable.create { [self] observer in
-            let reader = TLSStreamReader(observer)
-            if !loop.enter({ [self] in beginReading(reader) }) {
-                observer.onError(UVError(code: .notConnected, operation: "TLSStream.data", address: peerDescription))
-            }
-            return Disposables.create { [self] in
-                loop.enter { [self] in endReading(reader) }
-            }
-        }
+        TLSRead(stream: self)
     }
 
     /// The stream's writability (`rx.writable`): the transport's, and
@@ -538,7 +530,8 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         state.value.handshakeWaiters.removeAll { $0 === waiter }
     }
 
-    private func beginReading(_ reader: TLSStreamReader) {
+    /// Takes `reader` as the one reader (loop thread); a second gets `EBUSY`.
+    func beginReading(_ reader: any TLSStreamReading) {
         guard state.value.reader == nil else {
             reader.end(UVError(code: .busy, operation: "TLSStream.data (another subscriber is reading)", address: peerDescription))
             return
@@ -552,7 +545,9 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         flush()
     }
 
-    private func endReading(_ reader: TLSStreamReader) {
+    /// The subscription of `reader` ended (loop thread): reading stops, and
+    /// a stream on its own closes after its writes.
+    func endReading(_ reader: any TLSStreamReading) {
         guard state.value.reader === reader else { return }
         state.value.reader = nil
         state.value.demandHeld = false

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
 
 setup:
 	@scripts/setup.sh
@@ -65,6 +65,15 @@ benchmarks-net: setup
 # A few seconds of every bridge case, once, so they never rot (CI runs it).
 benchmarks-net-quick: setup
 	python3 Benchmarks/Scripts/netbench.py --quick
+
+# TLS: RxUVTLS's echo against C on libuv + OpenSSL (memory BIOs) and SwiftNIO
+# over NIOSSL, pinned with taskset (≈ 2.5 min; see BENCHMARKS.md).
+benchmarks-tls: setup
+	python3 Benchmarks/Scripts/tlsbench.py
+
+# A fraction of a second of every TLS case, once, so they never rot (CI runs it).
+benchmarks-tls-quick: setup
+	python3 Benchmarks/Scripts/tlsbench.py --quick
 
 # kv-server against Debian's redis-server under redis-benchmark, pinned to
 # one core each (≈ 3 min; see BENCHMARKS.md).

@@ -209,4 +209,50 @@ final class TLSStreamTests: TLSTestCase {
         XCTAssertEqual(outcome, "timeout")
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "the handshake's 10 s timer held the loop")
     }
+
+    /// A server that greets before the handshake has ended: the greeting is
+    /// held, then sent once the handshake is done, before the echo.
+    func testWriteBeforeTheHandshakeEnds_IsHeldNotLost() throws {
+        let server = try serverContext()
+        let client = try clientContext()
+        let received = try withServer(
+            server,
+            handler: { served in
+                served.connection.write("hello before the handshake\n").andThen(TLSTestCase.echo(served))
+            }
+        ) { [loop = loop!] port in
+            let stream = try await loop.rx.connect(host: "127.0.0.1", port: port, tls: client).value
+            async let everything = stream.rx.data.toArray().value
+            try await stream.write("echo me").value
+            try await stream.shutdown().value
+            return ByteBuffer(concatenating: try await everything).string
+        }
+        XCTAssertEqual(received, "hello before the handshake\necho me")
+    }
+
+    /// `listen(host:port:tls:)`: each accepted connection as a TLS stream
+    /// on its own, closed when its read subscription ends.
+    func testListen_EmitsTLSStreams() throws {
+        let server = try serverContext()
+        let client = try clientContext()
+        let port = Shared(0)
+        let listening = loop.rx.listen(host: "127.0.0.1", port: 0, tls: server, onListening: { port.value = $0.port })
+            .take(2)
+            .flatMap { stream in
+                stream.rx.data.take(1).flatMap { line in stream.write(ByteBuffer(string: "got ") + line) }
+            }
+            .subscribe()
+        var answers: [String] = []
+        _ = Observable.from(["one", "two"])
+            .concatMap { [loop = loop!] word in
+                loop.rx.connect(host: "127.0.0.1", port: port.value, tls: client).asObservable()
+                    .flatMap { stream in
+                        stream.write(word).andThen(stream.rx.data.toArray().asObservable()).map { ByteBuffer(concatenating: $0).string }
+                    }
+            }
+            .subscribe(onNext: { answers.append($0) }, onError: { XCTFail("\($0)") })
+        runLoop()
+        listening.dispose()
+        XCTAssertEqual(answers, ["got one", "got two"])
+    }
 }

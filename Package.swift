@@ -40,6 +40,7 @@ let package = Package(
         .library(name: "RxUV", targets: ["RxUV"]),
         .library(name: "RxUVServiceLifecycle", targets: ["RxUVServiceLifecycle"]),
         .library(name: "RxUVTLS", targets: ["RxUVTLS"]),
+        .library(name: "RxUVHTTP", targets: ["RxUVHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // A Server's metrics: the API package only (the user picks the backend).
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // RxUVHTTP only: HTTPRequest, HTTPResponse and HTTPFields as its currency.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // RxUVServiceLifecycle only: servers and loop groups as services.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Test-only: property-based fuzz of the core (Tests/RxCoreTests/Fuzz), on Swift Testing.
@@ -101,6 +104,12 @@ let package = Package(
             dependencies: ["RxCore", "RxUV", "COpenSSL", logging],
             swiftSettings: traceResources
         ),
+        // HTTP/1.1 on the framing layer, with swift-http-types' types.
+        .target(
+            name: "RxUVHTTP",
+            dependencies: ["RxCore", "RxUV", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: traceResources
+        ),
         .testTarget(
             name: "RxCoreTests",
             dependencies: ["RxCore", "RxTest", "RxFoundation", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -143,6 +152,13 @@ let package = Package(
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            swiftSettings: traceResources
+        ),
+
+        .testTarget(
+            name: "RxUVHTTPTests",
+            dependencies: ["RxUVHTTP", "RxUV", "RxCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            exclude: ["Parsing/h11-differential.py"],
             swiftSettings: traceResources
         ),
 

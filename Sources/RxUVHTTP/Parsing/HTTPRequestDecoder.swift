@@ -1,0 +1,363 @@
+import HTTPTypes
+import RxUV
+
+/// Cuts a server connection's bytes into requests (RFC 9112): each one's
+/// head, then its body as it arrives, however the bytes were split into
+/// reads. A `FrameDecoder`, so `decodeFrames` runs it on `rx.data`.
+///
+/// Strict where the RFC says MUST, and where leniency is how requests are
+/// smuggled past a proxy: a bare CR, a field name with whitespace before
+/// its colon, obsolete line folding, a missing or repeated `Host` in
+/// HTTP/1.1, `Content-Length` with `Transfer-Encoding`, a repeated or
+/// non-numeric `Content-Length`, a transfer coding other than `chunked`, a
+/// chunk size that does not fit in 63 bits: each throws an
+/// `HTTPParseError` with the status the RFC names (400, 413, 414, 431, 501,
+/// 505), after which the connection cannot be trusted. Lenient where the
+/// RFC allows it and nothing can be smuggled: empty lines before a request
+/// line are skipped (§2.2), a bare LF ends a line of the head or the
+/// trailers as CRLF does (§2.2); a chunk line must end with CRLF.
+///
+/// The head is found by scanning each byte once, however slowly it arrives.
+public struct HTTPRequestDecoder: FrameDecoder {
+    public typealias Frame = HTTPRequestPart
+
+    private enum State {
+        case head
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: UInt64)
+        case chunkDataEnd
+        case trailers
+    }
+
+    /// The limits it enforces.
+    public let limits: HTTPLimits
+    private var state = State.head
+    /// Bytes of the head already scanned for its end.
+    private var scanned = 0
+    /// Body bytes received so far, for `maxBodyLength`.
+    private var bodyReceived = 0
+
+    /// A decoder with `limits`.
+    public init(limits: HTTPLimits = HTTPLimits()) {
+        self.limits = limits
+    }
+
+    public mutating func decode(_ reader: inout ByteBuffer.Reader) throws -> HTTPRequestPart? {
+        switch state {
+        case .head:
+            return try decodeHead(&reader)
+        case .fixedBody(let remaining):
+            guard reader.readableBytes > 0 else { return nil }
+            let count = min(remaining, reader.readableBytes)
+            guard let bytes = reader.readBytes(count) else { return nil }
+            if count == remaining {
+                state = .head
+                return .end(last: bytes, trailers: nil)
+            }
+            state = .fixedBody(remaining: remaining - count)
+            return .body(bytes)
+        case .chunkSize:
+            guard let line = try readLine(&reader, limit: 1024, tooLong: .badRequest("chunk size line too long")) else { return nil }
+            let size = try Self.chunkSize(line)
+            if size == 0 {
+                state = .trailers
+                scanned = 0
+                return try decode(&reader)
+            }
+            bodyReceived = bodyReceived.addingReportingOverflow(Int(clamping: size)).overflow ? Int.max : bodyReceived + Int(clamping: size)
+            guard bodyReceived <= limits.maxBodyLength else {
+                throw HTTPParseError(status: .contentTooLarge, reason: "chunked body over \(limits.maxBodyLength) bytes")
+            }
+            state = .chunkData(remaining: size)
+            return try decode(&reader)
+        case .chunkData(let remaining):
+            guard reader.readableBytes > 0 else { return nil }
+            let count = Int(min(remaining, UInt64(reader.readableBytes)))
+            guard let bytes = reader.readBytes(count) else { return nil }
+            state = UInt64(count) == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - UInt64(count))
+            return .body(bytes)
+        case .chunkDataEnd:
+            guard let line = try readLine(&reader, limit: 2, tooLong: .badRequest("chunk data longer than its size")) else { return nil }
+            guard line.isEmpty else { throw HTTPParseError.badRequest("chunk data longer than its size") }
+            state = .chunkSize
+            return try decode(&reader)
+        case .trailers:
+            return try decodeTrailers(&reader)
+        }
+    }
+
+    // MARK: The head
+
+    private mutating func decodeHead(_ reader: inout ByteBuffer.Reader) throws -> HTTPRequestPart? {
+        // Empty lines before the request line are skipped (RFC 9112 §2.2).
+        if scanned == 0 {
+            while let first = reader.buffer.first(at: reader.readerIndex) {
+                if first == HTTPSyntax.lf {
+                    reader.moveReaderIndex(forwardBy: 1)
+                } else if first == HTTPSyntax.cr, reader.readableBytes >= 2 {
+                    guard reader.buffer.first(at: reader.readerIndex + 1) == HTTPSyntax.lf else {
+                        throw HTTPParseError.badRequest("bare CR")
+                    }
+                    reader.moveReaderIndex(forwardBy: 2)
+                } else {
+                    break
+                }
+            }
+            if reader.readableBytes == 1, reader.buffer.first(at: reader.readerIndex) == HTTPSyntax.cr { return nil }
+        }
+        guard let end = try findSectionEnd(reader, isHead: true) else { return nil }
+        guard let head = reader.readBytes(end) else { return nil }
+        scanned = 0
+        let parsed = try parseHead(Array(head))
+        switch parsed.body {
+        case .none: state = .head
+        case .length(let length): state = .fixedBody(remaining: length)
+        case .chunked:
+            bodyReceived = 0
+            state = .chunkSize
+        }
+        return .head(parsed)
+    }
+
+    /// The length of the head, or of the trailer section (`isHead` false),
+    /// up to and with its empty line, once all of it is there; checks the
+    /// limits on what is there so far. Each byte is scanned once: the scan
+    /// goes on from where the last call stopped.
+    private mutating func findSectionEnd(_ reader: ByteBuffer.Reader, isHead: Bool) throws -> Int? {
+        let available = reader.readableBytes
+        let buffer = reader.buffer
+        let base = reader.readerIndex
+        var index = scanned
+        while index < available {
+            guard let newline = reader.firstIndex(of: HTTPSyntax.lf, from: index) else {
+                index = available
+                break
+            }
+            if isHead, !sawRequestLine {
+                guard newline <= limits.maxRequestLineLength else {
+                    throw HTTPParseError(status: .uriTooLong, reason: "request line over \(limits.maxRequestLineLength) bytes")
+                }
+                sawRequestLine = true
+            }
+            // The line after this one is empty: the head ends there.
+            if newline + 1 < available, buffer[base + newline + 1] == HTTPSyntax.lf {
+                sawRequestLine = false
+                return newline + 2
+            }
+            if newline + 2 < available, buffer[base + newline + 1] == HTTPSyntax.cr, buffer[base + newline + 2] == HTTPSyntax.lf {
+                sawRequestLine = false
+                return newline + 3
+            }
+            if newline + 2 >= available {
+                // Not known yet whether the next line is empty: look again
+                // from this newline when more bytes come.
+                scanned = newline
+                try checkHeadLength(available)
+                return nil
+            }
+            index = newline + 1
+        }
+        if isHead, !sawRequestLine, available > limits.maxRequestLineLength {
+            throw HTTPParseError(status: .uriTooLong, reason: "request line over \(limits.maxRequestLineLength) bytes")
+        }
+        scanned = max(available - 1, 0)
+        try checkHeadLength(available)
+        return nil
+    }
+
+    private var sawRequestLine = false
+
+    private func checkHeadLength(_ length: Int) throws {
+        if length > limits.maxHeadLength {
+            throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "head over \(limits.maxHeadLength) bytes")
+        }
+    }
+
+    /// The head's lines without their line ends; a CR anywhere but before
+    /// an LF is an error.
+    private static func lines(_ head: [UInt8]) throws -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = 0
+        for index in head.indices where head[index] == HTTPSyntax.lf {
+            var end = index
+            if end > start, head[end - 1] == HTTPSyntax.cr { end -= 1 }
+            let line = head[start..<end]
+            if line.contains(HTTPSyntax.cr) { throw HTTPParseError.badRequest("bare CR") }
+            lines.append(line)
+            start = index + 1
+        }
+        // The last line is the empty one that ended the head.
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    private func parseHead(_ head: [UInt8]) throws -> HTTPRequestHead {
+        let lines = try Self.lines(head)
+        guard let requestLine = lines.first else { throw HTTPParseError.badRequest("no request line") }
+        let (method, target, minor) = try Self.parseRequestLine(requestLine)
+        guard lines.count - 1 <= limits.maxHeaderFields else {
+            throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) header fields")
+        }
+        var fields = HTTPFields()
+        for line in lines.dropFirst() {
+            fields.append(try Self.parseField(line))
+        }
+        return try interpret(method: method, target: target, minor: minor, fields: fields)
+    }
+
+    /// `method SP request-target SP HTTP-version` (RFC 9112 §3), exactly.
+    private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws -> (HTTPRequest.Method, String, Int) {
+        let parts = line.split(separator: HTTPSyntax.space, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw HTTPParseError.badRequest("malformed request line") }
+        let (methodBytes, targetBytes, versionBytes) = (parts[0], parts[1], parts[2])
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPSyntax.isToken),
+            let method = HTTPRequest.Method(String(decoding: methodBytes, as: UTF8.self))
+        else { throw HTTPParseError.badRequest("malformed method") }
+        guard !targetBytes.isEmpty, targetBytes.allSatisfy(HTTPSyntax.isTarget) else {
+            throw HTTPParseError.badRequest("malformed request-target")
+        }
+        let version = Array(versionBytes)
+        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), HTTPSyntax.isDigit(version[5]),
+            version[6] == UInt8(ascii: "."), HTTPSyntax.isDigit(version[7])
+        else { throw HTTPParseError.badRequest("malformed HTTP version") }
+        guard version[5] == UInt8(ascii: "1") else {
+            throw HTTPParseError(status: .httpVersionNotSupported, reason: "HTTP/\(Character(UnicodeScalar(version[5]))).\(Character(UnicodeScalar(version[7])))")
+        }
+        return (method, String(decoding: targetBytes, as: UTF8.self), Int(version[7] - UInt8(ascii: "0")))
+    }
+
+    /// `field-name ":" OWS field-value OWS` (RFC 9112 §5); no whitespace
+    /// before the colon, no obsolete line folding.
+    private static func parseField(_ line: ArraySlice<UInt8>) throws -> HTTPField {
+        if let first = line.first, first == HTTPSyntax.space || first == HTTPSyntax.tab {
+            throw HTTPParseError.badRequest("obsolete line folding")
+        }
+        guard let colon = line.firstIndex(of: HTTPSyntax.colon) else { throw HTTPParseError.badRequest("header line without a colon") }
+        let name = line[line.startIndex..<colon]
+        guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isToken),
+            let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self))
+        else { throw HTTPParseError.badRequest("malformed field name") }
+        let value = HTTPSyntax.trimmed(line[(colon + 1)...])
+        guard value.allSatisfy(HTTPSyntax.isFieldValue) else { throw HTTPParseError.badRequest("malformed value of \(fieldName)") }
+        return HTTPField(name: fieldName, value: value)
+    }
+
+    private static let host = HTTPField.Name("Host")!
+
+    /// The request's meaning: Host, the body's framing, keep-alive, Expect.
+    private func interpret(method: HTTPRequest.Method, target: String, minor: Int, fields: HTTPFields) throws -> HTTPRequestHead {
+        // Host becomes the request's authority (swift-http-types keeps it
+        // out of the header fields, as HTTP/2's :authority).
+        let hosts = fields[values: Self.host]
+        var fields = fields
+        fields[values: Self.host] = []
+        if minor >= 1, hosts.count != 1 {
+            throw HTTPParseError.badRequest(hosts.isEmpty ? "no Host" : "more than one Host")
+        }
+        if hosts.count > 1 { throw HTTPParseError.badRequest("more than one Host") }
+        if let host = hosts.first, !host.utf8.allSatisfy(HTTPSyntax.isHost) {
+            throw HTTPParseError.badRequest("malformed Host")
+        }
+        let transferEncodings = fields[values: .transferEncoding]
+        let contentLengths = fields[values: .contentLength]
+        var body = HTTPRequestHead.BodyFraming.none
+        if !transferEncodings.isEmpty {
+            guard contentLengths.isEmpty else { throw HTTPParseError.badRequest("Content-Length and Transfer-Encoding") }
+            guard minor >= 1 else { throw HTTPParseError.badRequest("Transfer-Encoding in HTTP/1.0") }
+            let codings = transferEncodings.flatMap(HTTPSyntax.listMembers)
+            guard codings == ["chunked"] else {
+                throw HTTPParseError(status: .notImplemented, reason: "transfer coding \(transferEncodings.joined(separator: ", "))")
+            }
+            body = .chunked
+        } else if !contentLengths.isEmpty {
+            guard contentLengths.count == 1 else { throw HTTPParseError.badRequest("more than one Content-Length") }
+            let digits = Array(contentLengths[0].utf8)
+            guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(HTTPSyntax.isDigit), let length = Int(contentLengths[0]) else {
+                throw HTTPParseError.badRequest("malformed Content-Length")
+            }
+            guard length <= limits.maxBodyLength else {
+                throw HTTPParseError(status: .contentTooLarge, reason: "Content-Length \(length) over \(limits.maxBodyLength)")
+            }
+            body = length == 0 ? .none : .length(length)
+        }
+        let connection = fields[values: .connection].flatMap(HTTPSyntax.listMembers)
+        let keepAlive = minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
+        let expects = minor >= 1 && body != .none && fields[values: .expect].flatMap(HTTPSyntax.listMembers).contains("100-continue")
+        let request = HTTPRequest(method: method, scheme: nil, authority: hosts.first, path: target, headerFields: fields)
+        return HTTPRequestHead(request: request, minorVersion: minor, body: body, keepAlive: keepAlive, expectsContinue: expects)
+    }
+
+    // MARK: Chunks
+
+    /// A chunk line of at most `limit` bytes without its CRLF, or `nil`
+    /// until it is whole. Chunk lines end with CRLF, strictly: a bare LF
+    /// there is how a body's framing is read two ways.
+    private func readLine(_ reader: inout ByteBuffer.Reader, limit: Int, tooLong: HTTPParseError) throws -> [UInt8]? {
+        guard let newline = reader.firstIndex(of: HTTPSyntax.lf) else {
+            if reader.readableBytes > limit + 2 { throw tooLong }
+            return nil
+        }
+        guard let raw = reader.readBytes(newline + 1) else { return nil }
+        var line = Array(raw.dropLast())
+        guard line.last == HTTPSyntax.cr else { throw HTTPParseError.badRequest("chunk line without CRLF") }
+        line.removeLast()
+        if line.count > limit { throw tooLong }
+        if line.contains(HTTPSyntax.cr) { throw HTTPParseError.badRequest("bare CR") }
+        return line
+    }
+
+    /// `chunk-size [ chunk-ext ]` (RFC 9112 §7.1): hex digits that fit in
+    /// 63 bits, then extensions, which are checked and ignored.
+    static func chunkSize(_ line: [UInt8]) throws -> UInt64 {
+        var size: UInt64 = 0
+        var index = 0
+        while index < line.count, let digit = HTTPSyntax.hexValue(line[index]) {
+            guard size <= (UInt64(Int64.max) - digit) / 16 else { throw HTTPParseError.badRequest("chunk size over 2^63") }
+            size = size * 16 + digit
+            index += 1
+        }
+        guard index > 0 else { throw HTTPParseError.badRequest("malformed chunk size") }
+        let rest = line[index...]
+        if let first = rest.first {
+            guard first == HTTPSyntax.semicolon || first == HTTPSyntax.space || first == HTTPSyntax.tab else {
+                throw HTTPParseError.badRequest("malformed chunk size")
+            }
+            guard rest.allSatisfy({ HTTPSyntax.isFieldValue($0) }) else { throw HTTPParseError.badRequest("malformed chunk extension") }
+        }
+        return size
+    }
+
+    /// The trailer section after the last chunk, up to its empty line.
+    private mutating func decodeTrailers(_ reader: inout ByteBuffer.Reader) throws -> HTTPRequestPart? {
+        // The empty line alone: no trailers.
+        if let first = reader.buffer.first(at: reader.readerIndex) {
+            if first == HTTPSyntax.lf || (first == HTTPSyntax.cr && reader.readableBytes >= 2 && reader.buffer.first(at: reader.readerIndex + 1) == HTTPSyntax.lf) {
+                reader.moveReaderIndex(forwardBy: first == HTTPSyntax.lf ? 1 : 2)
+                state = .head
+                return .end(last: ByteBuffer(), trailers: nil)
+            }
+        } else {
+            return nil
+        }
+        guard let end = try findSectionEnd(reader, isHead: false) else { return nil }
+        guard let section = reader.readBytes(end) else { return nil }
+        scanned = 0
+        var fields = HTTPFields()
+        let lines = try Self.lines(Array(section))
+        guard lines.count <= limits.maxHeaderFields else {
+            throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) trailer fields")
+        }
+        for line in lines { fields.append(try Self.parseField(line)) }
+        state = .head
+        return .end(last: ByteBuffer(), trailers: fields)
+    }
+
+}
+
+extension ByteBuffer {
+    /// The byte at `index`, if there is one.
+    fileprivate func first(at index: Int) -> UInt8? {
+        index < count ? self[index] : nil
+    }
+}

@@ -1,0 +1,113 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import XCTest
+
+@testable import RxUVHTTP
+
+/// The request decoder on hand-written requests: what it accepts and how,
+/// what it refuses and with which status, whatever the reads' cuts.
+final class HTTPRequestDecoderTests: BridgeTestCase {
+    private func status(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Int? {
+        (decodeAll([ByteBuffer(Array(text.utf8))], limits: limits).error as? HTTPParseError)?.status.code
+    }
+
+    func testHead_GetWithFields_ParsedAtEveryCut() throws {
+        let text = Array("GET /a?b=1 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\nX-Spaces:  padded \r\n\r\n".utf8)
+        for cut in 0...text.count {
+            let decoded = decodeAll(split(text, at: [cut]))
+            XCTAssertNil(decoded.error, "cut \(cut)")
+            guard case .head(let head)? = decoded.parts.first, decoded.parts.count == 1 else {
+                return XCTFail("cut \(cut): \(decoded.parts)")
+            }
+            XCTAssertEqual(head.request.method, .get)
+            XCTAssertEqual(head.request.path, "/a?b=1")
+            XCTAssertEqual(head.request.authority, "example.com")
+            XCTAssertEqual(head.request.headerFields[.accept], "*/*")
+            XCTAssertEqual(head.request.headerFields[HTTPField.Name("X-Spaces")!], "padded")
+            XCTAssertEqual(head.minorVersion, 1)
+            XCTAssertEqual(head.body, .none)
+            XCTAssertTrue(head.keepAlive)
+        }
+    }
+
+    func testBody_LengthAndChunked_ByteAtATime() throws {
+        let requests = Array(
+            ("POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
+                + "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n2\r\nde\r\n0\r\nX-Sum: 9\r\n\r\n"
+                + "GET /last HTTP/1.0\r\n\r\n").utf8)
+        let decoded = decodeAll(requests.map { ByteBuffer([$0]) })
+        XCTAssertNil(decoded.error)
+        var bodies: [String] = []
+        var current = ""
+        var paths: [String] = []
+        var trailers: [HTTPFields?] = []
+        for part in decoded.parts {
+            switch part {
+            case .head(let head): paths.append(head.request.path ?? "")
+            case .body(let bytes): current += bytes.string
+            case .end(let last, let fields):
+                bodies.append(current + last.string)
+                trailers.append(fields)
+                current = ""
+            }
+        }
+        XCTAssertEqual(paths, ["/p", "/c", "/last"])
+        XCTAssertEqual(bodies, ["hello", "abcde"])
+        XCTAssertEqual(trailers.last??[HTTPField.Name("X-Sum")!], "9")
+    }
+
+    func testRefusals_WithTheStatusTheRFCNames() {
+        let rows: [(String, Int, String)] = [
+            ("GET / HTTP/1.1\r\nHost : h\r\n\r\n", 400, "whitespace before the colon"),
+            ("GET / HTTP/1.1\r\nHost: h\r\nX: a\r\n b\r\n\r\n", 400, "obsolete line folding"),
+            ("GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", 400, "bare CR"),
+            ("GET / HTTP/1.1\r\n\r\n", 400, "no Host"),
+            ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "two Hosts"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400, "CL and TE"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\n", 400, "two CL"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: +3\r\n\r\n", 400, "non-numeric CL"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n", 400, "CL past 2^63"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 501, "a coding other than chunked"),
+            ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400, "TE in HTTP/1.0"),
+            ("GET / HTTP/2.0\r\nHost: h\r\n\r\n", 505, "HTTP/2.0"),
+            ("GET  / HTTP/1.1\r\nHost: h\r\n\r\n", 400, "two spaces"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n8000000000000000\r\n", 400, "chunk size 2^63"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\n", 400, "chunk size past 2^64"),
+            ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n", 400, "chunk longer than its size"),
+        ]
+        for (text, expected, name) in rows {
+            XCTAssertEqual(status(text), expected, name)
+        }
+    }
+
+    func testLimits_414_431_413() {
+        let limits = HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxHeaderFields: 4, maxBodyLength: 10)
+        XCTAssertEqual(status("GET /\(String(repeating: "a", count: 100)) HTTP/1.1\r\nHost: h\r\n\r\n", limits: limits), 414)
+        XCTAssertEqual(status("GET /\(String(repeating: "a", count: 100))", limits: limits), 414, "before the line ends")
+        XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "b", count: 300))", limits: limits), 431)
+        XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", limits: limits), 431)
+        XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n", limits: limits), 413)
+        XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", limits: limits), 413)
+    }
+
+    func testLeniencies_TheRFCAllows() throws {
+        // Empty lines before the request line (RFC 9112 §2.2), bare LF line ends.
+        let decoded = decodeAll([ByteBuffer(Array("\r\n\nGET / HTTP/1.1\nHost: h\n\n".utf8))])
+        XCTAssertNil(decoded.error)
+        guard case .head(let head)? = decoded.parts.first else { return XCTFail("\(decoded.parts)") }
+        XCTAssertEqual(head.request.authority, "h")
+    }
+
+    func testKeepAliveAndExpect() throws {
+        func head(_ text: String) -> HTTPRequestHead? {
+            if case .head(let head)? = decodeAll([ByteBuffer(Array(text.utf8))]).parts.first { return head }
+            return nil
+        }
+        XCTAssertEqual(head("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")?.keepAlive, false)
+        XCTAssertEqual(head("GET / HTTP/1.0\r\n\r\n")?.keepAlive, false)
+        XCTAssertEqual(head("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n")?.keepAlive, true)
+        XCTAssertEqual(head("PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, true)
+        XCTAssertEqual(head("GET / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, false, "no body, nothing to wait for")
+    }
+}

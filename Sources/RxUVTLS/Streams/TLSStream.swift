@@ -96,7 +96,6 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
 
     private let state: LoopBound<State>
     private let lifetime: Lifetime
-    private let role: TLSEngine.Role
     private let closedFlag = Atomic<Bool>(false)
     private let heldBytes = Atomic<Int>(0)
     /// The subscription to the transport's reads: disposed when the stream
@@ -115,7 +114,6 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         self.loop = transport.loop
         self.transport = transport
         self.context = context
-        self.role = role
         self.lifetime = lifetime
         var initial = State()
         do throws(TLSError) {

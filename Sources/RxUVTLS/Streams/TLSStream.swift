@@ -87,6 +87,10 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         /// Inside the transport's read handling: writes wait for its end,
         /// to go out as one.
         var handling = false
+        /// A write went to the transport during this handling: the ones
+        /// after it wait for the handling's end, to go out as one (the
+        /// first goes at once, as a plain stream's does).
+        var wroteThisHandling = false
         var handshakeWaiters: [HandshakeWaiter] = []
         var closeAfterHandshake = false
         var shutdownSent = false
@@ -321,6 +325,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
             guard state.value.phase != .closed, let engine = state.value.engine else { return }
             engine.feed(bytes)
             state.value.handling = true
+            state.value.wroteThisHandling = false
             if state.value.phase == .handshaking {
                 advanceHandshake()
             }
@@ -414,11 +419,11 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     }
 
     /// Takes a write in (loop thread): held before the handshake ends,
-    /// encrypted after it. Outside a read's handling, with nothing else
-    /// waiting, the records go to the transport at once and its write's end
-    /// is this write's end; otherwise the write waits, in a
-    /// `PendingTLSWrite`, for the flush that carries its records. Returns
-    /// what stops the notification.
+    /// encrypted after it. With nothing else waiting, outside a read's
+    /// handling or as its first write, the records go to the transport at
+    /// once and its write's end is this write's end; otherwise the write
+    /// waits, in a `PendingTLSWrite`, for the flush that carries its
+    /// records. Returns what stops the notification.
     func write<Observer: ObserverType>(_ payload: TLSWritePayload, for observer: Observer) -> Disposable where Observer.Element == Never {
         switch state.value.phase {
         case .closed:
@@ -441,13 +446,16 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
                 fail(error)
                 return Disposables.create()
             }
-            if state.value.handling || !state.value.unflushed.isEmpty {
+            if (state.value.handling && state.value.wroteThisHandling) || !state.value.unflushed.isEmpty {
                 let pending = PendingTLSWrite(observer)
                 state.value.unflushed.append(pending)
                 if !state.value.handling {
                     flush()
                 }
                 return pending
+            }
+            if state.value.handling {
+                state.value.wroteThisHandling = true
             }
             guard let ciphertext = engine.takeOutput() else {
                 observer.on(.completed)

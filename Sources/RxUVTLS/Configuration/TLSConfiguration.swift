@@ -22,7 +22,9 @@ public struct TLSConfiguration: Sendable, Hashable {
     /// name in lower case, or `*.example.com` for any one label under
     /// `example.com`. A name not listed gets `identity`.
     public var identitiesByServerName: [String: TLSIdentity]
-    /// The authorities a peer's certificate must chain to.
+    /// The authorities a peer's certificate must chain to; loaded only
+    /// when `peerVerification` is not `.none` (a server that asks for no
+    /// client certificate loads none).
     public var trustRoots: TLSTrustRoots
     /// Whether the peer's certificate is asked for and checked.
     public var peerVerification: TLSPeerVerification

@@ -33,8 +33,8 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     private let queuedBytes = Atomic<Int>(0)
     private let closedFlag = Atomic<Bool>(false)
     private let writableFlag = Atomic<Bool>(true)
-    /// The subject behind `rx.writable`, made by its first subscriber.
-    private let writabilityCell = Mutex<BehaviorSubject<Bool>?>(nil)
+    /// `rx.writable`'s subject, made by its first subscriber.
+    private let writabilitySignal = WritabilitySignal()
 
     /// What only the loop thread touches.
     private struct State {
@@ -232,7 +232,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
 
     deinit {
         // The handle closes as `owned` goes, right after this.
-        writabilityCell.withLock { $0 }?.onCompleted()
+        writabilitySignal.complete()
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
@@ -243,22 +243,13 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// The subject behind `rx.writable`: made on first use with the current
     /// writability, completed already when the stream is closed.
     final func writabilitySubject() -> BehaviorSubject<Bool> {
-        let (subject, isNew) = writabilityCell.withLock { current -> (BehaviorSubject<Bool>, Bool) in
-            if let current { return (current, false) }
-            let made = BehaviorSubject(value: isWritable)
-            current = made
-            return (made, true)
-        }
-        if isNew, isClosed {
-            subject.onCompleted()
-        }
-        return subject
+        writabilitySignal.subject(current: isWritable, closed: isClosed)
     }
 
     /// Records a writability change and tells `rx.writable`. Loop thread.
     private func setWritable(_ writable: Bool) {
         writableFlag.store(writable, ordering: .releasing)
-        writabilityCell.withLock { $0 }?.onNext(writable)
+        writabilitySignal.send(writable)
     }
 
     // MARK: Loop-thread internals
@@ -485,7 +476,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             detachReader()
             reader.end(nil)
         }
-        writabilityCell.withLock { $0 }?.onCompleted()
+        writabilitySignal.complete()
         let onClosed = state.value.onClosed
         state.value.onClosed = nil
         onClosed?()
@@ -528,8 +519,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     }
 }
 
-/// What ends a stream's life: decided once, by whoever makes the stream.
-enum StreamLifetime {
+/// What ends a stream's life: decided once, by whoever makes the stream
+/// (a libuv stream's maker, a TLS stream's).
+package enum StreamLifetime: Sendable {
     /// The stream closes when its read subscription ends (after the writes
     /// already queued are flushed): a stream on its own.
     case readSubscription

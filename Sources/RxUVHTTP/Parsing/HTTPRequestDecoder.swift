@@ -37,6 +37,8 @@ public struct HTTPRequestDecoder: FrameDecoder {
     private var scanned = 0
     /// Body bytes received so far, for `maxBodyLength`.
     private var bodyReceived = 0
+    /// The head's first line ended within `maxRequestLineLength`.
+    private var sawRequestLine = false
 
     /// A decoder with `limits`.
     public init(limits: HTTPLimits = HTTPLimits()) {
@@ -65,10 +67,11 @@ public struct HTTPRequestDecoder: FrameDecoder {
                 scanned = 0
                 return try decode(&reader)
             }
-            bodyReceived = bodyReceived.addingReportingOverflow(Int(clamping: size)).overflow ? Int.max : bodyReceived + Int(clamping: size)
-            guard bodyReceived <= limits.maxBodyLength else {
+            // Compared before it is added, so no sum can overflow.
+            guard size <= UInt64(limits.maxBodyLength - bodyReceived) else {
                 throw HTTPParseError(status: .contentTooLarge, reason: "chunked body over \(limits.maxBodyLength) bytes")
             }
+            bodyReceived += Int(size)
             state = .chunkData(remaining: size)
             return try decode(&reader)
         case .chunkData(let remaining):
@@ -165,8 +168,6 @@ public struct HTTPRequestDecoder: FrameDecoder {
         try checkHeadLength(available)
         return nil
     }
-
-    private var sawRequestLine = false
 
     private func checkHeadLength(_ length: Int) throws {
         if length > limits.maxHeadLength {

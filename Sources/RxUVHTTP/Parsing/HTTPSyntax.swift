@@ -8,14 +8,7 @@ enum HTTPSyntax {
     static let semicolon: UInt8 = 0x3B
 
     /// `tchar` (RFC 9110 §5.6.2): the bytes of a token (a method, a field name).
-    static let tokenBytes: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
-        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = true }
-        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = true }
-        for byte in Array("!#$%&'*+-.^_`|~".utf8) { table[Int(byte)] = true }
-        return table
-    }()
+    private static let tokenBytes: [Bool] = table(extra: "!#$%&'*+-.^_`|~")
 
     static func isToken(_ byte: UInt8) -> Bool {
         tokenBytes[Int(byte)]
@@ -35,12 +28,19 @@ enum HTTPSyntax {
     /// unreserved, sub-delims, `%` of pct-encoded, `:` and the brackets of
     /// an IP literal.
     static func isHost(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            Array("-._~!$&'()*+,;=%:[]".utf8).contains(byte)
-        }
+        hostBytes[Int(byte)]
+    }
+
+    private static let hostBytes: [Bool] = table(extra: "-._~!$&'()*+,;=%:[]")
+
+    /// Letters, digits and `extra`.
+    private static func table(extra: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = true }
+        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = true }
+        for byte in extra.utf8 { table[Int(byte)] = true }
+        return table
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {

@@ -15,6 +15,8 @@ final class OpenSSLContext: @unchecked Sendable {
     /// The ALPN protocols in their wire form (length-prefixed), kept alive
     /// as long as the context: the selection callback points into it.
     private let alpn: UnsafeMutableBufferPointer<UInt8>
+    /// How many bytes of `alpn` the wire form fills (0: no ALPN).
+    private let alpnLength: Int
     /// The contexts of `identitiesByServerName`, by lower-cased name.
     private(set) var byServerName: [String: OpenSSLContext] = [:]
 
@@ -28,8 +30,9 @@ final class OpenSSLContext: @unchecked Sendable {
         let wire = Self.alpnWire(configuration.applicationProtocols)
         alpn = .allocate(capacity: max(wire.count, 1))
         _ = alpn.initialize(from: wire)
+        alpnLength = wire.count
         TLSResources.contextMade()
-        try configure(wire: wire.count)
+        try configure()
         for (name, identity) in configuration.identitiesByServerName {
             var child = configuration
             child.identity = identity
@@ -70,7 +73,7 @@ final class OpenSSLContext: @unchecked Sendable {
         return byServerName["*" + name[dot...]]
     }
 
-    private func configure(wire alpnLength: Int) throws(TLSError) {
+    private func configure() throws(TLSError) {
         guard rxuv_SSL_CTX_set_min_proto_version(raw, configuration.minimumVersion.openSSLVersion) == 1 else {
             throw OpenSSLFailure.configuration("minimum version \(configuration.minimumVersion)")
         }
@@ -122,10 +125,6 @@ final class OpenSSLContext: @unchecked Sendable {
                     return SSL_TLSEXT_ERR_OK
                 }, Unmanaged.passUnretained(self).toOpaque())
         }
-    }
-
-    private var alpnLength: Int {
-        configuration.applicationProtocols.reduce(0) { $0 + 1 + $1.utf8.count }
     }
 
     private func load(_ identity: TLSIdentity) throws(TLSError) {

@@ -46,14 +46,6 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// The context the connection was made from.
     public let context: TLSContext
 
-    /// What ends the stream's life, decided by whoever made it.
-    enum Lifetime {
-        /// Closes when its read subscription ends (a stream on its own).
-        case readSubscription
-        /// Its owner (a `Server`) closes it.
-        case owner
-    }
-
     private enum Phase {
         case handshaking
         case established
@@ -99,7 +91,9 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     }
 
     private let state: LoopBound<State>
-    private let lifetime: Lifetime
+    /// What ends the stream's life: its read subscription (a stream on its
+    /// own), or its owner (a `Server`).
+    private let lifetime: StreamLifetime
     private let closedFlag = Atomic<Bool>(false)
     private let heldBytes = Atomic<Int>(0)
     /// The subscription to the transport's reads: disposed when the stream
@@ -112,9 +106,9 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     private let sessionCell = Mutex<TLSSession?>(nil)
     /// `false` while the plaintext held for the handshake is above the
     /// high watermark; made by the first `writability` subscriber.
-    private let heldWritability = Mutex<BehaviorSubject<Bool>?>(nil)
+    private let heldWritability = WritabilitySignal()
 
-    init(transport: any ByteStream, context: TLSContext, role: TLSEngine.Role, serverName: String?, lifetime: Lifetime) {
+    init(transport: any ByteStream, context: TLSContext, role: TLSEngine.Role, serverName: String?, lifetime: StreamLifetime) {
         self.loop = transport.loop
         self.transport = transport
         self.context = context
@@ -139,7 +133,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         // stream on its own then closes).
         transportReading.dispose()
         handshakeTimer.dispose()
-        heldWritability.withLock { $0 }?.onCompleted()
+        heldWritability.complete()
         #if TRACE_RESOURCES
         _ = Resources.decrementTotal()
         #endif
@@ -197,8 +191,11 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// `false` while more than `highWatermark` bytes of plaintext wait for
     /// the handshake.
     public var writability: Observable<Bool> {
-        Observable.combineLatest(transport.writability, heldWritabilitySubject()) { $0 && $1 }
-            .distinctUntilChanged()
+        Observable.combineLatest(
+            transport.writability,
+            heldWritability.subject(current: heldBytes.load(ordering: .relaxed) <= highWatermark, closed: isClosed)
+        ) { $0 && $1 }
+        .distinctUntilChanged()
     }
 
     /// Holds reading back for the reader's consumer (`true`) or lets it go
@@ -673,7 +670,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         let reader = state.value.reader
         state.value.reader = nil
         reader?.end(error)
-        heldWritability.withLock { $0 }?.onCompleted()
+        heldWritability.complete()
         transport.close(mode)
         transportReading.dispose()
     }
@@ -689,26 +686,12 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
 
     // MARK: Writability of the held plaintext
 
-    private func heldWritabilitySubject() -> BehaviorSubject<Bool> {
-        let (subject, isNew) = heldWritability.withLock { current -> (BehaviorSubject<Bool>, Bool) in
-            if let current { return (current, false) }
-            let made = BehaviorSubject(value: heldBytes.load(ordering: .relaxed) <= highWatermark)
-            current = made
-            return (made, true)
-        }
-        if isNew, isClosed {
-            subject.onCompleted()
-        }
-        return subject
-    }
-
     private func updateHeldWritability() {
-        guard let subject = heldWritability.withLock({ $0 }) else { return }
         let bytes = heldBytes.load(ordering: .relaxed)
         if bytes > highWatermark {
-            subject.onNext(false)
+            heldWritability.send(false)
         } else if bytes <= lowWatermark {
-            subject.onNext(true)
+            heldWritability.send(true)
         }
     }
 }

@@ -27,37 +27,40 @@ final class TLSEngineTests: TLSTestCase {
         var clientDone = false
         var serverDone = false
         for _ in 0..<10 {
-            if !clientDone, outcome.client == nil {
-                switch clientEngine.handshake() {
-                case .done: clientDone = true
-                case .needsInput: break
-                case .failed(let error): outcome.client = error.code
-                }
-            }
-            if let bytes = clientEngine.takeOutput() { serverEngine.feed(bytes) }
-            if !serverDone, outcome.server == nil {
-                switch serverEngine.handshake() {
-                case .done: serverDone = true
-                case .needsInput: break
-                case .failed(let error): outcome.server = error.code
-                }
-            }
-            if let bytes = serverEngine.takeOutput() { clientEngine.feed(bytes) }
+            Self.step(clientEngine, done: &clientDone, failure: &outcome.client, to: serverEngine)
+            Self.step(serverEngine, done: &serverDone, failure: &outcome.server, to: clientEngine)
         }
         // One record each way: what the other side has to say arrives.
-        if clientDone, outcome.client == nil, let error = clientEngine.write(ByteBuffer(string: "ping")) {
-            outcome.client = error.code
-        }
-        if let bytes = clientEngine.takeOutput() { serverEngine.feed(bytes) }
+        Self.say("ping", from: clientEngine, done: clientDone, failure: &outcome.client, to: serverEngine)
         if serverDone, outcome.server == nil {
             outcome.server = readError(serverEngine, expecting: "ping")
-            if outcome.server == nil, let error = serverEngine.write(ByteBuffer(string: "pong")) { outcome.server = error.code }
         }
-        if let bytes = serverEngine.takeOutput() { clientEngine.feed(bytes) }
+        Self.say("pong", from: serverEngine, done: serverDone, failure: &outcome.server, to: clientEngine)
         if clientDone, outcome.client == nil {
             outcome.client = readError(clientEngine, expecting: "pong")
         }
         return (outcome, clientEngine, serverEngine)
+    }
+
+    /// One handshake step of `engine` (until it is done or failed), its
+    /// output handed to `peer`.
+    private static func step(_ engine: TLSEngine, done: inout Bool, failure: inout TLSError.Code?, to peer: TLSEngine) {
+        if !done, failure == nil {
+            switch engine.handshake() {
+            case .done: done = true
+            case .needsInput: break
+            case .failed(let error): failure = error.code
+            }
+        }
+        if let bytes = engine.takeOutput() { peer.feed(bytes) }
+    }
+
+    /// `text` written by `engine` once its handshake is done, handed to `peer`.
+    private static func say(_ text: String, from engine: TLSEngine, done: Bool, failure: inout TLSError.Code?, to peer: TLSEngine) {
+        if done, failure == nil, let error = engine.write(ByteBuffer(string: text)) {
+            failure = error.code
+        }
+        if let bytes = engine.takeOutput() { peer.feed(bytes) }
     }
 
     private func readError(_ engine: TLSEngine, expecting text: String) -> TLSError.Code? {

@@ -121,7 +121,7 @@ final class HTTPRequestDecoderDifferentialTests: BridgeTestCase {
 
     func testDifferential_AgainstH11() throws {
         let cases = try corpus()
-        var generator = SplitMix(seed: 9112)
+        var generator = SeededGenerator(seed: 9112)
         var agreed = 0
         var allowed: [String: Int] = [:]
         var disagreements: [String] = []
@@ -168,19 +168,6 @@ final class HTTPRequestDecoderDifferentialTests: BridgeTestCase {
         for (section, count) in allowed.sorted(by: { $0.key < $1.key }) { print("  \(count) × \(section)") }
         XCTAssertGreaterThan(cases.count, 3000)
         XCTAssertEqual(disagreements, [], "disagreements the RFC does not settle")
-    }
-}
-
-/// A small seeded generator for the cuts.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -39,8 +39,11 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"]), .brew(["libuv"])]
         ),
+        // What the load generators measure with (clock, CPU and memory from
+        // /proc, checked messages, a latency histogram).
+        .target(name: "LoadMeasure"),
         // The load generator: C on epoll, no libuv, one thread.
-        .executableTarget(name: "netload"),
+        .executableTarget(name: "netload", dependencies: ["LoadMeasure"]),
         // The floor: echo servers in plain C on libuv (reused buffer, or malloc per read).
         .executableTarget(name: "uv-echo", dependencies: ["CLibUVBench"]),
         // The floor for timers: 1,000,000 uv_timer_t in plain C.
@@ -97,6 +100,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tlsload",
+            dependencies: ["LoadMeasure"],
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .executableTarget(

@@ -26,7 +26,6 @@
 // (refused or reset connection, wrong echo, no progress for 10 seconds).
 
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -41,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+
+#include "LoadMeasure.h"
 
 enum {
     MAX_MESSAGE = 4096,
@@ -64,6 +65,7 @@ typedef struct {
 } connection;
 
 static uint32_t histogram[BUCKETS];
+static latency_histogram latency = {histogram, BUCKETS, BUCKET_NS};
 static unsigned char chunk[CHUNK];
 static unsigned char scratch[CHUNK];
 static connection *connections;
@@ -82,77 +84,12 @@ static void fail_errno(const char *what) {
     exit(1);
 }
 
-static uint64_t now_ns(void) {
-    struct timespec time;
-    clock_gettime(CLOCK_MONOTONIC, &time);
-    return (uint64_t)time.tv_sec * 1000000000u + (uint64_t)time.tv_nsec;
-}
-
-static double self_cpu_seconds(void) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
-}
-
-/// The CPU time of every thread of `pid`, in nanoseconds; -1 if unreadable.
-static int64_t process_cpu_ns(int pid) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/task", pid);
-    DIR *tasks = opendir(path);
-    if (tasks == NULL) return -1;
-    int64_t total = 0;
-    struct dirent *entry;
-    while ((entry = readdir(tasks)) != NULL) {
-        if (entry->d_name[0] == '.') continue;
-        char file[300];
-        snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", pid, entry->d_name);
-        FILE *stat = fopen(file, "r");
-        if (stat == NULL) continue;
-        long long running = 0;
-        if (fscanf(stat, "%lld", &running) == 1) total += running;
-        fclose(stat);
-    }
-    closedir(tasks);
-    return total;
-}
-
-/// A `Vm...:` line of /proc/PID/status, in KiB; -1 if unreadable.
-static long process_status_kib(int pid, const char *key) {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    FILE *status = fopen(path, "r");
-    if (status == NULL) return -1;
-    long value = -1;
-    size_t length = strlen(key);
-    while (fgets(line, sizeof line, status) != NULL) {
-        if (strncmp(line, key, length) == 0 && line[length] == ':') {
-            value = atol(line + length + 1);
-            break;
-        }
-    }
-    fclose(status);
-    return value;
-}
-
-/// The bytes of message `sequence` on connection `index`.
-static void fill_message(unsigned char *message, int index, uint64_t sequence) {
-    for (int offset = 0; offset < message_size; offset++) {
-        message[offset] = (unsigned char)(offset * 31 + index * 7 + sequence * 13);
-    }
-    if (message_size >= 16) {
-        memcpy(message, &sequence, 8);
-        uint64_t wide_index = (uint64_t)index;
-        memcpy(message + 8, &wide_index, 8);
-    }
-}
-
 static void send_ping(int index) {
     connection *peer = &connections[index];
     unsigned char message[MAX_MESSAGE];
-    fill_message(message, index, peer->sequence);
+    measure_fill_message(message, message_size, index, peer->sequence);
     peer->got = 0;
-    peer->sent_at = now_ns();
+    peer->sent_at = measure_now_ns();
     ssize_t written = send(peer->fd, message, (size_t)message_size, MSG_NOSIGNAL);
     if (written < 0) fail_errno("send");
     if (written != message_size) fail("short send on an idle connection");
@@ -171,32 +108,15 @@ static int receive_pong(int index) {
     peer->got += (uint32_t)count;
     if (peer->got < (uint32_t)message_size) return 0;
     unsigned char expected[MAX_MESSAGE];
-    fill_message(expected, index, peer->sequence);
+    measure_fill_message(expected, message_size, index, peer->sequence);
     if (memcmp(expected, peer->echo, (size_t)message_size) != 0) fail("the echo differs from the message sent");
     peer->sequence++;
-    last_progress = now_ns();
+    last_progress = measure_now_ns();
     return 1;
 }
 
-static void add_latency(uint64_t nanoseconds) {
-    uint64_t bucket = nanoseconds / BUCKET_NS;
-    histogram[bucket < BUCKETS ? bucket : BUCKETS - 1]++;
-}
-
-static double percentile_us(uint64_t total, double fraction) {
-    if (total == 0) return 0;
-    uint64_t rank = (uint64_t)((double)total * fraction);
-    if (rank >= total) rank = total - 1;
-    uint64_t seen = 0;
-    for (int bucket = 0; bucket < BUCKETS; bucket++) {
-        seen += histogram[bucket];
-        if (seen > rank) return (double)(bucket + 1) * BUCKET_NS / 1000.0;
-    }
-    return (double)BUCKETS * BUCKET_NS / 1000.0;
-}
-
 static void check_stall(void) {
-    if (now_ns() - last_progress > 10ull * 1000000000u) fail("no progress for 10 seconds");
+    if (measure_now_ns() - last_progress > 10ull * 1000000000u) fail("no progress for 10 seconds");
 }
 
 /// Opens every connection, CONNECT_BATCH at a time; each batch is connected
@@ -282,7 +202,7 @@ static uint64_t pump(int index) {
         }
         peer->sent += (uint64_t)count;
     }
-    if (read_now > 0) last_progress = now_ns();
+    if (read_now > 0) last_progress = measure_now_ns();
     return read_now;
 }
 
@@ -319,12 +239,12 @@ int main(int argc, char **argv) {
     if (connections == NULL) fail("out of memory");
     epoll_fd = epoll_create1(EPOLL_CLOEXEC);
     if (epoll_fd < 0) fail_errno("epoll_create1");
-    last_progress = now_ns();
+    last_progress = measure_now_ns();
 
     // Ping-pong reads level-triggered; throughput pumps edge-triggered.
     connect_all(port, throughput ? (EPOLLIN | EPOLLOUT | EPOLLET) : EPOLLIN);
 
-    uint64_t started = now_ns();
+    uint64_t started = measure_now_ns();
     uint64_t measure_from = started + (uint64_t)(warmup * 1e9);
     uint64_t measure_until = measure_from + (uint64_t)(seconds * 1e9);
     int measuring = 0;
@@ -340,19 +260,19 @@ int main(int argc, char **argv) {
     }
     struct epoll_event events[MAX_EVENTS];
     for (;;) {
-        uint64_t now = now_ns();
+        uint64_t now = measure_now_ns();
         if (!measuring && now >= measure_from) {
             measuring = 1;
             memset(histogram, 0, sizeof histogram);
             round_trips = 0;
             bytes = 0;
-            server_cpu_start = server_pid ? process_cpu_ns(server_pid) : 0;
-            client_cpu_start = self_cpu_seconds();
-            window_start = now_ns();
+            server_cpu_start = server_pid ? measure_process_cpu_ns(server_pid) : 0;
+            client_cpu_start = measure_self_cpu_seconds();
+            window_start = measure_now_ns();
         } else if (measuring && now >= measure_until) {
-            window_end = now_ns();
-            server_cpu_end = server_pid ? process_cpu_ns(server_pid) : 0;
-            client_cpu_end = self_cpu_seconds();
+            window_end = measure_now_ns();
+            server_cpu_end = server_pid ? measure_process_cpu_ns(server_pid) : 0;
+            client_cpu_end = measure_self_cpu_seconds();
             break;
         }
         uint64_t boundary = measuring ? measure_until : measure_from;
@@ -365,7 +285,7 @@ int main(int argc, char **argv) {
                 bytes += pump(index);
             } else if (receive_pong(index)) {
                 if (measuring) {
-                    add_latency(last_progress - connections[index].sent_at);
+                    latency_add(&latency, last_progress - connections[index].sent_at);
                     round_trips++;
                 }
                 send_ping(index);
@@ -377,7 +297,7 @@ int main(int argc, char **argv) {
     double window = (double)(window_end - window_start) / 1e9;
     double server_cpu = server_pid && server_cpu_start >= 0 && server_cpu_end >= 0 ? (double)(server_cpu_end - server_cpu_start) / 1e9 : -1;
     double client_cpu_pct = 100.0 * (client_cpu_end - client_cpu_start) / window;
-    long rss = server_pid ? process_status_kib(server_pid, "VmRSS") : -1;
+    long rss = server_pid ? measure_process_status_kib(server_pid, "VmRSS") : -1;
     if (throughput) {
         double mebibytes = (double)bytes / (1024.0 * 1024.0);
         printf("mode=throughput connections=%d seconds=%.3f bytes=%llu mib_per_s=%.1f server_cpu_pct=%.1f server_cpu_ms_per_gib=%.1f server_rss_kib=%ld client_cpu_pct=%.1f\n",
@@ -388,7 +308,7 @@ int main(int argc, char **argv) {
     } else {
         printf("mode=pingpong connections=%d size=%d seconds=%.3f round_trips=%llu rt_per_s=%.0f p50_us=%.1f p99_us=%.1f server_cpu_pct=%.1f server_cpu_us_per_rt=%.2f server_rss_kib=%ld client_cpu_pct=%.1f\n",
                connection_count, message_size, window, (unsigned long long)round_trips, (double)round_trips / window,
-               percentile_us(round_trips, 0.50), percentile_us(round_trips, 0.99),
+               latency_percentile_us(&latency, round_trips, 0.50), latency_percentile_us(&latency, round_trips, 0.99),
                server_cpu >= 0 ? 100.0 * server_cpu / window : -1,
                server_cpu >= 0 && round_trips > 0 ? 1e6 * server_cpu / (double)round_trips : -1,
                rss, client_cpu_pct);

@@ -46,7 +46,6 @@
 // for 10 seconds).
 
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -61,6 +60,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+
+#include "LoadMeasure.h"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -97,7 +98,8 @@ typedef struct {
 } connection;
 
 static uint32_t histogram[BUCKETS];
-static uint64_t bucket_ns = 100;   // 100 ns (to 100 ms); handshakes 1 us (to 1 s)
+// 100 ns buckets (to 100 ms); handshakes 1 µs (to 1 s).
+static latency_histogram latency = {histogram, BUCKETS, 100};
 static unsigned char chunk[CHUNK];
 static unsigned char scratch[SCRATCH];
 static connection *connections;
@@ -134,90 +136,8 @@ static void fail_openssl(const char *what) {
     exit(1);
 }
 
-static uint64_t now_ns(void) {
-    struct timespec time;
-    clock_gettime(CLOCK_MONOTONIC, &time);
-    return (uint64_t)time.tv_sec * 1000000000u + (uint64_t)time.tv_nsec;
-}
-
-static double self_cpu_seconds(void) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
-}
-
-/// The CPU time of every thread of `pid`, in nanoseconds; -1 if unreadable.
-static int64_t process_cpu_ns(int pid) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/task", pid);
-    DIR *tasks = opendir(path);
-    if (tasks == NULL) return -1;
-    int64_t total = 0;
-    struct dirent *entry;
-    while ((entry = readdir(tasks)) != NULL) {
-        if (entry->d_name[0] == '.') continue;
-        char file[300];
-        snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", pid, entry->d_name);
-        FILE *stat = fopen(file, "r");
-        if (stat == NULL) continue;
-        long long running = 0;
-        if (fscanf(stat, "%lld", &running) == 1) total += running;
-        fclose(stat);
-    }
-    closedir(tasks);
-    return total;
-}
-
-/// A `Vm...:` line of /proc/PID/status, in KiB; -1 if unreadable.
-static long process_status_kib(int pid, const char *key) {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    FILE *status = fopen(path, "r");
-    if (status == NULL) return -1;
-    long value = -1;
-    size_t length = strlen(key);
-    while (fgets(line, sizeof line, status) != NULL) {
-        if (strncmp(line, key, length) == 0 && line[length] == ':') {
-            value = atol(line + length + 1);
-            break;
-        }
-    }
-    fclose(status);
-    return value;
-}
-
-/// The bytes of message `sequence` on connection `index`.
-static void fill_message(unsigned char *message, int index, uint64_t sequence) {
-    for (int offset = 0; offset < message_size; offset++) {
-        message[offset] = (unsigned char)(offset * 31 + index * 7 + sequence * 13);
-    }
-    if (message_size >= 16) {
-        memcpy(message, &sequence, 8);
-        uint64_t wide_index = (uint64_t)index;
-        memcpy(message + 8, &wide_index, 8);
-    }
-}
-
-static void add_latency(uint64_t nanoseconds) {
-    uint64_t bucket = nanoseconds / bucket_ns;
-    histogram[bucket < BUCKETS ? bucket : BUCKETS - 1]++;
-}
-
-static double percentile_us(uint64_t total, double fraction) {
-    if (total == 0) return 0;
-    uint64_t rank = (uint64_t)((double)total * fraction);
-    if (rank >= total) rank = total - 1;
-    uint64_t seen = 0;
-    for (int bucket = 0; bucket < BUCKETS; bucket++) {
-        seen += histogram[bucket];
-        if (seen > rank) return (double)(bucket + 1) * (double)bucket_ns / 1000.0;
-    }
-    return (double)BUCKETS * (double)bucket_ns / 1000.0;
-}
-
 static void check_stall(void) {
-    if (now_ns() - last_progress > 10ull * 1000000000u) fail("no progress for 10 seconds");
+    if (measure_now_ns() - last_progress > 10ull * 1000000000u) fail("no progress for 10 seconds");
 }
 
 /// Sorts out an SSL call that returned `result` <= 0: returns when it only
@@ -259,7 +179,7 @@ static void open_connection(int index) {
     if (fd < 0) fail_errno("socket");
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    peer->sent_at = now_ns();
+    peer->sent_at = measure_now_ns();
     if (connect(fd, (struct sockaddr *)&server_address, sizeof server_address) < 0 && errno != EINPROGRESS) {
         fail_errno("connect to 127.0.0.1");
     }
@@ -291,7 +211,7 @@ static void close_connection(int index) {
 static void write_message(int index) {
     connection *peer = &connections[index];
     unsigned char message[MAX_MESSAGE];
-    fill_message(message, index, peer->sequence);
+    measure_fill_message(message, message_size, index, peer->sequence);
     while (peer->written < (uint32_t)message_size) {
         int result = SSL_write(peer->ssl, message + peer->written, message_size - (int)peer->written);
         if (result <= 0) {
@@ -307,7 +227,7 @@ static void send_message(int index) {
     peer->got = 0;
     peer->written = 0;
     peer->awaiting = 1;
-    if (mode != HANDSHAKES) peer->sent_at = now_ns();
+    if (mode != HANDSHAKES) peer->sent_at = measure_now_ns();
     write_message(index);
 }
 
@@ -324,12 +244,12 @@ static int receive_echo(int index) {
         peer->got += (uint32_t)result;
     }
     unsigned char expected[MAX_MESSAGE];
-    fill_message(expected, index, peer->sequence);
+    measure_fill_message(expected, message_size, index, peer->sequence);
     if (memcmp(expected, peer->echo, (size_t)message_size) != 0) fail("the echo differs from the message sent");
     if (SSL_pending(peer->ssl) > 0) fail("the server sent more than the echo");
     peer->sequence++;
     peer->awaiting = 0;
-    last_progress = now_ns();
+    last_progress = measure_now_ns();
     return 1;
 }
 
@@ -365,7 +285,7 @@ static uint64_t pump(int index) {
         }
         peer->sent += (uint64_t)count;
     }
-    if (read_now > 0) last_progress = now_ns();
+    if (read_now > 0) last_progress = measure_now_ns();
     return read_now;
 }
 
@@ -387,7 +307,7 @@ static void echoed(int index) {
     }
     if (mode == HANDSHAKES) {
         if (measuring) {
-            add_latency(last_progress - peer->sent_at);
+            latency_add(&latency, last_progress - peer->sent_at);
             handshakes++;
         }
         close_connection(index);
@@ -395,7 +315,7 @@ static void echoed(int index) {
         return;
     }
     if (measuring) {
-        add_latency(last_progress - peer->sent_at);
+        latency_add(&latency, last_progress - peer->sent_at);
         round_trips++;
     }
     send_message(index);
@@ -428,7 +348,7 @@ static void handle_event(int index, uint32_t events) {
         }
         peer->state = OPEN;
         note_negotiated(peer->ssl);
-        last_progress = now_ns();
+        last_progress = measure_now_ns();
         if (opening || mode == HANDSHAKES) send_message(index);
     }
         // fall through
@@ -505,7 +425,7 @@ int main(int argc, char **argv) {
     if (connection_count < 1 || connection_count > 10000) fail("--connections must be 1...10000");
     if (message_size < 1 || message_size > MAX_MESSAGE) fail("--size must be 1...65536");
     if (seconds <= 0 || seconds > 600 || warmup < 0 || warmup > 60) fail("--seconds must be in (0, 600], --warmup in [0, 60]");
-    if (mode == HANDSHAKES) bucket_ns = 1000;
+    if (mode == HANDSHAKES) latency.bucket_ns = 1000;
 
     context = SSL_CTX_new(TLS_client_method());
     if (context == NULL) fail_openssl("SSL_CTX_new");
@@ -543,7 +463,7 @@ int main(int argc, char **argv) {
     server_address.sin_family = AF_INET;
     server_address.sin_port = htons((uint16_t)port);
     server_address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    last_progress = now_ns();
+    last_progress = measure_now_ns();
 
     if (mode == HANDSHAKES) {
         for (int index = 0; index < connection_count; index++) open_connection(index);
@@ -559,26 +479,26 @@ int main(int argc, char **argv) {
         }
     }
 
-    uint64_t started = now_ns();
+    uint64_t started = measure_now_ns();
     uint64_t measure_from = started + (uint64_t)(warmup * 1e9);
     uint64_t measure_until = 0;   // S seconds after the window really opened
     int64_t server_cpu_start = 0, server_cpu_end = 0;
     double client_cpu_start = 0, client_cpu_end = 0;
     uint64_t window_start = 0, window_end = 0;
     for (;;) {
-        uint64_t now = now_ns();
+        uint64_t now = measure_now_ns();
         if (!measuring && now >= measure_from) {
             measuring = 1;
             memset(histogram, 0, sizeof histogram);
             round_trips = bytes = handshakes = 0;
-            server_cpu_start = server_pid ? process_cpu_ns(server_pid) : 0;
-            client_cpu_start = self_cpu_seconds();
-            window_start = now_ns();
+            server_cpu_start = server_pid ? measure_process_cpu_ns(server_pid) : 0;
+            client_cpu_start = measure_self_cpu_seconds();
+            window_start = measure_now_ns();
             measure_until = window_start + (uint64_t)(seconds * 1e9);
         } else if (measuring && now >= measure_until) {
-            window_end = now_ns();
-            server_cpu_end = server_pid ? process_cpu_ns(server_pid) : 0;
-            client_cpu_end = self_cpu_seconds();
+            window_end = measure_now_ns();
+            server_cpu_end = server_pid ? measure_process_cpu_ns(server_pid) : 0;
+            client_cpu_end = measure_self_cpu_seconds();
             break;
         }
         uint64_t boundary = measuring ? measure_until : measure_from;
@@ -590,7 +510,7 @@ int main(int argc, char **argv) {
     double server_cpu = server_pid && server_cpu_start >= 0 && server_cpu_end >= 0 ? (double)(server_cpu_end - server_cpu_start) / 1e9 : -1;
     double server_cpu_pct = server_cpu >= 0 ? 100.0 * server_cpu / window : -1;
     double client_cpu_pct = 100.0 * (client_cpu_end - client_cpu_start) / window;
-    long rss = server_pid ? process_status_kib(server_pid, "VmRSS") : -1;
+    long rss = server_pid ? measure_process_status_kib(server_pid, "VmRSS") : -1;
     if (mode == THROUGHPUT) {
         double mebibytes = (double)bytes / (1024.0 * 1024.0);
         printf("mode=throughput connections=%d seconds=%.3f bytes=%llu mib_per_s=%.1f server_cpu_pct=%.1f server_cpu_ms_per_gib=%.1f server_rss_kib=%ld client_cpu_pct=%.1f %s\n",
@@ -600,13 +520,13 @@ int main(int argc, char **argv) {
     } else if (mode == HANDSHAKES) {
         printf("mode=handshakes connections=%d size=%d seconds=%.3f handshakes=%llu handshakes_per_s=%.0f p50_us=%.1f p99_us=%.1f server_cpu_pct=%.1f server_cpu_us_per_handshake=%.1f server_rss_kib=%ld client_cpu_pct=%.1f %s\n",
                connection_count, message_size, window, (unsigned long long)handshakes, (double)handshakes / window,
-               percentile_us(handshakes, 0.50), percentile_us(handshakes, 0.99), server_cpu_pct,
+               latency_percentile_us(&latency, handshakes, 0.50), latency_percentile_us(&latency, handshakes, 0.99), server_cpu_pct,
                server_cpu >= 0 && handshakes > 0 ? 1e6 * server_cpu / (double)handshakes : -1,
                rss, client_cpu_pct, negotiated);
     } else {
         printf("mode=pingpong connections=%d size=%d seconds=%.3f round_trips=%llu rt_per_s=%.0f p50_us=%.1f p99_us=%.1f server_cpu_pct=%.1f server_cpu_us_per_rt=%.2f server_rss_kib=%ld client_cpu_pct=%.1f %s\n",
                connection_count, message_size, window, (unsigned long long)round_trips, (double)round_trips / window,
-               percentile_us(round_trips, 0.50), percentile_us(round_trips, 0.99), server_cpu_pct,
+               latency_percentile_us(&latency, round_trips, 0.50), latency_percentile_us(&latency, round_trips, 0.99), server_cpu_pct,
                server_cpu >= 0 && round_trips > 0 ? 1e6 * server_cpu / (double)round_trips : -1,
                rss, client_cpu_pct, negotiated);
     }

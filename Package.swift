@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "RxUVTLSTests",
             dependencies: [
-                "RxUVTLS", "RxUV", "RxCore",
+                "RxUVTLS", "RxUVHTTP", "RxUV", "RxCore",
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -157,7 +157,12 @@ let package = Package(
 
         .testTarget(
             name: "RxUVHTTPTests",
-            dependencies: ["RxUVHTTP", "RxUV", "RxCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "RxUVHTTP", "RxUV", "RxCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                logging,
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             exclude: ["Parsing/h11-differential.py"],
             swiftSettings: traceResources
         ),

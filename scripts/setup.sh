@@ -3,7 +3,8 @@
 # libssl-dev and the openssl command line (RxUVTLS and its tests), pkg-config, python3 (the example tests' clients), the real Redis pieces
 # kv-server is tested against (Debian's redis-server and redis-tools, the
 # Python redis client from PyPI) and the Python statsd client statsd-agg is
-# tested with. Does nothing for what is already there.
+# tested with, and curl (RxUVHTTP's tests and the http-server example's).
+# Does nothing for what is already there.
 set -euo pipefail
 
 sudo=""
@@ -17,6 +18,7 @@ pkg-config --exists libuv 2>/dev/null || packages+=(libuv1-dev pkg-config)
 pkg-config --exists openssl 2>/dev/null || packages+=(libssl-dev pkg-config)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
+command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 && command -v redis-benchmark >/dev/null 2>&1 || packages+=(redis-tools)
 

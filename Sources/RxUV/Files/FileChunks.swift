@@ -9,6 +9,7 @@ final class FileChunks: Producer<ByteBuffer> {
     private let loop: Loop
     private let path: String
     private let chunkSize: Int
+    private let range: Range<Int64>?
     private let destination: (any ByteStream)?
 
     /// `chunkSize` between 1 byte and 16 MiB: each read allocates a chunk.
@@ -16,10 +17,11 @@ final class FileChunks: Producer<ByteBuffer> {
         min(max(chunkSize, 1), 16 * 1024 * 1024)
     }
 
-    init(loop: Loop, path: String, chunkSize: Int, destination: (any ByteStream)? = nil) {
+    init(loop: Loop, path: String, chunkSize: Int, range: Range<Int64>? = nil, destination: (any ByteStream)? = nil) {
         self.loop = loop
         self.path = path
         self.chunkSize = chunkSize
+        self.range = range
         self.destination = destination
     }
 
@@ -48,7 +50,7 @@ final class FileChunks: Producer<ByteBuffer> {
                 do throws(UVError) {
                     // Owned from here: closed on dispose, even one that
                     // came while the open was running.
-                    try readFile(OwnedDescriptor(Int32(result)), name: path, chunkSize: chunks.chunkSize)
+                    try readFile(OwnedDescriptor(Int32(result)), name: path, chunkSize: chunks.chunkSize, range: chunks.range)
                 } catch {
                     forwardError(error)
                 }
@@ -100,5 +102,14 @@ extension ByteStream {
     /// stays open). `chunkSize` is taken between 1 byte and 16 MiB.
     public func write(fileAt path: String, chunkSize: Int = 64 * 1024) -> Completable {
         FileChunks(loop: loop, path: path, chunkSize: FileChunks.clamped(chunkSize), destination: self).ignoreElements().asCompletable()
+    }
+
+    /// Writes the bytes of `range` (offsets into the file at `path`) to this
+    /// stream, as `write(fileAt:chunkSize:)` writes a whole file, each chunk
+    /// read at its offset (`uv_fs_read` with a position): what an HTTP
+    /// `Range` answer sends. Fails with `UVError.Code.endOfFile` when the
+    /// file ends before the range does (it shrank since it was measured).
+    public func write(fileAt path: String, range: Range<Int64>, chunkSize: Int = 64 * 1024) -> Completable {
+        FileChunks(loop: loop, path: path, chunkSize: FileChunks.clamped(chunkSize), range: range, destination: self).ignoreElements().asCompletable()
     }
 }

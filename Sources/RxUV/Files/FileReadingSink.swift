@@ -21,19 +21,36 @@ class FileReadingSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unc
     /// The path, or what names the file in errors.
     private var fileName = ""
     private var chunkSize = 64 * 1024
+    /// Where the next read starts; -1 reads at the descriptor's position
+    /// (standard input, which may not seek).
+    private var position: Int64 = -1
+    /// The bytes still to read of a range; `nil` reads to the end.
+    private var remaining: Int64?
 
-    /// Starts reading `descriptor`, which this sink now owns. Loop thread.
-    final func readFile(_ descriptor: consuming OwnedDescriptor, name: String, chunkSize: Int) throws(UVError) {
+    /// Starts reading `descriptor`, which this sink now owns: the bytes of
+    /// `range` (offsets into the file), or from the descriptor's position
+    /// to the end when it is `nil`. Loop thread.
+    final func readFile(_ descriptor: consuming OwnedDescriptor, name: String, chunkSize: Int, range: Range<Int64>? = nil) throws(UVError) {
         file = consume descriptor
         fileName = name
         self.chunkSize = chunkSize
+        if let range {
+            position = range.lowerBound
+            remaining = Int64(range.count)
+        }
         try readNextChunk()
     }
 
     /// Reads the next chunk; `fileChunkRead` gets it. Loop thread.
     final func readNextChunk() throws(UVError) {
         guard let file = file?.descriptor, !isDisposed else { return }
-        let request = try UVFileRequest(loop: loop, reading: file, capacity: chunkSize) { [self] count, bytes in
+        if remaining == 0 {
+            closeFile()
+            fileEnded()
+            return
+        }
+        let capacity = remaining.map { Int(min(Int64(chunkSize), $0)) } ?? chunkSize
+        let request = try UVFileRequest(loop: loop, reading: file, capacity: capacity, at: position) { [self] count, bytes in
             disown()
             isReadingFile = false
             guard !isDisposed else {
@@ -41,7 +58,13 @@ class FileReadingSink<Observer: ObserverType>: StreamReadingSink<Observer>, @unc
                 return
             }
             if count > 0, let bytes {
+                if position >= 0 { position += Int64(count) }
+                if let left = remaining { remaining = left - Int64(count) }
                 fileChunkRead(bytes)
+            } else if count == 0, let left = remaining, left > 0 {
+                // The file is shorter than the range promised (it shrank).
+                closeFile()
+                forwardError(UVError(code: .endOfFile, operation: "uv_fs_read", address: fileName))
             } else if count == 0 {
                 closeFile()
                 fileEnded()

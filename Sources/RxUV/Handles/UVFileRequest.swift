@@ -27,14 +27,14 @@ final class UVFileRequest: CompletingRequest<(result: Int, bytes: ByteBuffer?)>,
 
     /// Reads up to `capacity` bytes of `descriptor`; `completion` gets the
     /// count (0 at the end of the file) and the bytes, or a negative status.
-    init(loop: Loop, reading descriptor: Int32, capacity: Int, completion: @escaping (Int, ByteBuffer?) -> Void) throws(UVError) {
+    init(loop: Loop, reading descriptor: Int32, capacity: Int, at offset: Int64 = -1, completion: @escaping (Int, ByteBuffer?) -> Void) throws(UVError) {
         self.bytes = nil
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         self.readBuffer = buffer
         super.init(loop: loop, type: UV_FS) { completion($0.result, $0.bytes) }
         var descriptorBuffer = buffer.uvBuffer
         try submit("uv_fs_read", address: "fd \(descriptor)") {
-            uv_fs_read(loop.raw, fs, descriptor, &descriptorBuffer, 1, -1, uvFileRequestDone)
+            uv_fs_read(loop.raw, fs, descriptor, &descriptorBuffer, 1, offset, uvFileRequestDone)
         }
     }
 

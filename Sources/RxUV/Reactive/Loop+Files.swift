@@ -133,4 +133,13 @@ extension Reactive where Base == Loop {
     public func fileChunks(path: String, chunkSize: Int = 64 * 1024) -> Observable<ByteBuffer> {
         FileChunks(loop: base, path: path, chunkSize: FileChunks.clamped(chunkSize))
     }
+
+    /// The bytes of `range` (offsets into the file at `path`), chunk by
+    /// chunk, as `fileChunks(path:chunkSize:)` reads a whole file, each
+    /// chunk read at its offset (`uv_fs_read` with a position). Completes
+    /// after the range's last byte; fails with `UVError.Code.endOfFile`
+    /// when the file ends first.
+    public func fileChunks(path: String, range: Range<Int64>, chunkSize: Int = 64 * 1024) -> Observable<ByteBuffer> {
+        FileChunks(loop: base, path: path, chunkSize: FileChunks.clamped(chunkSize), range: range)
+    }
 }

@@ -141,6 +141,30 @@ final class FileCallTests: BridgeTestCase {
         XCTAssertEqual(Array(ByteBuffer(concatenating: chunks)), bytes)
     }
 
+    /// A range: its bytes only, read at their offsets in chunks that stop
+    /// at its end; an empty range completes at once; a range past the
+    /// file's end fails with `EOF` after the bytes there are.
+    func testFileChunks_Range_ReadsItsBytesOnly() throws {
+        let bytes = pattern(100_000)
+        put(bytes, "\(directory!)/ranged")
+        var chunks: [ByteBuffer] = []
+        var empty: [ByteBuffer] = []
+        var pastEnd: [ByteBuffer] = []
+        var events: [String] = []
+        _ = loop.rx.fileChunks(path: "\(directory!)/ranged", range: 10_000..<60_001, chunkSize: 16384).subscribe(
+            onNext: { chunks.append($0) }, onCompleted: { events.append("range completed") })
+        _ = loop.rx.fileChunks(path: "\(directory!)/ranged", range: 500..<500).subscribe(
+            onNext: { empty.append($0) }, onCompleted: { events.append("empty completed") })
+        _ = loop.rx.fileChunks(path: "\(directory!)/ranged", range: 99_000..<101_000).subscribe(
+            onNext: { pastEnd.append($0) }, onError: { events.append("past end \(($0 as? UVError)?.name ?? "?")") })
+        runLoop()
+        XCTAssertEqual(Set(events), ["range completed", "empty completed", "past end EOF"])
+        XCTAssertEqual(chunks.map(\.count), [16384, 16384, 16384, 849])
+        XCTAssertEqual(Array(ByteBuffer(concatenating: chunks)), Array(bytes[10_000..<60_001]))
+        XCTAssertTrue(empty.isEmpty)
+        XCTAssertEqual(Array(ByteBuffer(concatenating: pastEnd)), Array(bytes[99_000...]))
+    }
+
     func testFileChunks_DisposedMidFile_ClosesTheDescriptor() throws {
         put(pattern(2_000_000), "\(directory!)/big")
         let before = openDescriptorCount()

@@ -1,0 +1,87 @@
+import HTTPTypes
+import RxCore
+
+/// Routes requests by method and path to handlers: a path pattern is
+/// segments separated by `/`, each literal, a `{name}` that takes one
+/// segment (percent-decoded into `request.parameters[name]`), or, last, a
+/// `*` that takes the rest (into `parameters["*"]`).
+///
+///     var router = HTTPRouter()
+///     router.get("/users/{id}") { request in .just(.text("user \(request.parameters["id"]!)")) }
+///     loop.rx.serveHTTP(host: "127.0.0.1", port: 8080, handler: router.handler)
+///
+/// Routes are tried in the order they were added. A path no route takes
+/// is `404 Not Found`; a path taken only for other methods is
+/// `405 Method Not Allowed` with their `Allow`; `HEAD` falls back to a
+/// `GET` route (the server then sends no body); a malformed percent escape
+/// in a parameter is `400 Bad Request`.
+public struct HTTPRouter: Sendable {
+    private struct Route: Sendable {
+        let method: HTTPRequest.Method
+        let pattern: HTTPRoutePattern
+        let handler: HTTPHandler
+    }
+
+    private var routes: [Route] = []
+
+    /// A router with no routes.
+    public init() {}
+
+    /// Routes `method` requests whose path matches `pattern` to `handler`.
+    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, handler: @escaping HTTPHandler) {
+        routes.append(Route(method: method, pattern: HTTPRoutePattern(pattern), handler: handler))
+    }
+
+    /// Routes `method` requests whose path matches `pattern` to the
+    /// `async` `handler`, run on the connection's loop.
+    public mutating func add(_ method: HTTPRequest.Method, _ pattern: String, handler: @escaping HTTPAsyncHandler) {
+        add(method, pattern, handler: httpHandler(handler))
+    }
+
+    /// `add(.get, pattern, handler:)`.
+    public mutating func get(_ pattern: String, handler: @escaping HTTPHandler) {
+        add(.get, pattern, handler: handler)
+    }
+
+    /// `add(.get, pattern, handler:)` with an `async` handler.
+    public mutating func get(_ pattern: String, handler: @escaping HTTPAsyncHandler) {
+        add(.get, pattern, handler: handler)
+    }
+
+    /// `add(.post, pattern, handler:)`.
+    public mutating func post(_ pattern: String, handler: @escaping HTTPHandler) {
+        add(.post, pattern, handler: handler)
+    }
+
+    /// `add(.post, pattern, handler:)` with an `async` handler.
+    public mutating func post(_ pattern: String, handler: @escaping HTTPAsyncHandler) {
+        add(.post, pattern, handler: handler)
+    }
+
+    /// The handler that routes: what `serveHTTP` takes.
+    public var handler: HTTPHandler {
+        let routes = self.routes
+        return { request in
+            var allowed: [HTTPRequest.Method] = []
+            let path = request.path
+            for route in routes {
+                guard let parameters = route.pattern.match(path) else { continue }
+                guard route.method == request.head.method || (request.head.method == .head && route.method == .get) else {
+                    if !allowed.contains(route.method) { allowed.append(route.method) }
+                    continue
+                }
+                guard let parameters else { return .error(HTTPError(.badRequest, message: "malformed percent escape")) }
+                var routed = request
+                routed.parameters = parameters
+                return route.handler(routed)
+            }
+            guard allowed.isEmpty else {
+                var fields = HTTPFields()
+                fields[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+                fields[.contentType] = "text/plain; charset=utf-8"
+                return .just(HTTPServerResponse(status: .methodNotAllowed, headerFields: fields, body: .string("Method Not Allowed\n")))
+            }
+            return .error(HTTPError(.notFound))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import RxCore
+import RxUV
+
+/// A response's body: nothing, bytes in hand, a stream of buffers, or a
+/// file's bytes.
+public struct HTTPResponseBody: Sendable {
+    // @unchecked Sendable: an Observable is immutable once made, and is
+    // subscribed on the connection's loop thread only.
+    enum Content: @unchecked Sendable {
+        case bytes(ByteBuffer)
+        case stream(Observable<ByteBuffer>, length: Int?)
+        case file(path: String, range: Range<Int64>)
+    }
+
+    let content: Content
+
+    /// No body (`Content-Length: 0` where a body may be sent).
+    public static let empty = HTTPResponseBody(content: .bytes(ByteBuffer()))
+
+    /// `bytes`, sent with `Content-Length` together with the head, as one
+    /// write.
+    public static func bytes(_ bytes: ByteBuffer) -> HTTPResponseBody {
+        HTTPResponseBody(content: .bytes(bytes))
+    }
+
+    /// The UTF-8 bytes of `string`.
+    public static func string(_ string: String) -> HTTPResponseBody {
+        .bytes(ByteBuffer(string: string))
+    }
+
+    /// The buffers `source` emits, each written as it comes, on the
+    /// connection's loop thread: with `Content-Length` when `length` is
+    /// given (a source that sends another count closes the connection, the
+    /// response cut short, and is reported), chunked otherwise (for an
+    /// HTTP/1.0 client, until the connection closes). The source is
+    /// subscribed once the responses before this one are written and
+    /// disposed when the connection closes. It is not slowed by the
+    /// connection: one that can produce faster than the peer reads should
+    /// watch `connection.rx.writable`, or be a file (`file(path:range:)`).
+    public static func stream(_ source: Observable<ByteBuffer>, length: Int? = nil) -> HTTPResponseBody {
+        HTTPResponseBody(content: .stream(source, length: length))
+    }
+
+    /// The bytes `range` of the file at `path` (offsets; the caller has
+    /// measured the file, for example with `loop.rx.stat(path:)`), with
+    /// `Content-Length`, read chunk by chunk from libuv's thread pool, the
+    /// next chunk only once the last is written (`write(fileAt:range:)`),
+    /// so a slow client holds one chunk in memory. A file that ends before
+    /// the range does closes the connection, the response cut short.
+    public static func file(path: String, range: Range<Int64>) -> HTTPResponseBody {
+        HTTPResponseBody(content: .file(path: path, range: range))
+    }
+
+    /// The byte count when it is known before the body is sent.
+    public var length: Int? {
+        switch content {
+        case .bytes(let bytes): bytes.count
+        case .stream(_, let length): length
+        case .file(_, let range): Int(range.count)
+        }
+    }
+}

@@ -1,0 +1,535 @@
+import HTTPTypes
+import RxCore
+import RxUV
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection's HTTP/1.1 exchanges: cuts requests from the stream's
+/// bytes (`HTTPRequestDecoder`), calls the handler for one request at a
+/// time, writes its response, and holds the pipelined requests behind it
+/// (reading stops while any wait) until it is answered, so responses go
+/// out in order. Requests a read carries that are answered while it is
+/// handled go out as one write (the stream's coalescing). Ends (the
+/// `Completable` of `serveHTTP` completes, and the server closes the
+/// stream after its writes) after a response with `Connection: close`, at
+/// the peer's end of input with nothing left to answer, on a malformed
+/// request (after its 4xx), at the idle or head timeout, or on a drain.
+///
+/// Loop-thread state; `stop` and handler results may come from any
+/// thread and hop to the loop.
+final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @unchecked Sendable {
+    /// What arrives from the decoder, in order.
+    private enum Input {
+        case part(HTTPRequestPart)
+        case failed(any Error)
+        case ended
+    }
+
+    /// One request and its answer.
+    private final class Exchange {
+        let head: HTTPRequestHead
+        let body: HTTPBodySource?
+        var keepAlive: Bool
+        var continueSent = false
+        /// The head of the response is written.
+        var started = false
+        /// The whole response is written (handed to the stream).
+        var answered = false
+        /// The handler's `Single`, then the streamed body's subscription.
+        let work = SerialDisposable()
+
+        init(head: HTTPRequestHead, body: HTTPBodySource?, keepAlive: Bool) {
+            self.head = head
+            self.body = body
+            self.keepAlive = keepAlive
+        }
+
+        /// The request's body has arrived whole (or there is none).
+        var isReceived: Bool {
+            body?.isFinished ?? true
+        }
+    }
+
+    private let stream: Connection
+    private let loop: Loop
+    private let quiesce: Observable<Void>
+    private let options: HTTPServerOptions
+    private let handler: HTTPHandler
+    private let encoder = HTTPResponseEncoder()
+
+    // Loop-thread state.
+    private var observer: ((CompletableEvent) -> Void)?
+    private var isFinished = false
+    private let reading = SingleAssignmentDisposable()
+    private let quiescing = SingleAssignmentDisposable()
+    private let timer = SerialDisposable()
+    /// The next request's first byte has not arrived (the idle timer runs).
+    private var awaitsFirstByte = false
+    private var exchange: Exchange?
+    /// Inputs for the requests behind the one being answered.
+    private var backlog: [Input] = []
+    private var backlogStart = 0
+    private var isDraining = false
+    private var holdsForBacklog = false
+    private var holdsForBody = false
+    private var isHoldingReading = false
+    private var requestCount = 0
+    /// No request after the one being answered (a drain, `Connection:
+    /// close`, the request cap, a malformed request).
+    private var acceptsNoMore = false
+    private var inputEnded = false
+    private var dates = HTTPDateCache()
+
+    init(_ served: ServedConnection<Connection>, options: HTTPServerOptions, handler: @escaping HTTPHandler) {
+        self.stream = served.connection
+        self.loop = served.loop
+        self.quiesce = served.quiesce
+        self.options = options
+        self.handler = handler
+    }
+
+    /// The connection's life: starts reading when subscribed, completes
+    /// when the connection should close. Disposing stops it.
+    var life: Completable {
+        Completable.create { [self] observer in
+            let stopped = Disposables.create { [self] in onLoop { self.finish(notify: false) } }
+            let started = UncheckedSendableBox(observer)
+            onLoop { [self] in
+                guard !stopped.isDisposed else { return }
+                start(started.value)
+            }
+            return stopped
+        }
+    }
+
+    // MARK: Reading
+
+    private func start(_ observer: @escaping (CompletableEvent) -> Void) {
+        self.observer = observer
+        armTimer(head: true)
+        let decoder = HTTPRequestDecoder(limits: options.limits)
+        reading.setDisposable(
+            stream.receivedData
+                .do(onNext: { [weak self] _ in self?.bytesArrived() })
+                .decodeFrames(decoder)
+                .subscribe { [weak self] event in
+                    switch event {
+                    case .next(let part): self?.input(.part(part))
+                    case .error(let error): self?.input(.failed(error))
+                    case .completed: self?.input(.ended)
+                    }
+                })
+        quiescing.setDisposable(
+            quiesce.subscribe(onNext: { [weak self] in self?.drainStarted() }))
+    }
+
+    /// An input goes to the request whose body is arriving, or starts the
+    /// next request when none is being answered; otherwise it waits.
+    private func input(_ input: Input) {
+        guard !isFinished else { return }
+        if isDraining || backlogStart < backlog.count || (exchange.map { $0.isReceived } ?? false) {
+            backlog.append(input)
+            if !holdsForBacklog {
+                holdsForBacklog = true
+                updateHold()
+            }
+            return
+        }
+        handle(input)
+    }
+
+    private func handle(_ input: Input) {
+        switch input {
+        case .part(.head(let head)):
+            begin(head)
+        case .part(.body(let bytes)):
+            exchange?.body?.receive(bytes)
+        case .part(.end(let last, _)):
+            guard let exchange, let body = exchange.body else { return }
+            body.end(last: last)
+            if exchange.answered { complete(exchange) }
+        case .failed(let error):
+            inputFailed(error)
+        case .ended:
+            inputEnded = true
+            if let body = exchange?.body, !body.isFinished {
+                body.fail(FramingError.truncatedFrame(bytesLeft: 0))
+                finish()
+            } else if exchange == nil {
+                finish()
+            }
+        }
+    }
+
+    /// The decoder or the read failed.
+    private func inputFailed(_ error: any Error) {
+        guard let parseError = error as? HTTPParseError else {
+            // A reset, a read error, a request cut short by the peer's
+            // end: nobody is left to answer.
+            exchange?.body?.fail(error)
+            finish()
+            return
+        }
+        acceptsNoMore = true
+        if let exchange {
+            guard !exchange.started else {
+                // The answer has begun: the connection can only end.
+                exchange.body?.fail(error)
+                exchange.keepAlive = false
+                if exchange.answered { finish() }
+                return
+            }
+            // The refusal answers in the handler's place.
+            exchange.work.dispose()
+            exchange.body?.fail(error)
+        }
+        refuse(parseError.status, parseError.reason)
+    }
+
+    /// Answers `status` with `reason` in place of a request, then closes.
+    private func refuse(_ status: HTTPResponse.Status, _ reason: String) {
+        acceptsNoMore = true
+        let refused = Exchange(head: HTTPServerConnectionConstants.refusedHead, body: nil, keepAlive: false)
+        exchange = refused
+        respond(.text(reason + "\n", status: status), to: refused)
+    }
+
+    /// Bytes arrived: the first of a request starts its head timer.
+    private func bytesArrived() {
+        guard awaitsFirstByte, exchange == nil else { return }
+        armTimer(head: true)
+    }
+
+    // MARK: Requests
+
+    private func begin(_ head: HTTPRequestHead) {
+        timer.disposable = Disposables.create()
+        awaitsFirstByte = false
+        requestCount += 1
+        let keepAlive = head.keepAlive && requestCount < options.maxRequestsPerConnection
+        let declared: Int? =
+            switch head.body {
+            case .none: 0
+            case .length(let length): length
+            case .chunked: nil
+            }
+        let body = head.body == .none ? nil : HTTPBodySource(loop: loop, declaredLength: declared, connection: self, bufferLimit: options.bodyBufferSize)
+        let exchange = Exchange(head: head, body: body, keepAlive: keepAlive)
+        self.exchange = exchange
+        let request = HTTPServerRequest(
+            head: head.request, minorVersion: head.minorVersion, body: HTTPRequestBody(source: body),
+            parameters: [:], peer: stream.peerDescription, loop: loop)
+        let answer = handler(request)
+        let subscription = answer.subscribe { [weak self] result in
+            self?.answered(result, for: exchange)
+        }
+        if !exchange.started {
+            exchange.work.disposable = subscription
+        }
+    }
+
+    /// The handler's answer, from any thread.
+    private func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: Exchange) {
+        guard loop.isOnLoopThread else {
+            let sent = UncheckedSendableBox((result, exchange))
+            _ = loop.enter { [self] in answered(sent.value.0, for: sent.value.1) }
+            return
+        }
+        guard !isFinished, exchange === self.exchange, !exchange.started else { return }
+        switch result {
+        case .success(let response):
+            respond(response, to: exchange)
+        case .failure(let error as HTTPParseError):
+            // A body the handler read was malformed: the framing is lost.
+            acceptsNoMore = true
+            respond(.text(error.reason + "\n", status: error.status), to: exchange)
+        case .failure(let error as HTTPError):
+            respond(.text((error.message ?? error.status.reasonPhrase) + "\n", status: error.status), to: exchange)
+        case .failure(let error):
+            report(error, ReportContext(loop: loop, server: "HTTP", peer: stream.peerDescription))
+            respond(.text("Internal Server Error\n", status: .internalServerError), to: exchange)
+        }
+    }
+
+    // MARK: Responses
+
+    private func respond(_ response: HTTPServerResponse, to exchange: Exchange) {
+        exchange.started = true
+        if let body = exchange.body, !body.isFinished {
+            if exchange.head.expectsContinue, !exchange.continueSent {
+                // The client waits for `100 Continue` and will not get it:
+                // its body would be taken for the next request.
+                exchange.keepAlive = false
+            } else if !body.isWanted {
+                body.discardRest()
+            }
+        }
+        if acceptsNoMore { exchange.keepAlive = false }
+        var head = response.head
+        let status = head.status.code
+        let method = exchange.head.request.method
+        let sendsBody = method != .head && status >= 200 && status != 204 && status != 304
+        let framing: HTTPResponsePart.BodyFraming
+        var closeDelimited = false
+        if status < 200 || status == 204 || status == 304 {
+            framing = .none
+        } else if let length = response.body.length {
+            framing = .length(length)
+        } else if method == .head {
+            framing = .none
+        } else if exchange.head.minorVersion == 0 {
+            // An HTTP/1.0 client knows no chunks: the close ends the body.
+            framing = .none
+            closeDelimited = true
+            exchange.keepAlive = false
+        } else {
+            framing = .chunked
+        }
+        if let serverName = options.serverName, head.headerFields[.server] == nil {
+            head.headerFields[.server] = serverName
+        }
+        if !exchange.keepAlive { acceptsNoMore = true }
+        let date = dates.value(secondsSince1970: Int64(time(nil)))
+        var buffers: [ByteBuffer] = []
+        buffers.reserveCapacity(2)
+        encode(.head(head, body: framing, keepAlive: exchange.keepAlive, date: date), into: &buffers)
+        guard sendsBody else {
+            write(buffers)
+            finished(exchange)
+            return
+        }
+        switch response.body.content {
+        case .bytes(let bytes):
+            encode(.body(bytes), into: &buffers)
+            write(buffers)
+            finished(exchange)
+        case .file(let path, let range):
+            write(buffers)
+            exchange.work.disposable = stream.write(fileAt: path, range: range).subscribe(
+                onCompleted: { [weak self] in self?.finished(exchange) },
+                onError: { [weak self] error in self?.responseFailed(error) })
+        case .stream(let source, let length):
+            write(buffers)
+            exchange.work.disposable = source.subscribe(
+                BodyWriter(connection: self, exchange: exchange, chunked: framing == .chunked && !closeDelimited, length: length))
+        }
+    }
+
+    /// Writes a streamed body as it comes, counting it against its length.
+    // @unchecked Sendable: its events are handled on the loop thread.
+    private struct BodyWriter: ObserverType, @unchecked Sendable {
+        let connection: HTTPServerConnection
+        let exchange: Exchange
+        let chunked: Bool
+        let length: Int?
+        private let sent = Counter()
+
+        init(connection: HTTPServerConnection, exchange: Exchange, chunked: Bool, length: Int?) {
+            self.connection = connection
+            self.exchange = exchange
+            self.chunked = chunked
+            self.length = length
+        }
+
+        func on(_ event: Event<ByteBuffer>) {
+            connection.onLoop { [self] in
+                guard !connection.isFinished, connection.exchange === exchange, !exchange.answered else { return }
+                switch event {
+                case .next(let bytes):
+                    sent.value += bytes.count
+                    if let length, sent.value > length {
+                        connection.responseFailed(HTTPError(.internalServerError, message: "a streamed body sent more than its \(length) bytes"))
+                        return
+                    }
+                    var buffers: [ByteBuffer] = []
+                    connection.encode(chunked ? .chunk(bytes) : .body(bytes), into: &buffers)
+                    connection.write(buffers)
+                case .error(let error):
+                    connection.responseFailed(error)
+                case .completed:
+                    if let length, sent.value != length {
+                        connection.responseFailed(HTTPError(.internalServerError, message: "a streamed body sent \(sent.value) of its \(length) bytes"))
+                        return
+                    }
+                    if chunked {
+                        var buffers: [ByteBuffer] = []
+                        connection.encode(.lastChunk(trailers: nil), into: &buffers)
+                        connection.write(buffers)
+                    }
+                    connection.finished(exchange)
+                }
+            }
+        }
+    }
+
+    /// A body failed after its head went out: the response can only be cut
+    /// short, by closing.
+    private func responseFailed(_ error: any Error) {
+        guard !isFinished else { return }
+        report(error, ReportContext(loop: loop, server: "HTTP", peer: stream.peerDescription))
+        finish()
+    }
+
+    /// The whole response is handed to the stream.
+    private func finished(_ exchange: Exchange) {
+        guard !isFinished, exchange === self.exchange, !exchange.answered else { return }
+        exchange.answered = true
+        if exchange.isReceived {
+            complete(exchange)
+        } else if !exchange.keepAlive {
+            finish()
+        }
+        // Otherwise the rest of the body is read (and dropped) first.
+    }
+
+    /// The exchange is over: the next request, if any.
+    private func complete(_ exchange: Exchange) {
+        self.exchange = nil
+        guard exchange.keepAlive, !acceptsNoMore else {
+            finish()
+            return
+        }
+        drainBacklog()
+        guard !isFinished, self.exchange == nil else { return }
+        if inputEnded {
+            finish()
+        } else {
+            armTimer(head: false)
+        }
+    }
+
+    /// Hands the waiting inputs on until one request is being answered
+    /// again or none is left.
+    private func drainBacklog() {
+        guard !isDraining else { return }
+        isDraining = true
+        while backlogStart < backlog.count, !isFinished, !(exchange.map { $0.isReceived } ?? false) {
+            let next = backlog[backlogStart]
+            backlogStart += 1
+            handle(next)
+        }
+        isDraining = false
+        if backlogStart == backlog.count {
+            backlog.removeAll(keepingCapacity: true)
+            backlogStart = 0
+            if holdsForBacklog {
+                holdsForBacklog = false
+                updateHold()
+            }
+        }
+    }
+
+    private func drainStarted() {
+        acceptsNoMore = true
+        if exchange == nil { finish() }
+    }
+
+    // MARK: Body
+
+    func body(_ body: HTTPBodySource, holds held: Bool) {
+        holdsForBody = held
+        updateHold()
+    }
+
+    func bodyWanted(_ body: HTTPBodySource) {
+        guard let exchange, exchange.body === body, exchange.head.expectsContinue, !exchange.continueSent, !exchange.started else { return }
+        exchange.continueSent = true
+        write([HTTPServerConnectionConstants.continueLine])
+    }
+
+    private func updateHold() {
+        let held = holdsForBacklog || holdsForBody
+        guard held != isHoldingReading, !isFinished else { return }
+        isHoldingReading = held
+        stream.holdReading(held)
+    }
+
+    // MARK: Timers
+
+    /// The head timer (from a request's first byte, or the connection's
+    /// start) or the idle timer (between requests).
+    private func armTimer(head: Bool) {
+        awaitsFirstByte = !head
+        let timeout = head ? options.headTimeout : options.idleTimeout
+        guard timeout > .zero else {
+            timer.disposable = Disposables.create()
+            return
+        }
+        timer.disposable = loop.scheduleRelative((), dueTime: RxTimeInterval(timeout)) { [weak self] _ in
+            self?.timedOut(head: head)
+            return Disposables.create()
+        }
+    }
+
+    private func timedOut(head: Bool) {
+        guard !isFinished, exchange == nil else { return }
+        guard head else {
+            finish()
+            return
+        }
+        refuse(.requestTimeout, "Request Timeout")
+    }
+
+    // MARK: Ending
+
+    /// Ends the connection: stops reading, timers and the exchange's work;
+    /// the server then closes the stream after its writes.
+    private func finish(notify: Bool = true) {
+        guard !isFinished else { return }
+        isFinished = true
+        timer.dispose()
+        reading.dispose()
+        quiescing.dispose()
+        if let exchange {
+            exchange.work.dispose()
+            exchange.body?.fail(UVError(code: .cancelled, operation: "HTTP request body"))
+        }
+        exchange = nil
+        backlog = []
+        let observer = self.observer
+        self.observer = nil
+        if notify { observer?(.completed) }
+    }
+
+    // MARK: Writing
+
+    private func encode(_ part: HTTPResponsePart, into buffers: inout [ByteBuffer]) {
+        // The encoder throws for nothing it is given here.
+        try? encoder.encode(part, into: &buffers)
+    }
+
+    private func write(_ buffers: [ByteBuffer]) {
+        let written = buffers.count == 1 ? stream.write(buffers[0]) : stream.write(buffers)
+        _ = written.subscribe(onError: { [weak self] _ in
+            // The read side sees the same failure; stop answering.
+            guard let self else { return }
+            onLoop { self.finish() }
+        })
+    }
+
+    private func onLoop(_ work: @escaping @Sendable () -> Void) {
+        if loop.isOnLoopThread {
+            work()
+        } else {
+            _ = loop.enter(work)
+        }
+    }
+}
+
+/// A count a value observer keeps across its events.
+private final class Counter: @unchecked Sendable {
+    var value = 0
+}
+
+/// What every `HTTPServerConnection` shares.
+private enum HTTPServerConnectionConstants {
+    static let continueLine = ByteBuffer(string: "HTTP/1.1 100 Continue\r\n\r\n")
+
+    /// The head a refusal answers (a malformed request, a timeout): a GET,
+    /// so the refusal carries its body.
+    static let refusedHead = HTTPRequestHead(
+        request: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), minorVersion: 1, body: .none,
+        keepAlive: false, expectsContinue: false)
+}

@@ -1,0 +1,34 @@
+import HTTPTypes
+import RxUV
+
+/// A request as a handler gets it: the swift-http-types `HTTPRequest`
+/// (method, target as `path`, `Host` as `authority`, the header fields),
+/// its body as it arrives, and where it came from.
+public struct HTTPServerRequest: Sendable {
+    /// The method, target and header fields.
+    public var head: HTTPRequest
+    /// The minor version of HTTP/1.x the client spoke (0 or 1).
+    public var minorVersion: Int
+    /// The body, streaming; empty for a request without one.
+    public let body: HTTPRequestBody
+    /// The values of the route's `{name}` segments, by name (set by
+    /// `HTTPRouter`).
+    public var parameters: [String: String]
+    /// The peer, for logs (`127.0.0.1:53122`, a socket path).
+    public let peer: String?
+    /// The loop the connection lives on; the handler is called on its
+    /// thread.
+    public let loop: Loop
+
+    /// The target's path, without its query.
+    public var path: Substring {
+        let target = head.path ?? ""
+        return target[..<(target.firstIndex(of: "?") ?? target.endIndex)]
+    }
+
+    /// The target's query, after its `?`; `nil` without one.
+    public var query: Substring? {
+        guard let target = head.path, let mark = target.firstIndex(of: "?") else { return nil }
+        return target[target.index(after: mark)...]
+    }
+}

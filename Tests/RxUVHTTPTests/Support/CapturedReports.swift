@@ -1,0 +1,1 @@
+../../RxUVTests/Support/CapturedReports.swift

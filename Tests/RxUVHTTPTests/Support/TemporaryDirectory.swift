@@ -1,0 +1,1 @@
+../../RxUVTests/Support/TemporaryDirectory.swift

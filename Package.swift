@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // RxUVHTTP only: HTTPRequest, HTTPResponse and HTTPFields as its currency.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Examples only: /metrics in Prometheus's text format.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // RxUVServiceLifecycle only: servers and loop groups as services.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // Test-only: property-based fuzz of the core (Tests/RxCoreTests/Fuzz), on Swift Testing.
@@ -171,9 +173,11 @@ let package = Package(
         .target(
             name: "ExampleSupport",
             dependencies: [
-                "RxCore", "RxUV", "RxUVServiceLifecycle",
-                argumentParser, logging,
+                "RxCore", "RxUV", "RxUVServiceLifecycle", "RxUVHTTP",
+                argumentParser, logging, coreMetrics,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Examples/ExampleSupport",
             swiftSettings: examples
@@ -187,5 +191,6 @@ let package = Package(
         example("statsd-agg", ["RxUVServiceLifecycle", coreMetrics]),
         example("wait-for"),
         example("rx-watch"),
+        example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
     ]
 )

@@ -14,6 +14,45 @@ public enum HTTPDate {
         return "\(weekday), \(two(dayOfMonth)) \(months[Int(month - 1)]) \(year) \(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) GMT"
     }
 
+    /// The seconds since 1970 of an IMF-fixdate (`Sun, 06 Nov 1994
+    /// 08:49:37 GMT`), as `If-Modified-Since` carries it; `nil` for any
+    /// other text (RFC 9110 §13.1.3: a date that cannot be read is
+    /// ignored, so the obsolete formats need not be read).
+    public static func parse(_ text: some StringProtocol) -> Int64? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 0x20, bytes[7] == 0x20, bytes[11] == 0x20,
+            bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 0x20,
+            String(decoding: bytes[26...], as: UTF8.self) == "GMT",
+            days.contains(String(decoding: bytes[0..<3], as: UTF8.self)),
+            let month = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
+            let day = number(bytes[5..<7]), let year = number(bytes[12..<16]),
+            let hour = number(bytes[17..<19]), let minute = number(bytes[20..<22]), let second = number(bytes[23..<25]),
+            (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return days(fromCivil: year, Int64(month + 1), day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// The decimal number of `digits` (all of them digits), or `nil`.
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            value = value * 10 + Int64(digit - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// Days since 1970-01-01 of `year`-`month`-`day` (the inverse of
+    /// `civil(fromDays:)`).
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// Year, month (1–12) and day (1–31) of day `days` since 1970-01-01
     /// (the proleptic Gregorian calendar, from the days in each 400 years).
     private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {

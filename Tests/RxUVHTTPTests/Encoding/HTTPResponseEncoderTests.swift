@@ -55,6 +55,23 @@ final class HTTPResponseEncoderTests: BridgeTestCase {
         XCTAssertEqual(cache.value(secondsSince1970: 1), "Thu, 01 Jan 1970 00:00:01 GMT")
     }
 
+    /// Parsing inverts formatting over 400 years of seconds; what is not an
+    /// IMF-fixdate (the obsolete formats, a bad day, a lower-case month,
+    /// trailing text) is `nil`.
+    func testDate_ParseInvertsFormat_RejectsOtherText() {
+        var generator = SeededGenerator(seed: 9)
+        for _ in 0..<2000 {
+            let seconds = Int64.random(in: -2_208_988_800...10_413_792_000, using: &generator)
+            XCTAssertEqual(HTTPDate.parse(HTTPDate.format(secondsSince1970: seconds)), seconds)
+        }
+        for text in [
+            "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 06 nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT ", "Sun, 06 Nov 1994 24:00:00 GMT", "",
+        ] {
+            XCTAssertNil(HTTPDate.parse(text), text)
+        }
+    }
+
     /// h11, as a client, reads what the encoder wrote: three pipelined
     /// responses, one with a length, one chunked with trailers, one empty.
     func testH11ReadsTheResponses() throws {

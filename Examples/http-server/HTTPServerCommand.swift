@@ -1,0 +1,138 @@
+import ArgumentParser
+import CoreMetrics
+import ExampleSupport
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+import RxUVServiceLifecycle
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `http-server`: HTTP/1.1 on every core: static files, a JSON document,
+/// an echo, Prometheus metrics and a health check.
+@main
+struct HTTPServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "http-server",
+        abstract: "Serve HTTP/1.1: static files, JSON, /metrics and /healthz.",
+        discussion: """
+            Routes: GET /plaintext (hello), GET /json (a 1 KiB JSON document), \
+            POST /echo (the body back, up to 1 MiB), POST /upload (the body's \
+            length, read with backpressure, up to --max-body), GET /static/PATH (files under \
+            --root, with Range and If-Modified-Since), GET /metrics (every request \
+            counted and timed, and the server's connections, in Prometheus's text \
+            format), GET /healthz (ok). Connections are spread over --threads loops. \
+            SIGINT or SIGTERM stops accepting, answers the requests in hand with \
+            Connection: close for up to 2 seconds, prints a summary and exits 0; a \
+            second signal ends at once. Exits 1 when it cannot listen.
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 lets the system choose.")
+    var port = 8080
+
+    @Option(help: "Loops (threads) to spread connections over; default: one per core.")
+    var threads = LoopGroup.coreCount
+
+    @Option(help: "Serve the files under this folder at /static/.")
+    var root: String?
+
+    @Option(help: "Refuse (reset at once) connections beyond this many open ones.")
+    var maxConnections: Int?
+
+    @Option(help: "Answer 408 and close when a request's head takes longer than this.")
+    var headTimeout = Interval(argument: "10s")!
+
+    @Option(help: "Close a keep-alive connection that sends no request for this long.")
+    var idleTimeout = Interval(argument: "60s")!
+
+    @Option(help: "The largest request body in bytes (POST /echo takes at most 1 MiB of it).")
+    var maxBody = 4 << 30
+
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535.")
+        }
+        guard threads >= 1 else {
+            throw ValidationError("--threads must be at least 1.")
+        }
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections must be at least 1.")
+        }
+        guard maxBody >= 0 else {
+            throw ValidationError("--max-body must not be negative.")
+        }
+    }
+
+    func run() async throws {
+        Console.lineBuffered()
+        let logger = logging.bootstrap("http-server")
+        let prometheus = PrometheusEndpoint()
+        MetricsSystem.bootstrap(prometheus.factory)
+        let group = try LoopGroup(threads: threads, logger: logger)
+        let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
+        let started = Mutex<Server?>(nil)
+
+        var router = prometheus.router
+        router.get("/plaintext") { _ in .just(Self.plaintext) }
+        router.get("/json") { _ in .just(Self.json) }
+        router.post("/echo") { request in
+            request.body.collect(upTo: 1 << 20).map { body in
+                HTTPServerResponse(headerFields: [.contentType: request.head.headerFields[.contentType] ?? "application/octet-stream"], body: .bytes(body))
+            }
+        }
+        router.post("/upload") { request async throws -> HTTPServerResponse in
+            // Read as an AsyncSequence: the connection reads only as fast
+            // as this loop takes the pieces.
+            var count = 0
+            for try await piece in request.body.values {
+                count += piece.count
+            }
+            return .text("\(count)\n")
+        }
+        if let root {
+            let files = StaticFiles(root: root)
+            router.get("/static/*") { request in files.answer(request) }
+        }
+        let handler = RequestMetrics().metered(router.handler)
+
+        var options = ServerOptions()
+        options.maxConnections = maxConnections
+        let http = HTTPServerOptions(
+            limits: HTTPLimits(maxBodyLength: maxBody), headTimeout: .nanoseconds(headTimeout.nanoseconds),
+            idleTimeout: .nanoseconds(idleTimeout.nanoseconds))
+        let server = ServerService(
+            group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler),
+            drainedBy: daemon, name: Endpoint.format(host: host, port: port)
+        ) { server in
+            started.withLock { $0 = server }
+            print("http-server: listening on \(server.address)")
+            _ = daemon.shutdown.requested.subscribe(onNext: { signum in
+                print("http-server: \(signum == SIGINT ? "SIGINT" : "SIGTERM"): no new connections, closing \(server.connectionCount) open")
+            })
+        }
+        try await daemon.runDaemon(with: [server], logger: logger)
+        if let server = started.withLock({ $0 }) {
+            print("http-server: stopped; served \(Console.count(server.servedCount, "connection"))")
+        }
+    }
+
+    /// `hello`, the plaintext benchmark's answer.
+    static let plaintext = HTTPServerResponse.text("hello")
+
+    /// A 1 KiB JSON document (`{"message":"xxx…"}`), the JSON benchmark's
+    /// answer: the same bytes nginx and Hummingbird send in
+    /// Benchmarks/Scripts/httpbench.py.
+    static let json = HTTPServerResponse(
+        headerFields: [.contentType: "application/json"],
+        body: .string("{\"message\":\"" + String(repeating: "x", count: 1010) + "\"}"))
+}

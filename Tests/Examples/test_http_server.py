@@ -1,0 +1,241 @@
+"""http-server as a process, driven by Python's http.client, curl, raw sockets
+and the prometheus_client parser over 127.0.0.1."""
+
+import hashlib
+import http.client
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from support import Example, connect
+
+
+class HTTPServerTests(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="rxuv-http-root-")
+        self.addCleanup(shutil.rmtree, self.root, True)
+        self.content = bytes((i * 31 + 7) % 256 for i in range(300_000))
+        with open(os.path.join(self.root, "data.bin"), "wb") as f:
+            f.write(self.content)
+        os.makedirs(os.path.join(self.root, "sub"))
+        with open(os.path.join(self.root, "sub", "page.html"), "w") as f:
+            f.write("<p>hi</p>")
+        with open(os.path.join(self.root, ".secret"), "w") as f:
+            f.write("hidden")
+
+    def start(self, *args):
+        server = Example("http-server", "--port", 0, "--threads", 2, "--root", self.root, *args)
+        self.addCleanup(server.stop)
+        return server, server.listening_port()
+
+    def ask(self, port, method, path, body=None, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            c.request(method, path, body=body, headers=headers or {})
+            r = c.getresponse()
+            return r.status, dict(r.getheaders()), r.read()
+        finally:
+            c.close()
+
+    def raw(self, port, data):
+        """Sends `data`, half-closes, and returns everything read until the
+        server closes."""
+        with connect(port, timeout=10) as s:
+            s.sendall(data)
+            s.shutdown(socket.SHUT_WR)
+            received = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    return received
+                received += chunk
+
+    def test_routes_answer(self):
+        server, port = self.start()
+        self.assertEqual(self.ask(port, "GET", "/plaintext")[::2], (200, b"hello"))
+        status, headers, body = self.ask(port, "GET", "/json")
+        self.assertEqual((status, headers["Content-Type"], len(body)), (200, "application/json", 1024))
+        self.assertEqual(body[:12], b'{"message":"')
+        self.assertEqual(self.ask(port, "POST", "/echo", b"abc", {"Content-Type": "text/x-test"})[::2], (200, b"abc"))
+        self.assertEqual(self.ask(port, "POST", "/echo", b"z" * (1 << 20) + b"!")[0], 413)
+        self.assertEqual(self.ask(port, "GET", "/healthz")[::2], (200, b"ok\n"))
+        self.assertEqual(self.ask(port, "GET", "/nothing")[0], 404)
+        self.assertEqual(self.ask(port, "PUT", "/plaintext")[0], 405)
+
+    def test_static_files_ranges_and_conditionals(self):
+        server, port = self.start()
+        status, headers, body = self.ask(port, "GET", "/static/data.bin")
+        self.assertEqual((status, len(body)), (200, len(self.content)))
+        self.assertEqual(hashlib.sha256(body).digest(), hashlib.sha256(self.content).digest())
+        self.assertEqual(headers["Accept-Ranges"], "bytes")
+        modified = headers["Last-Modified"]
+        status, headers, body = self.ask(port, "GET", "/static/sub/page.html")
+        self.assertEqual((status, headers["Content-Type"], body), (200, "text/html; charset=utf-8", b"<p>hi</p>"))
+        # Ranges: a middle, an open end, a suffix; past the end: 416.
+        for spec, expected in [("bytes=100-199", self.content[100:200]), ("bytes=299990-", self.content[299990:]), ("bytes=-5", self.content[-5:])]:
+            status, headers, body = self.ask(port, "GET", "/static/data.bin", headers={"Range": spec})
+            self.assertEqual((status, body), (206, expected), spec)
+        self.assertEqual(headers["Content-Range"], "bytes 299995-299999/300000")
+        status, headers, _ = self.ask(port, "GET", "/static/data.bin", headers={"Range": "bytes=400000-"})
+        self.assertEqual((status, headers["Content-Range"]), (416, "bytes */300000"))
+        # Several ranges: the whole file.
+        self.assertEqual(self.ask(port, "GET", "/static/data.bin", headers={"Range": "bytes=0-1,5-6"})[0], 200)
+        # If-Modified-Since: 304 with no body at the file's date, 200 before it.
+        status, _, body = self.ask(port, "GET", "/static/data.bin", headers={"If-Modified-Since": modified})
+        self.assertEqual((status, body), (304, b""))
+        self.assertEqual(self.ask(port, "GET", "/static/data.bin", headers={"If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT"})[0], 200)
+        # curl's range and HEAD.
+        ranged = subprocess.run(["curl", "-sS", "-r", "10-19", f"http://127.0.0.1:{port}/static/data.bin"], capture_output=True, check=True, timeout=10)
+        self.assertEqual(ranged.stdout, self.content[10:20])
+        head = subprocess.run(["curl", "-sS", "-I", f"http://127.0.0.1:{port}/static/data.bin"], capture_output=True, check=True, text=True, timeout=10)
+        self.assertIn("Content-Length: 300000", head.stdout)
+        # Not served: a parent, a hidden name, a folder, a missing file.
+        for path in ["/static/../data.bin", "/static/sub/../../etc/passwd", "/static/.secret", "/static/sub", "/static/missing"]:
+            reply = self.raw(port, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            self.assertTrue(reply.startswith(b"HTTP/1.1 404 "), (path, reply[:100]))
+
+    def test_metrics_parse_as_prometheus_text(self):
+        server, port = self.start()
+        for _ in range(3):
+            self.ask(port, "GET", "/plaintext")
+        self.ask(port, "GET", "/nothing")
+        status, headers, body = self.ask(port, "GET", "/metrics")
+        self.assertEqual(status, 200)
+        self.assertTrue(headers["Content-Type"].startswith("text/plain; version=0.0.4"))
+        families = {family.name: family for family in text_string_to_metric_families(body.decode())}
+        requests = {(s.labels["method"], s.labels["status"]): s.value for s in families["http_requests"].samples if s.name == "http_requests_total"}
+        self.assertEqual(requests[("GET", "200")], 3)
+        self.assertEqual(requests[("GET", "404")], 1)
+        self.assertIn("http_request_duration_seconds", families)
+        accepted = sum(s.value for s in families["rxuv_server_connections_accepted"].samples)
+        self.assertGreaterEqual(accepted, 5)
+
+    def test_malformed_request_gets_its_status_and_close(self):
+        server, port = self.start()
+        reply = self.raw(port, b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n")
+        self.assertTrue(reply.startswith(b"HTTP/1.1 400 Bad Request\r\n"), reply)
+        self.assertIn(b"Connection: close", reply)
+        self.assertEqual(reply.count(b"HTTP/1.1 "), 1)
+
+    def test_slowloris_is_bounded_by_the_head_timeout(self):
+        """500 connections each sending a byte a second: every one is answered
+        408 and closed at the head timeout; meanwhile a normal request is
+        answered at once, and the server's CPU stays low."""
+        server, port = self.start("--head-timeout", "2s")
+        sockets = []
+        for _ in range(500):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.setblocking(False)
+            sockets.append(s)
+        cpu_before = cpu_seconds(server.process.pid)
+        start = time.monotonic()
+        head = b"GET /plaintext HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
+        closed = {}
+        sent = 0
+        answered_meanwhile = None
+        while len(closed) < len(sockets) and time.monotonic() - start < 8:
+            for index, s in enumerate(sockets):
+                if index in closed:
+                    continue
+                try:
+                    s.send(head[sent:sent + 1])
+                except OSError:
+                    pass
+                try:
+                    reply = s.recv(4096)
+                    closed[index] = (reply.split(b"\r\n")[0], time.monotonic() - start)
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    closed[index] = (b"reset", time.monotonic() - start)
+            sent += 1
+            if answered_meanwhile is None:
+                answered_meanwhile = self.ask(port, "GET", "/plaintext")[::2]
+            time.sleep(1)
+        cpu = cpu_seconds(server.process.pid) - cpu_before
+        for s in sockets:
+            s.close()
+        self.assertEqual(answered_meanwhile, (200, b"hello"))
+        self.assertEqual(len(closed), 500)
+        self.assertEqual({line for line, _ in closed.values()}, {b"HTTP/1.1 408 Request Timeout"})
+        slowest = max(seconds for _, seconds in closed.values())
+        self.assertLess(slowest, 4.5)
+        print(f"\nslowloris: 500 connections, all 408 within {slowest:.1f} s, server CPU {cpu * 1000:.0f} ms", flush=True)
+        self.assertLess(cpu, 1.0)
+
+    def test_one_gib_upload_is_read_with_bounded_memory(self):
+        """1 GiB to /upload, which reads the body as an AsyncSequence: the
+        whole length arrives, and the server's RSS grows by far less than
+        what passed through it."""
+        server, port = self.start()
+        self.ask(port, "GET", "/plaintext")
+        baseline = server.rss_kib()
+        peak = [baseline]
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                peak[0] = max(peak[0], server.rss_kib())
+                time.sleep(0.02)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        total = 1 << 30
+        with connect(port, timeout=60) as s:
+            s.sendall(b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % total)
+            piece = b"u" * (1 << 20)
+            for _ in range(total // len(piece)):
+                s.sendall(piece)
+            reply = b""
+            while not reply.endswith(b"\n"):
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+        done.set()
+        sampler.join()
+        self.assertTrue(reply.startswith(b"HTTP/1.1 200 OK\r\n"), reply)
+        self.assertTrue(reply.endswith(b"\r\n\r\n%d\n" % total), reply)
+        growth = peak[0] - baseline
+        print(f"\n1 GiB upload: RSS {baseline} KiB before, peak {peak[0]} KiB (+{growth} KiB)", flush=True)
+        self.assertLess(growth, 32 * 1024)
+
+    def test_sigterm_answers_the_request_in_hand_then_exits(self):
+        server, port = self.start()
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/plaintext")
+        self.assertEqual(c.getresponse().read(), b"hello")
+        server.send_signal(signal.SIGTERM)
+        code, _ = server.wait(timeout=10)
+        self.assertEqual(code, 0)
+        server.printed(r"^http-server: stopped; served 1 connection$")
+        c.close()
+
+    def test_port_in_use_exits_1(self):
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            server = Example("http-server", "--port", taken.getsockname()[1])
+            self.addCleanup(server.stop)
+            code, _ = server.wait(timeout=10)
+        self.assertEqual(code, 1)
+        server.expect_stderr(r"EADDRINUSE")
+
+
+def cpu_seconds(pid):
+    """User and system CPU of process `pid`, all threads, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -4,6 +4,7 @@ import Prometheus
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVServiceLifecycle
 
 /// What a program records through swift-metrics, in Prometheus's text
 /// format: the `/metrics` answer of `http-server`, and of kv-server's and
@@ -40,5 +41,20 @@ public struct PrometheusEndpoint: Sendable {
         router.get("/metrics") { _ in .just(response()) }
         router.get("/healthz") { _ in .just(.text("ok\n")) }
         return router
+    }
+
+    /// The service of a `/metrics` and `/healthz` server on `host`:`port`
+    /// on `daemon`'s loops, drained with the rest; prints
+    /// `PROGRAM: metrics on ADDRESS` once it listens.
+    public func service(on daemon: LoopGroupService, host: String, port: Int, program: String, onStart: @escaping @Sendable (Server) -> Void = { _ in }) -> ServerService {
+        var options = ServerOptions()
+        options.metricsLabel = "metrics"
+        return ServerService(
+            daemon.group.rx.serveHTTP(host: host, port: port, options: options, handler: router.handler),
+            drainedBy: daemon, name: "metrics " + Endpoint.format(host: host, port: port)
+        ) { server in
+            print("\(program): metrics on \(server.address)")
+            onStart(server)
+        }
     }
 }

@@ -66,6 +66,9 @@ struct KVServer: AsyncParsableCommand {
     @Option(help: "Client certificates on the TLS port: yes (required, Redis's default), optional, or no.")
     var tlsAuthClients: ClientAuthentication = .yes
 
+    @Option(help: "Also serve /metrics (Prometheus's text format) and /healthz over HTTP on this port (0 lets the system choose).")
+    var metricsPort: Int?
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -77,6 +80,9 @@ struct KVServer: AsyncParsableCommand {
         }
         guard maxClients >= 1 else {
             throw ValidationError("--maxclients must be at least 1.")
+        }
+        if let metricsPort, !(0...65_535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be between 0 and 65535.")
         }
         if let tlsPort {
             guard (0...65_535).contains(tlsPort) else {
@@ -99,14 +105,20 @@ struct KVServer: AsyncParsableCommand {
         let logger = logging.bootstrap("kv-server")
         // Every command's calls and durations go through swift-metrics to
         // kv-server's own backend, which INFO commandstats reads.
+        // With --metrics-port they also go to a Prometheus registry.
         let commandStats = CommandStats()
-        MetricsSystem.bootstrap(commandStats)
+        let prometheus = metricsPort.map { _ in PrometheusEndpoint() }
+        if let prometheus {
+            MetricsSystem.bootstrap(MultiplexMetricsHandler(factories: [commandStats, prometheus.factory]))
+        } else {
+            MetricsSystem.bootstrap(commandStats)
+        }
         let group = try LoopGroup(threads: threads, logger: logger)
         let context = ServerContext(
             limits: RESPLimits(), maxClients: maxClients, pubSubOutputLimit: pubsubOutputLimit, commandStats: commandStats)
         let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
         let shutdown = daemon.shutdown
-        let listening = Atomic<Int>(1 + (unixSocket == nil ? 0 : 1) + (tlsPort == nil ? 0 : 1))
+        let listening = Atomic<Int>(1 + (unixSocket == nil ? 0 : 1) + (tlsPort == nil ? 0 : 1) + (metricsPort == nil ? 0 : 1))
         let tls = try tlsPort.map { _ in try TLSContext(configuration: tlsConfiguration) }
 
         _ = shutdown.requested.subscribe(onNext: { _ in
@@ -164,6 +176,10 @@ struct KVServer: AsyncParsableCommand {
                         logger.error("cannot reload the TLS certificate; keeping the one in use", metadata: ["error": "\(error)"])
                     }
                 }))
+        }
+
+        if let prometheus, let metricsPort {
+            servers.append(prometheus.service(on: daemon, host: host, port: metricsPort, program: "kv-server") { _ in ready() })
         }
 
         // Under a ServiceGroup: SIGINT or SIGTERM drains every client,

@@ -51,6 +51,9 @@ struct StatsdAgg: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    @Option(help: "Also serve /metrics (Prometheus's text format: its own counters) and /healthz over HTTP on this port (0 lets the system choose).")
+    var metricsPort: Int?
+
     @Option(help: "The socket's receive buffer in bytes (the kernel caps it at net.core.rmem_max).")
     var receiveBufferSize = 8 << 20
 
@@ -67,6 +70,9 @@ struct StatsdAgg: AsyncParsableCommand {
         guard receiveBufferSize > 0 else {
             throw ValidationError("--receive-buffer-size must be above 0.")
         }
+        if let metricsPort, !(0...65_535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be between 0 and 65535.")
+        }
     }
 
     func run() async throws {
@@ -74,8 +80,14 @@ struct StatsdAgg: AsyncParsableCommand {
         let logger = logging.bootstrap("statsd-agg")
         // statsd-agg counts its own packets and lines through swift-metrics;
         // its backend is itself: they come out in its flushes.
+        // With --metrics-port they also go to a Prometheus registry.
         let selfMetrics = SelfMetrics()
-        MetricsSystem.bootstrap(selfMetrics)
+        let prometheus = metricsPort.map { _ in PrometheusEndpoint() }
+        if let prometheus {
+            MetricsSystem.bootstrap(MultiplexMetricsHandler(factories: [selfMetrics, prometheus.factory]))
+        } else {
+            MetricsSystem.bootstrap(selfMetrics)
+        }
         let packetsReceived = Counter(label: Aggregates.packetsReceived)
         let metricsReceived = Counter(label: Aggregates.metricsReceived)
         let badLinesSeen = Counter(label: Aggregates.badLines)
@@ -148,7 +160,11 @@ struct StatsdAgg: AsyncParsableCommand {
 
         // Returns once the shutdown has closed everything, or at once when
         // the socket could not be bound.
-        try await daemon.runDaemon(with: [], logger: logger)
+        var services: [ServerService] = []
+        if let prometheus, let metricsPort {
+            services.append(prometheus.service(on: daemon, host: host, port: metricsPort, program: "statsd-agg"))
+        }
+        try await daemon.runDaemon(with: services, logger: logger)
         if cannotBind.load(ordering: .relaxed) {
             throw ExitCode(1)
         }

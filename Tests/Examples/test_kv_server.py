@@ -10,11 +10,20 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.request
 
 import redis
 
+from prometheus_client.parser import text_string_to_metric_families
+
 from resp import RespConnection, encode, parse_all
 from support import Example, tls_certificates
+
+
+def prometheus_families(port):
+    """The metric families of http://127.0.0.1:PORT/metrics, by name."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
+        return {family.name: family for family in text_string_to_metric_families(reply.read().decode())}
 
 
 class KVServerClientTests(unittest.TestCase):
@@ -24,6 +33,30 @@ class KVServerClientTests(unittest.TestCase):
         port = server.listening_port()
         server.expect_line(r"^kv-server: ready$")
         return server, port
+
+    def test_metrics_port_serves_prometheus_text(self):
+        """--metrics-port: /metrics has every command counted (swift-metrics
+        to both INFO commandstats and a Prometheus registry) and the server's
+        connections, in a form prometheus_client's parser reads; /healthz
+        answers ok."""
+        server = Example("kv-server", "--port", 0, "--metrics-port", 0)
+        self.addCleanup(server.stop)
+        server.expect_line(r"^kv-server: ready$")
+        port = int(server.printed(r"^kv-server: listening on 127\.0\.0\.1:(\d+)$").group(1))
+        metrics_port = int(server.printed(r"^kv-server: metrics on 127\.0\.0\.1:(\d+)$").group(1))
+        for args in (["SET", "k", "v"], ["GET", "k"], ["GET", "k"]):
+            subprocess.run(["redis-cli", "-p", str(port), *args], check=True, capture_output=True, timeout=30)
+        families = prometheus_families(metrics_port)
+        calls = {s.labels["command"]: s.value for s in families["kv_commands"].samples if s.name == "kv_commands_total"}
+        self.assertEqual((calls["set"], calls["get"]), (1, 2))
+        accepted = {s.labels["server"]: s.value for s in families["rxuv_server_connections_accepted"].samples}
+        self.assertEqual(accepted[f"127.0.0.1:{port}"], 3)
+        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/healthz", timeout=10) as reply:
+            self.assertEqual(reply.read(), b"ok\n")
+        info = subprocess.run(["redis-cli", "-p", str(port), "INFO", "commandstats"], check=True, capture_output=True, text=True, timeout=30).stdout
+        self.assertIn("cmdstat_get:calls=2,", info)
+        server.send_signal(signal.SIGTERM)
+        self.assertEqual(server.wait(10)[0], 0)
 
     def test_redis_cli_commands_and_pipe_mode(self):
         _, port = self.start()

@@ -8,9 +8,11 @@ import socket
 import threading
 import time
 import unittest
+import urllib.request
 from unittest import mock
 
 import statsd
+from prometheus_client.parser import text_string_to_metric_families
 
 from support import Example, free_port, udp_drops
 
@@ -112,6 +114,30 @@ class StatsdAggTests(unittest.TestCase):
             code, _ = example.wait(10)
         self.assertEqual(code, 1)
         self.assertIn("EADDRINUSE", "\n".join(example.stderr))
+
+    def test_metrics_port_serves_its_own_counters(self):
+        """--metrics-port: statsd-agg's own packet and line counters (which
+        also go to its flushes) in Prometheus's text format. Every line
+        counts as received, the bad one too, as in the flushes."""
+        example, port = self.start("--stdout", "--flush-interval", "1s", "--metrics-port", 0)
+        metrics_port = int(example.expect_line(r"^statsd-agg: metrics on 127\.0\.0\.1:(\d+)$", timeout=10).group(1))
+        client = statsd.StatsClient("127.0.0.1", port)
+        self.addCleanup(client.close)
+        client.incr("a")
+        client.incr("b")
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.addCleanup(sock.close)
+        sock.sendto(b"not a metric", ("127.0.0.1", port))
+        deadline = time.monotonic() + 10
+        while True:
+            with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as reply:
+                families = {family.name: family for family in text_string_to_metric_families(reply.read().decode())}
+            values = {name: sum(s.value for s in families[name].samples if s.name.endswith("_total")) for name in families if name.startswith("statsd_")}
+            if values.get("statsd_packets_received") == 3 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        self.assertEqual(values, {"statsd_packets_received": 3, "statsd_metrics_received": 3, "statsd_bad_lines_seen": 1})
+        self.stop_cleanly(example)
 
     def test_a_known_mix_over_three_flushes(self):
         """Counters with sample rates, gauges with deltas, timers with

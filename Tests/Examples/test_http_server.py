@@ -4,6 +4,8 @@ and the prometheus_client parser over 127.0.0.1."""
 import hashlib
 import http.client
 import os
+import resource
+import selectors
 import shutil
 import signal
 import socket
@@ -207,6 +209,51 @@ class HTTPServerTests(unittest.TestCase):
         growth = peak[0] - baseline
         print(f"\n1 GiB upload: RSS {baseline} KiB before, peak {peak[0]} KiB (+{growth} KiB)", flush=True)
         self.assertLess(growth, 32 * 1024)
+
+    def test_ten_thousand_keep_alive_connections(self):
+        """10,000 connections, each making a request, kept open, then each
+        making a second one on the same connection: every answer arrives,
+        and the server's memory per open connection is measured."""
+        wanted = 10_000
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and hard < wanted + 500:
+            self.skipTest(f"the descriptor limit ({hard}) is below {wanted + 500}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted + 500, hard))
+        self.addCleanup(resource.setrlimit, resource.RLIMIT_NOFILE, (soft, hard))
+        server, port = self.start("--threads", 1)
+        baseline = server.rss_kib()
+        request = b"GET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n"
+        expected_tail = b"\r\n\r\nhello"
+        selector = selectors.DefaultSelector()
+        sockets = []
+        try:
+            deadline = time.monotonic() + 60
+            for _ in range(wanted):
+                s = socket.create_connection(("127.0.0.1", port), timeout=10)
+                s.setblocking(False)
+                sockets.append(s)
+            for round_number in range(2):
+                received = {}
+                for s in sockets:
+                    s.send(request)
+                    received[s] = b""
+                    selector.register(s, selectors.EVENT_READ)
+                waiting = len(sockets)
+                while waiting and time.monotonic() < deadline:
+                    for key, _ in selector.select(timeout=1):
+                        chunk = key.fileobj.recv(4096)
+                        received[key.fileobj] += chunk
+                        if received[key.fileobj].endswith(expected_tail) or not chunk:
+                            selector.unregister(key.fileobj)
+                            waiting -= 1
+                answered = sum(1 for data in received.values() if data.startswith(b"HTTP/1.1 200 OK") and data.endswith(expected_tail))
+                self.assertEqual(answered, wanted, f"round {round_number + 1}")
+            per_connection = (server.rss_kib() - baseline) * 1024 / wanted
+            print(f"\n10,000 keep-alive connections: two requests each answered, {per_connection:.0f} bytes of RSS per connection", flush=True)
+        finally:
+            selector.close()
+            for s in sockets:
+                s.close()
 
     def test_sigterm_answers_the_request_in_hand_then_exits(self):
         server, port = self.start()

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
 
 setup:
 	@scripts/setup.sh
@@ -75,6 +75,15 @@ benchmarks-tls: setup
 benchmarks-tls-quick: setup
 	python3 Benchmarks/Scripts/tlsbench.py --quick
 
+# HTTP: RxUV's http-server example against nginx (one worker) and Hummingbird 2
+# (one EventLoop) under wrk, pinned with taskset (≈ 8 min; see BENCHMARKS.md).
+benchmarks-http: setup
+	python3 Benchmarks/Scripts/httpbench.py
+
+# One second of every HTTP case, once, so they never rot.
+benchmarks-http-quick: setup
+	python3 Benchmarks/Scripts/httpbench.py --quick
+
 # kv-server against Debian's redis-server under redis-benchmark, pinned to
 # one core each (≈ 3 min; see BENCHMARKS.md).
 benchmarks-kv: setup
@@ -97,7 +106,7 @@ benchmarks-instructions: setup
 # it). The archives land in .build/plugins/Swift-DocC/outputs/.
 docs: setup
 	swift package --disable-sandbox generate-documentation \
-		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxFoundation --target RxBlocking --warnings-as-errors
+		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxUVHTTP --target RxFoundation --target RxBlocking --warnings-as-errors
 
 # The sources in the project's format (.swift-format); `lint` checks, CI runs it.
 SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources

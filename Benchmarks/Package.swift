@@ -19,6 +19,8 @@ let package = Package(
         // The metrics backends a Server's echo is measured with.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        // The HTTP benchmarks' Swift reference: Hummingbird 2 on SwiftNIO.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .target(name: "AllocationCounter"),
@@ -118,6 +120,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // HTTP (BENCHMARKS.md, Scripts/httpbench.py): Hummingbird 2 on one
+        // event-loop thread, against nginx and RxUV's http-server example.
+        .executableTarget(
+            name: "hb-http",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -3,7 +3,9 @@
 # libssl-dev and the openssl command line (RxUVTLS and its tests), pkg-config, python3 (the example tests' clients), the real Redis pieces
 # kv-server is tested against (Debian's redis-server and redis-tools, the
 # Python redis client from PyPI) and the Python statsd client statsd-agg is
-# tested with, and curl (RxUVHTTP's tests and the http-server example's).
+# tested with, curl (RxUVHTTP's tests and the http-server example's), and wrk
+# and Debian's nginx (nginx-light), the load generator and the reference
+# server of the HTTP benchmarks (Benchmarks/Scripts/httpbench.py).
 # Does nothing for what is already there.
 set -euo pipefail
 
@@ -21,6 +23,9 @@ command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 && command -v redis-benchmark >/dev/null 2>&1 || packages+=(redis-tools)
+command -v wrk >/dev/null 2>&1 || packages+=(wrk)
+# nginx is in /usr/sbin, outside a plain user's PATH on Debian.
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
 
 if [ "${#packages[@]}" -gt 0 ]; then
     if ! command -v apt-get >/dev/null 2>&1; then

@@ -40,28 +40,51 @@ public struct HTTPResponseEncoder: FrameEncoder {
         }
     }
 
+    /// The status line and fields in one pass over the response's fields:
+    /// its own `Content-Length` and `Transfer-Encoding` give way to the
+    /// framing's (when there is a body), its `Date` and `Connection: close`
+    /// are kept and not written twice.
     private static func head(_ response: HTTPResponse, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?) -> ByteBuffer {
         var text = [UInt8]()
-        text.reserveCapacity(256)
-        text += "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n".utf8
-        var fields = response.headerFields
+        text.reserveCapacity(128 + response.headerFields.count * 48)
+        text += "HTTP/1.1 ".utf8
+        text += String(response.status.code).utf8
+        text.append(0x20)
+        text += response.status.reasonPhrase.utf8
+        text += [0x0D, 0x0A]
+        var hasDate = false
+        var saysClose = false
+        for field in response.headerFields {
+            switch field.name {
+            case contentLength, transferEncoding:
+                if body != .none { continue }
+            case Self.date:
+                hasDate = true
+            case connection:
+                saysClose = saysClose || field.value.utf8.elementsEqual("close".utf8) { $0 | 0x20 == $1 }
+            default:
+                break
+            }
+            append(field, to: &text)
+        }
         switch body {
         case .none:
             break
         case .length(let length):
-            fields[contentLength] = String(length)
-            fields[values: transferEncoding] = []
+            text += "Content-Length: ".utf8
+            text += String(length).utf8
+            text += [0x0D, 0x0A]
         case .chunked:
-            fields[values: contentLength] = []
-            fields[transferEncoding] = "chunked"
+            text += "Transfer-Encoding: chunked\r\n".utf8
         }
-        if !keepAlive, !fields[values: connection].contains(where: { $0.lowercased() == "close" }) {
-            fields.append(HTTPField(name: connection, value: "close"))
+        if !keepAlive, !saysClose {
+            text += "Connection: close\r\n".utf8
         }
-        if let date, fields[Self.date] == nil {
-            fields.append(HTTPField(name: Self.date, value: date))
+        if let date, !hasDate {
+            text += "Date: ".utf8
+            text += date.utf8
+            text += [0x0D, 0x0A]
         }
-        for field in fields { append(field, to: &text) }
         text += [0x0D, 0x0A]
         return ByteBuffer(text)
     }

@@ -19,34 +19,62 @@ struct HTTPRoutePattern: Sendable {
         }
     }
 
+    /// The path of a pattern of literal segments only (`/a/b`), which the
+    /// router finds by a dictionary lookup; `nil` for any other.
+    var literalPath: String? {
+        var path = ""
+        for segment in segments {
+            guard case .literal(let literal) = segment else { return nil }
+            path += "/" + literal
+        }
+        return path.isEmpty ? "/" : path
+    }
+
     /// `nil` when `path` does not match; `.some(nil)` when it matches but a
     /// parameter's percent escape is malformed; the parameters otherwise.
+    /// Walks the path once, allocating only the parameters.
     func match(_ path: Substring) -> [String: String]?? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         var parameters: [String: String] = [:]
         var malformed = false
-        var index = 0
+        var rest = path
         for segment in segments {
-            switch segment {
-            case .rest:
-                let rest = parts[index...].joined(separator: "/")
-                guard let decoded = Self.percentDecoded(Substring(rest)) else { return .some(nil) }
+            if case .rest = segment {
+                let remainder = Self.droppingSlashes(rest)
+                guard let decoded = Self.percentDecoded(remainder) else { return .some(nil) }
                 parameters["*"] = decoded
                 return .some(parameters)
+            }
+            guard let (part, after) = Self.nextSegment(of: rest) else { return nil }
+            switch segment {
             case .literal(let literal):
-                guard index < parts.count, parts[index] == literal else { return nil }
+                guard part == literal else { return nil }
             case .parameter(let name):
-                guard index < parts.count else { return nil }
-                if let decoded = Self.percentDecoded(parts[index]) {
+                if let decoded = Self.percentDecoded(part) {
                     parameters[name] = decoded
                 } else {
                     malformed = true
                 }
+            case .rest:
+                break
             }
-            index += 1
+            rest = after
         }
-        guard index == parts.count else { return nil }
+        guard Self.nextSegment(of: rest) == nil else { return nil }
         return malformed ? .some(nil) : .some(parameters)
+    }
+
+    /// The first segment of `path` (leading slashes skipped) and what
+    /// follows it; `nil` when no segment is left.
+    private static func nextSegment(of path: Substring) -> (Substring, Substring)? {
+        let trimmed = droppingSlashes(path)
+        guard !trimmed.isEmpty else { return nil }
+        let end = trimmed.utf8.firstIndex(of: UInt8(ascii: "/")) ?? trimmed.endIndex
+        return (trimmed[..<end], trimmed[end...])
+    }
+
+    private static func droppingSlashes(_ path: Substring) -> Substring {
+        let start = path.utf8.firstIndex { $0 != UInt8(ascii: "/") } ?? path.endIndex
+        return path[start...]
     }
 
     /// `text` with its `%XX` escapes decoded as UTF-8; `nil` for a broken

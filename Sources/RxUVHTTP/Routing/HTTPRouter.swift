@@ -10,7 +10,9 @@ import RxCore
 ///     router.get("/users/{id}") { request in .just(.text("user \(request.parameters["id"]!)")) }
 ///     loop.rx.serveHTTP(host: "127.0.0.1", port: 8080, handler: router.handler)
 ///
-/// Routes are tried in the order they were added. A path no route takes
+/// A route of literal segments only that matches the path as sent is
+/// found by one dictionary lookup and comes first; otherwise routes are
+/// tried in the order they were added. A path no route takes
 /// is `404 Not Found`; a path taken only for other methods is
 /// `405 Method Not Allowed` with their `Allow`; `HEAD` falls back to a
 /// `GET` route (the server then sends no body); a malformed percent escape
@@ -60,13 +62,30 @@ public struct HTTPRouter: Sendable {
 
     /// The handler that routes: what `serveHTTP` takes.
     public var handler: HTTPHandler {
-        let routes = self.routes
-        return { request in
-            var allowed: [HTTPRequest.Method] = []
+        // The fast path: a route of literal segments, by the path as sent.
+        // Every route is then tried in order (the same path spelled with
+        // `//` or a trailing `/`, parameters, `*`).
+        var literal: [String: [Route]] = [:]
+        for route in routes {
+            if let path = route.pattern.literalPath {
+                literal[path, default: []].append(route)
+            }
+        }
+        return { [literal, routes] request in
+            let method = request.head.method
             let path = request.path
+            var allowed: [HTTPRequest.Method] = []
+            if let routes = literal[String(path)] {
+                for route in routes {
+                    if route.method == method || (method == .head && route.method == .get) {
+                        return route.handler(request)
+                    }
+                    if !allowed.contains(route.method) { allowed.append(route.method) }
+                }
+            }
             for route in routes {
                 guard let parameters = route.pattern.match(path) else { continue }
-                guard route.method == request.head.method || (request.head.method == .head && route.method == .get) else {
+                guard route.method == method || (method == .head && route.method == .get) else {
                     if !allowed.contains(route.method) { allowed.append(route.method) }
                     continue
                 }

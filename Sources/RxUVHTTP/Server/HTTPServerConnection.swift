@@ -20,38 +20,6 @@ import Glibc
 /// Loop-thread state; `stop` and handler results may come from any
 /// thread and hop to the loop.
 final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @unchecked Sendable {
-    /// What arrives from the decoder, in order.
-    private enum Input {
-        case part(HTTPRequestPart)
-        case failed(any Error)
-        case ended
-    }
-
-    /// One request and its answer.
-    private final class Exchange {
-        let head: HTTPRequestHead
-        let body: HTTPBodySource?
-        var keepAlive: Bool
-        var continueSent = false
-        /// The head of the response is written.
-        var started = false
-        /// The whole response is written (handed to the stream).
-        var answered = false
-        /// The handler's `Single`, then the streamed body's subscription.
-        let work = SerialDisposable()
-
-        init(head: HTTPRequestHead, body: HTTPBodySource?, keepAlive: Bool) {
-            self.head = head
-            self.body = body
-            self.keepAlive = keepAlive
-        }
-
-        /// The request's body has arrived whole (or there is none).
-        var isReceived: Bool {
-            body?.isFinished ?? true
-        }
-    }
-
     private let stream: Connection
     private let loop: Loop
     private let quiesce: Observable<Void>
@@ -64,12 +32,16 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     private var isFinished = false
     private let reading = SingleAssignmentDisposable()
     private let quiescing = SingleAssignmentDisposable()
-    private let timer = SerialDisposable()
+    /// The head or idle deadline (loop clock), `nil` when none runs; the
+    /// one timer behind it is armed once and moved only when it fires
+    /// early, so a request costs no timer call.
+    private var deadline: (at: RxTime, head: Bool)?
+    private var timer: (disposable: Disposable, due: RxTime)?
     /// The next request's first byte has not arrived (the idle timer runs).
     private var awaitsFirstByte = false
-    private var exchange: Exchange?
-    /// Inputs for the requests behind the one being answered.
-    private var backlog: [Input] = []
+    private var exchange: HTTPExchange?
+    /// HTTPServerInputs for the requests behind the one being answered.
+    private var backlog: [HTTPServerInput] = []
     private var backlogStart = 0
     private var isDraining = false
     private var holdsForBacklog = false
@@ -81,6 +53,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     private var acceptsNoMore = false
     private var inputEnded = false
     private var dates = HTTPDateCache()
+    /// The peer's description, asked for once.
+    private lazy var peer = stream.peerDescription
 
     init(_ served: ServedConnection<Connection>, options: HTTPServerOptions, handler: @escaping HTTPHandler) {
         self.stream = served.connection
@@ -127,7 +101,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
 
     /// An input goes to the request whose body is arriving, or starts the
     /// next request when none is being answered; otherwise it waits.
-    private func input(_ input: Input) {
+    private func input(_ input: HTTPServerInput) {
         guard !isFinished else { return }
         if isDraining || backlogStart < backlog.count || (exchange.map { $0.isReceived } ?? false) {
             backlog.append(input)
@@ -140,7 +114,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
         handle(input)
     }
 
-    private func handle(_ input: Input) {
+    private func handle(_ input: HTTPServerInput) {
         switch input {
         case .part(.head(let head)):
             begin(head)
@@ -182,7 +156,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
                 return
             }
             // The refusal answers in the handler's place.
-            exchange.work.dispose()
+            exchange.stopWork()
             exchange.body?.fail(error)
         }
         refuse(parseError.status, parseError.reason)
@@ -191,7 +165,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     /// Answers `status` with `reason` in place of a request, then closes.
     private func refuse(_ status: HTTPResponse.Status, _ reason: String) {
         acceptsNoMore = true
-        let refused = Exchange(head: HTTPServerConnectionConstants.refusedHead, body: nil, keepAlive: false)
+        let refused = HTTPExchange(head: HTTPServerConnectionConstants.refusedHead, body: nil, keepAlive: false)
         exchange = refused
         respond(.text(reason + "\n", status: status), to: refused)
     }
@@ -205,7 +179,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     // MARK: Requests
 
     private func begin(_ head: HTTPRequestHead) {
-        timer.disposable = Disposables.create()
+        disarmTimer()
         awaitsFirstByte = false
         requestCount += 1
         let keepAlive = head.keepAlive && requestCount < options.maxRequestsPerConnection
@@ -216,22 +190,22 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
             case .chunked: nil
             }
         let body = head.body == .none ? nil : HTTPBodySource(loop: loop, declaredLength: declared, connection: self, bufferLimit: options.bodyBufferSize)
-        let exchange = Exchange(head: head, body: body, keepAlive: keepAlive)
+        let exchange = HTTPExchange(head: head, body: body, keepAlive: keepAlive)
         self.exchange = exchange
         let request = HTTPServerRequest(
             head: head.request, minorVersion: head.minorVersion, body: HTTPRequestBody(source: body),
-            parameters: [:], peer: stream.peerDescription, loop: loop)
+            parameters: [:], peer: peer, loop: loop)
         let answer = handler(request)
         let subscription = answer.subscribe { [weak self] result in
             self?.answered(result, for: exchange)
         }
         if !exchange.started {
-            exchange.work.disposable = subscription
+            exchange.work = subscription
         }
     }
 
     /// The handler's answer, from any thread.
-    private func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: Exchange) {
+    private func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTPExchange) {
         guard loop.isOnLoopThread else {
             let sent = UncheckedSendableBox((result, exchange))
             _ = loop.enter { [self] in answered(sent.value.0, for: sent.value.1) }
@@ -248,14 +222,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
         case .failure(let error as HTTPError):
             respond(.text((error.message ?? error.status.reasonPhrase) + "\n", status: error.status), to: exchange)
         case .failure(let error):
-            report(error, ReportContext(loop: loop, server: "HTTP", peer: stream.peerDescription))
+            report(error, ReportContext(loop: loop, server: "HTTP", peer: peer))
             respond(.text("Internal Server Error\n", status: .internalServerError), to: exchange)
         }
     }
 
     // MARK: Responses
 
-    private func respond(_ response: HTTPServerResponse, to exchange: Exchange) {
+    private func respond(_ response: HTTPServerResponse, to exchange: HTTPExchange) {
         exchange.started = true
         if let body = exchange.body, !body.isFinished {
             if exchange.head.expectsContinue, !exchange.continueSent {
@@ -307,12 +281,12 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
             finished(exchange)
         case .file(let path, let range):
             write(buffers)
-            exchange.work.disposable = stream.write(fileAt: path, range: range).subscribe(
+            exchange.work = stream.write(fileAt: path, range: range).subscribe(
                 onCompleted: { [weak self] in self?.finished(exchange) },
                 onError: { [weak self] error in self?.responseFailed(error) })
         case .stream(let source, let length):
             write(buffers)
-            exchange.work.disposable = source.subscribe(
+            exchange.work = source.subscribe(
                 BodyWriter(connection: self, exchange: exchange, chunked: framing == .chunked && !closeDelimited, length: length))
         }
     }
@@ -321,12 +295,12 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     // @unchecked Sendable: its events are handled on the loop thread.
     private struct BodyWriter: ObserverType, @unchecked Sendable {
         let connection: HTTPServerConnection
-        let exchange: Exchange
+        let exchange: HTTPExchange
         let chunked: Bool
         let length: Int?
         private let sent = Counter()
 
-        init(connection: HTTPServerConnection, exchange: Exchange, chunked: Bool, length: Int?) {
+        init(connection: HTTPServerConnection, exchange: HTTPExchange, chunked: Bool, length: Int?) {
             self.connection = connection
             self.exchange = exchange
             self.chunked = chunked
@@ -368,12 +342,12 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     /// short, by closing.
     private func responseFailed(_ error: any Error) {
         guard !isFinished else { return }
-        report(error, ReportContext(loop: loop, server: "HTTP", peer: stream.peerDescription))
+        report(error, ReportContext(loop: loop, server: "HTTP", peer: peer))
         finish()
     }
 
     /// The whole response is handed to the stream.
-    private func finished(_ exchange: Exchange) {
+    private func finished(_ exchange: HTTPExchange) {
         guard !isFinished, exchange === self.exchange, !exchange.answered else { return }
         exchange.answered = true
         if exchange.isReceived {
@@ -385,7 +359,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     }
 
     /// The exchange is over: the next request, if any.
-    private func complete(_ exchange: Exchange) {
+    private func complete(_ exchange: HTTPExchange) {
         self.exchange = nil
         guard exchange.keepAlive, !acceptsNoMore else {
             finish()
@@ -454,13 +428,43 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
         awaitsFirstByte = !head
         let timeout = head ? options.headTimeout : options.idleTimeout
         guard timeout > .zero else {
-            timer.disposable = Disposables.create()
+            deadline = nil
             return
         }
-        timer.disposable = loop.scheduleRelative((), dueTime: RxTimeInterval(timeout)) { [weak self] _ in
-            self?.timedOut(head: head)
+        let interval = RxTimeInterval(timeout)
+        let due = loop.now + interval
+        deadline = (due, head)
+        // A timer due later (a head timeout under a shorter idle one) is
+        // moved; one due sooner fires first and moves itself.
+        if let timer, timer.due <= due { return }
+        timer?.disposable.dispose()
+        schedule(after: interval)
+    }
+
+    /// No deadline until the next `armTimer`: the timer, when it fires,
+    /// finds none and stops.
+    private func disarmTimer() {
+        deadline = nil
+    }
+
+    private func schedule(after interval: RxTimeInterval) {
+        let disposable = loop.scheduleRelative((), dueTime: interval) { [weak self] _ in
+            self?.timerFired()
             return Disposables.create()
         }
+        timer = (disposable, loop.now + interval)
+    }
+
+    private func timerFired() {
+        timer = nil
+        guard !isFinished, let deadline else { return }
+        let now = loop.now
+        guard now >= deadline.at else {
+            schedule(after: deadline.at.timeIntervalSince(now))
+            return
+        }
+        self.deadline = nil
+        timedOut(head: deadline.head)
     }
 
     private func timedOut(head: Bool) {
@@ -479,11 +483,13 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
     private func finish(notify: Bool = true) {
         guard !isFinished else { return }
         isFinished = true
-        timer.dispose()
+        deadline = nil
+        timer?.disposable.dispose()
+        timer = nil
         reading.dispose()
         quiescing.dispose()
         if let exchange {
-            exchange.work.dispose()
+            exchange.stopWork()
             exchange.body?.fail(UVError(code: .cancelled, operation: "HTTP request body"))
         }
         exchange = nil
@@ -515,6 +521,46 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
         } else {
             _ = loop.enter(work)
         }
+    }
+}
+
+/// What arrives from the decoder, in order.
+private enum HTTPServerInput {
+    case part(HTTPRequestPart)
+    case failed(any Error)
+    case ended
+}
+
+/// One request and its answer.
+private final class HTTPExchange {
+    let head: HTTPRequestHead
+    let body: HTTPBodySource?
+    var keepAlive: Bool
+    var continueSent = false
+    /// The head of the response is written.
+    var started = false
+    /// The whole response is written (handed to the stream).
+    var answered = false
+    /// The handler's `Single`, then the streamed body's subscription.
+    /// Loop thread.
+    var work: Disposable?
+
+    /// Disposes the work in hand.
+    func stopWork() {
+        let work = self.work
+        self.work = nil
+        work?.dispose()
+    }
+
+    init(head: HTTPRequestHead, body: HTTPBodySource?, keepAlive: Bool) {
+        self.head = head
+        self.body = body
+        self.keepAlive = keepAlive
+    }
+
+    /// The request's body has arrived whole (or there is none).
+    var isReceived: Bool {
+        body?.isFinished ?? true
     }
 }
 

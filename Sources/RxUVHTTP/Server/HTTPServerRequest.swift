@@ -23,12 +23,12 @@ public struct HTTPServerRequest: Sendable {
     /// The target's path, without its query.
     public var path: Substring {
         let target = head.path ?? ""
-        return target[..<(target.firstIndex(of: "?") ?? target.endIndex)]
+        return target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
     }
 
     /// The target's query, after its `?`; `nil` without one.
     public var query: Substring? {
-        guard let target = head.path, let mark = target.firstIndex(of: "?") else { return nil }
-        return target[target.index(after: mark)...]
+        guard let target = head.path, let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return target[target.utf8.index(after: mark)...]
     }
 }

@@ -200,32 +200,66 @@ public struct HTTPRequestDecoder: FrameDecoder {
         guard lines.count - 1 <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) header fields")
         }
+        // One pass: the fields that frame the request are set aside as
+        // they come; Host leaves the fields (it becomes the authority).
+        var framing = FramingFields()
         var fields = HTTPFields()
+        fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
-            fields.append(try Self.parseField(line))
+            let field = try Self.parseField(line)
+            switch field.name {
+            case Self.host:
+                framing.hosts.append(field.value)
+                continue
+            case .transferEncoding:
+                framing.transferEncodings.append(field.value)
+            case .contentLength:
+                framing.contentLengths.append(field.value)
+            case .connection:
+                framing.connection.append(field.value)
+            case .expect:
+                framing.expect.append(field.value)
+            default:
+                break
+            }
+            fields.append(field)
         }
-        return try interpret(method: method, target: target, minor: minor, fields: fields)
+        return try interpret(method: method, target: target, minor: minor, fields: fields, framing: framing)
+    }
+
+    /// The values of the fields that decide a request's framing, in order.
+    private struct FramingFields {
+        var hosts: [String] = []
+        var transferEncodings: [String] = []
+        var contentLengths: [String] = []
+        var connection: [String] = []
+        var expect: [String] = []
     }
 
     /// `method SP request-target SP HTTP-version` (RFC 9112 §3), exactly.
     private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws -> (HTTPRequest.Method, String, Int) {
-        let parts = line.split(separator: HTTPSyntax.space, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw HTTPParseError.badRequest("malformed request line") }
-        let (methodBytes, targetBytes, versionBytes) = (parts[0], parts[1], parts[2])
+        guard let firstSpace = line.firstIndex(of: HTTPSyntax.space),
+            let secondSpace = line[(firstSpace + 1)...].firstIndex(of: HTTPSyntax.space),
+            !line[(secondSpace + 1)...].contains(HTTPSyntax.space)
+        else { throw HTTPParseError.badRequest("malformed request line") }
+        let methodBytes = line[line.startIndex..<firstSpace]
+        let targetBytes = line[(firstSpace + 1)..<secondSpace]
+        let version = line[(secondSpace + 1)...]
         guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPSyntax.isToken),
             let method = HTTPRequest.Method(String(decoding: methodBytes, as: UTF8.self))
         else { throw HTTPParseError.badRequest("malformed method") }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy(HTTPSyntax.isTarget) else {
             throw HTTPParseError.badRequest("malformed request-target")
         }
-        let version = Array(versionBytes)
-        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), HTTPSyntax.isDigit(version[5]),
-            version[6] == UInt8(ascii: "."), HTTPSyntax.isDigit(version[7])
+        let start = version.startIndex
+        guard version.count == 8, version.starts(with: "HTTP/".utf8), HTTPSyntax.isDigit(version[start + 5]),
+            version[start + 6] == UInt8(ascii: "."), HTTPSyntax.isDigit(version[start + 7])
         else { throw HTTPParseError.badRequest("malformed HTTP version") }
-        guard version[5] == UInt8(ascii: "1") else {
-            throw HTTPParseError(status: .httpVersionNotSupported, reason: "HTTP/\(Character(UnicodeScalar(version[5]))).\(Character(UnicodeScalar(version[7])))")
+        let (major, minor) = (version[start + 5], version[start + 7])
+        guard major == UInt8(ascii: "1") else {
+            throw HTTPParseError(status: .httpVersionNotSupported, reason: "HTTP/\(Character(UnicodeScalar(major))).\(Character(UnicodeScalar(minor)))")
         }
-        return (method, String(decoding: targetBytes, as: UTF8.self), Int(version[7] - UInt8(ascii: "0")))
+        return (method, String(decoding: targetBytes, as: UTF8.self), Int(minor - UInt8(ascii: "0")))
     }
 
     /// `field-name ":" OWS field-value OWS` (RFC 9112 §5); no whitespace
@@ -247,12 +281,10 @@ public struct HTTPRequestDecoder: FrameDecoder {
     private static let host = HTTPField.Name("Host")!
 
     /// The request's meaning: Host, the body's framing, keep-alive, Expect.
-    private func interpret(method: HTTPRequest.Method, target: String, minor: Int, fields: HTTPFields) throws -> HTTPRequestHead {
+    private func interpret(method: HTTPRequest.Method, target: String, minor: Int, fields: HTTPFields, framing: FramingFields) throws -> HTTPRequestHead {
         // Host becomes the request's authority (swift-http-types keeps it
         // out of the header fields, as HTTP/2's :authority).
-        let hosts = fields[values: Self.host]
-        var fields = fields
-        fields[values: Self.host] = []
+        let hosts = framing.hosts
         if minor >= 1, hosts.count != 1 {
             throw HTTPParseError.badRequest(hosts.isEmpty ? "no Host" : "more than one Host")
         }
@@ -260,8 +292,8 @@ public struct HTTPRequestDecoder: FrameDecoder {
         if let host = hosts.first, !host.utf8.allSatisfy(HTTPSyntax.isHost) {
             throw HTTPParseError.badRequest("malformed Host")
         }
-        let transferEncodings = fields[values: .transferEncoding]
-        let contentLengths = fields[values: .contentLength]
+        let transferEncodings = framing.transferEncodings
+        let contentLengths = framing.contentLengths
         var body = HTTPRequestHead.BodyFraming.none
         if !transferEncodings.isEmpty {
             guard contentLengths.isEmpty else { throw HTTPParseError.badRequest("Content-Length and Transfer-Encoding") }
@@ -273,7 +305,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
             body = .chunked
         } else if !contentLengths.isEmpty {
             guard contentLengths.count == 1 else { throw HTTPParseError.badRequest("more than one Content-Length") }
-            let digits = Array(contentLengths[0].utf8)
+            let digits = contentLengths[0].utf8
             guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(HTTPSyntax.isDigit), let length = Int(contentLengths[0]) else {
                 throw HTTPParseError.badRequest("malformed Content-Length")
             }
@@ -282,9 +314,9 @@ public struct HTTPRequestDecoder: FrameDecoder {
             }
             body = length == 0 ? .none : .length(length)
         }
-        let connection = fields[values: .connection].flatMap(HTTPSyntax.listMembers)
+        let connection = framing.connection.flatMap(HTTPSyntax.listMembers)
         let keepAlive = minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
-        let expects = minor >= 1 && body != .none && fields[values: .expect].flatMap(HTTPSyntax.listMembers).contains("100-continue")
+        let expects = minor >= 1 && body != .none && framing.expect.flatMap(HTTPSyntax.listMembers).contains("100-continue")
         let request = HTTPRequest(method: method, scheme: nil, authority: hosts.first, path: target, headerFields: fields)
         return HTTPRequestHead(request: request, minorVersion: minor, body: body, keepAlive: keepAlive, expectsContinue: expects)
     }

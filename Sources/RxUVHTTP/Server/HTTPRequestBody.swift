@@ -20,6 +20,9 @@ public final class HTTPRequestBody: Sendable {
         self.source = source
     }
 
+    /// The body of every request without one.
+    static let none = HTTPRequestBody(source: nil)
+
     /// The length the client declared (`Content-Length`), 0 without a
     /// body, `nil` for a chunked one.
     public var declaredLength: Int? {

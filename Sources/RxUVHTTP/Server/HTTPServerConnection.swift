@@ -193,7 +193,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
         let exchange = HTTPExchange(head: head, body: body, keepAlive: keepAlive)
         self.exchange = exchange
         let request = HTTPServerRequest(
-            head: head.request, minorVersion: head.minorVersion, body: HTTPRequestBody(source: body),
+            head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
             parameters: [:], peer: peer, loop: loop)
         let answer = handler(request)
         let subscription = answer.subscribe { [weak self] result in

@@ -19,7 +19,7 @@ import Glibc
 ///
 /// Loop-thread state; `stop` and handler results may come from any
 /// thread and hop to the loop.
-final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @unchecked Sendable {
+final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HTTPServerEvents, @unchecked Sendable {
     private let stream: Connection
     private let loop: Loop
     private let quiesce: Observable<Void>
@@ -88,20 +88,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
             stream.receivedData
                 .do(onNext: { [weak self] _ in self?.bytesArrived() })
                 .decodeFrames(decoder)
-                .subscribe { [weak self] event in
-                    switch event {
-                    case .next(let part): self?.input(.part(part))
-                    case .error(let error): self?.input(.failed(error))
-                    case .completed: self?.input(.ended)
-                    }
-                })
+                .subscribe(HTTPPartObserver(self)))
         quiescing.setDisposable(
             quiesce.subscribe(onNext: { [weak self] in self?.drainStarted() }))
     }
 
     /// An input goes to the request whose body is arriving, or starts the
     /// next request when none is being answered; otherwise it waits.
-    private func input(_ input: HTTPServerInput) {
+    func input(_ input: HTTPServerInput) {
         guard !isFinished else { return }
         if isDraining || backlogStart < backlog.count || (exchange.map { $0.isReceived } ?? false) {
             backlog.append(input)
@@ -196,16 +190,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
             head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
             parameters: [:], peer: peer, loop: loop)
         let answer = handler(request)
-        let subscription = answer.subscribe { [weak self] result in
-            self?.answered(result, for: exchange)
-        }
+        let subscription = answer.asObservable().subscribe(HTTPAnswerObserver(self, exchange))
         if !exchange.started {
             exchange.work = subscription
         }
     }
 
     /// The handler's answer, from any thread.
-    private func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTPExchange) {
+    func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTPExchange) {
         guard loop.isOnLoopThread else {
             let sent = UncheckedSendableBox((result, exchange))
             _ = loop.enter { [self] in answered(sent.value.0, for: sent.value.1) }
@@ -525,14 +517,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, @u
 }
 
 /// What arrives from the decoder, in order.
-private enum HTTPServerInput {
+enum HTTPServerInput {
     case part(HTTPRequestPart)
     case failed(any Error)
     case ended
 }
 
 /// One request and its answer.
-private final class HTTPExchange {
+final class HTTPExchange {
     let head: HTTPRequestHead
     let body: HTTPBodySource?
     var keepAlive: Bool
@@ -561,6 +553,54 @@ private final class HTTPExchange {
     /// The request's body has arrived whole (or there is none).
     var isReceived: Bool {
         body?.isFinished ?? true
+    }
+}
+
+/// What the observers of a connection's parts and answers call: the
+/// connection, behind a protocol so that they are not generic (a generic
+/// observer costs a metadata lookup per event).
+protocol HTTPServerEvents: AnyObject {
+    /// What the decoder cut, in order. Loop thread.
+    func input(_ input: HTTPServerInput)
+    /// The handler's answer for `exchange`, from any thread.
+    func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTPExchange)
+}
+
+/// Passes the decoder's events to the connection.
+final class HTTPPartObserver: ObserverType {
+    private weak var connection: (any HTTPServerEvents)?
+
+    init(_ connection: any HTTPServerEvents) {
+        self.connection = connection
+    }
+
+    func on(_ event: Event<HTTPRequestPart>) {
+        switch event {
+        case .next(let part): connection?.input(.part(part))
+        case .error(let error): connection?.input(.failed(error))
+        case .completed: connection?.input(.ended)
+        }
+    }
+}
+
+/// Passes a handler's `Single` outcome to the connection, once.
+final class HTTPAnswerObserver: ObserverType, @unchecked Sendable {
+    private weak var connection: (any HTTPServerEvents)?
+    private let exchange: HTTPExchange
+
+    init(_ connection: any HTTPServerEvents, _ exchange: HTTPExchange) {
+        self.connection = connection
+        self.exchange = exchange
+    }
+
+    func on(_ event: Event<HTTPServerResponse>) {
+        // A Single's grammar: one element or one error; the completion
+        // after an element is nothing more.
+        switch event {
+        case .next(let response): connection?.answered(.success(response), for: exchange)
+        case .error(let error): connection?.answered(.failure(error), for: exchange)
+        case .completed: break
+        }
     }
 }
 

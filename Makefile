@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick fuzz fuzz-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
 
 setup:
 	@scripts/setup.sh
@@ -29,6 +29,14 @@ test: setup check-imports check-test-bases
 sanitize: setup
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 swift test --skip-build --sanitize=address --scratch-path .build-asan
+
+# Coverage-guided fuzzing of every decoder (Fuzz/, libFuzzer + ASan): a minute
+# per target; fuzz-quick: ten seconds each (CI). See RELIABILITY.md.
+fuzz: setup
+	scripts/fuzz.sh 60
+
+fuzz-quick: setup
+	scripts/fuzz.sh 10
 
 # Both XCTest suites under ThreadSanitizer, in their own scratch path (CI runs it).
 # -DRX_TSAN swaps Synchronization.Mutex for a pthread_mutex_t one (SanitizerMutex.swift):
@@ -109,7 +117,7 @@ docs: setup
 		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxUVHTTP --target RxFoundation --target RxBlocking --warnings-as-errors
 
 # The sources in the project's format (.swift-format); `lint` checks, CI runs it.
-SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources
+SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources
 format:
 	swift format format --in-place --recursive --parallel $(SWIFT_SOURCES)
 

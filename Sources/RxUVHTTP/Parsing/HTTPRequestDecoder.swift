@@ -144,11 +144,15 @@ public struct HTTPRequestDecoder: FrameDecoder {
                 sawRequestLine = true
             }
             // The line after this one is empty: the head ends there.
+            // (Its length is checked too: a head that arrives whole in one
+            // read is held to the limit as one that arrives in pieces.)
             if newline + 1 < available, buffer[base + newline + 1] == HTTPSyntax.lf {
+                try checkHeadLength(newline + 2)
                 sawRequestLine = false
                 return newline + 2
             }
             if newline + 2 < available, buffer[base + newline + 1] == HTTPSyntax.cr, buffer[base + newline + 2] == HTTPSyntax.lf {
+                try checkHeadLength(newline + 3)
                 sawRequestLine = false
                 return newline + 3
             }

@@ -87,6 +87,10 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         XCTAssertEqual(status("GET /\(String(repeating: "a", count: 100))", limits: limits), 414, "before the line ends")
         XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "b", count: 300))", limits: limits), 431)
         XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n", limits: limits), 431)
+        // A whole head over the limit in one read (found by fuzzing: the
+        // limit was checked only while the head was incomplete).
+        XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "b", count: 250))\r\n\r\n", limits: limits), 431)
+        XCTAssertEqual(status("GET / HTTP/1.1\nHost: h\nX: \(String(repeating: "b", count: 250))\n\n", limits: limits), 431)
         XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n", limits: limits), 413)
         XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", limits: limits), 413)
     }

@@ -1,0 +1,1 @@
+../../../Examples/kv-server/RESPDecoder.swift

@@ -1,0 +1,1 @@
+../../../Examples/statsd-agg/StatsdLine.swift

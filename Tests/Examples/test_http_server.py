@@ -81,6 +81,9 @@ class HTTPServerTests(unittest.TestCase):
         modified = headers["Last-Modified"]
         status, headers, body = self.ask(port, "GET", "/static/sub/page.html")
         self.assertEqual((status, headers["Content-Type"], body), (200, "text/html; charset=utf-8", b"<p>hi</p>"))
+        # A small file is read whole, then cut to the range.
+        status, headers, body = self.ask(port, "GET", "/static/sub/page.html", headers={"Range": "bytes=1-3"})
+        self.assertEqual((status, headers["Content-Range"], body), (206, "bytes 1-3/9", b"p>h"))
         # Ranges: a middle, an open end, a suffix; past the end: 416.
         for spec, expected in [("bytes=100-199", self.content[100:200]), ("bytes=299990-", self.content[299990:]), ("bytes=-5", self.content[-5:])]:
             status, headers, body = self.ask(port, "GET", "/static/data.bin", headers={"Range": spec})

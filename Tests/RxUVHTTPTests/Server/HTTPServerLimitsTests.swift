@@ -147,8 +147,7 @@ final class HTTPServerLimitsTests: BridgeTestCase {
                     sent += s.send(piece)
             except socket.timeout:
                 pass
-            print(sent < (48 << 20), sent, file=sys.stderr)
-            print(sent < (48 << 20))
+            print(sent)
             """
         let answered = Shared(false)
         let handler: HTTPHandler = { [loop = loop!] request in
@@ -159,8 +158,13 @@ final class HTTPServerLimitsTests: BridgeTestCase {
         let output = try withHTTPServer(http, handler: handler) { [loop = loop!] server in
             try await loop.python(script, ["\(server.address.port)"])
         }
-        XCTAssertEqual(output, "True\n")
+        let sent = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        // The kernel's socket buffers on both sides (a few MiB on loopback)
+        // and the server's 64 KiB body buffer: far from the 1 GiB declared.
+        XCTAssertGreaterThan(sent, 0)
+        XCTAssertLessThan(sent, 48 << 20)
         XCTAssertFalse(answered.value)
+        print("upload to a handler that does not read: the client could send \(sent) of 1 GiB")
     }
 
     /// The drain while a request is being answered: its answer says

@@ -35,10 +35,11 @@ class Example:
     """A running example: its stdout and stderr lines are collected by threads,
     so the tests can wait for a line with a timeout."""
 
-    def __init__(self, name, *args, env=None, cwd=None, stdin_text=None):
+    def __init__(self, name, *args, env=None, cwd=None, stdin_text=None, open_files=None):
         """`env`: variables added to the inherited environment; `cwd`: the
         working directory; `stdin_text`: written to standard input, which is
-        then closed (by default standard input is /dev/null)."""
+        then closed (by default standard input is /dev/null); `open_files`:
+        the process's descriptor limit (RLIMIT_NOFILE, soft and hard)."""
         path = os.path.join(BIN_PATH, name)
         if not os.access(path, os.X_OK):
             raise RuntimeError(f"{path} is not built")
@@ -52,6 +53,7 @@ class Example:
             text=True,
             errors="replace",
             env=None if env is None else {**os.environ, **env},
+            preexec_fn=None if open_files is None else (lambda: _limit_open_files(open_files)),
         )
         self.lines = queue.Queue()
         self.stdout = []
@@ -152,6 +154,18 @@ class Example:
             self.process.wait()
         for stream in (self.process.stdout, self.process.stderr):
             stream.close()
+
+
+def _limit_open_files(count):
+    import resource
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
+def cpu_seconds(pid):
+    """User and system CPU of process `pid`, all threads, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def connect(port, timeout=5.0):

@@ -17,7 +17,7 @@ import unittest
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from support import Example, connect
+from support import Example, connect, cpu_seconds
 
 
 class HTTPServerTests(unittest.TestCase):
@@ -278,13 +278,6 @@ class HTTPServerTests(unittest.TestCase):
             code, _ = server.wait(timeout=10)
         self.assertEqual(code, 1)
         server.expect_stderr(r"EADDRINUSE")
-
-
-def cpu_seconds(pid):
-    """User and system CPU of process `pid`, all threads, in seconds."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":

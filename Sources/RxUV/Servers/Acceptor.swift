@@ -26,8 +26,9 @@ protocol AcceptorTarget: AnyObject {
 /// connection, such as `EPROTO`, `ENETDOWN`, `EHOSTUNREACH`; `EPERM` from a
 /// firewall rule) is skipped, and accepting goes on. Running out of
 /// descriptors or memory (`EMFILE`, `ENFILE`, `ENOMEM`, `ENOBUFS`) is
-/// reported (`report`, with the listening address) and accepting pauses
-/// for 100 ms, then resumes: the
+/// reported (`report`, with the listening address: the first time, then at
+/// most once every 10 s while it lasts, not once per pause) and accepting
+/// pauses for 100 ms, then resumes: the
 /// waiting connections stay in the kernel's backlog and are accepted as
 /// soon as descriptors free up. (libuv's own answer, a reserved descriptor
 /// closed to accept and drop the pending connection, turns away a client
@@ -66,6 +67,14 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
         UVError.Code(rawValue: -ENETUNREACH), UVError.Code(rawValue: -ENONET), UVError.Code(rawValue: -EHOSTDOWN),
         UVError.Code(rawValue: -ENOPROTOOPT), UVError.Code(rawValue: -EOPNOTSUPP),
     ]
+
+    /// While a resource is short, a report at most this often, in
+    /// milliseconds: a server at its descriptor limit pauses ten times a
+    /// second, and its log should say so once, not ten times.
+    static let reportIntervalMilliseconds: UInt64 = 10_000
+
+    /// When a shortage was last reported (loop clock); `nil`: never.
+    private var lastShortageReport: UInt64?
 
     /// Running out of a resource: reported, and accepting pauses.
     static let pausingFailures: Set<UVError.Code> = [.tooManyOpenFiles, .fileTableOverflow, .outOfMemory, .noBufferSpace]
@@ -114,7 +123,11 @@ final class Acceptor: UVResource, UVPollTarget, UVTimerTarget, @unchecked Sendab
                 continue
             } catch {
                 if Self.pausingFailures.contains(error.code) {
-                    report(error, context)
+                    let now = loop.clockMilliseconds
+                    if lastShortageReport.map({ now &- $0 >= Self.reportIntervalMilliseconds }) ?? true {
+                        lastShortageReport = now
+                        report(error, context)
+                    }
                     pauseAccepting()
                 } else {
                     close(with: error)

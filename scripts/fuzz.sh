@@ -20,7 +20,10 @@ if [ "${#targets[@]}" -eq 0 ]; then
 fi
 
 cd "$(dirname "$0")/../Fuzz"
-flags=(-c release --sanitize=fuzzer --sanitize=address)
+# libFuzzer and ASan, and the coverage libFuzzer steers by (edges, with the
+# comparisons' operands), in every module: the library's code is what is fuzzed.
+flags=(-c release --sanitize=fuzzer --sanitize=address
+    -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table)
 swift build "${flags[@]}"
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 mkdir -p .build/artifacts
@@ -35,7 +38,7 @@ for target in "${targets[@]}"; do
         ".build/corpus/$target" "Corpus/$target" > ".build/$target.log" 2>&1
     status=$?
     set -e
-    grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|.*fuzz property|.*Fatal error|.*Test unit written)" ".build/$target.log" || true
+    grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb|SUMMARY|.*fuzz property|.*Fatal error|.*Test unit written)" ".build/$target.log" || true
     if [ "$status" -ne 0 ]; then
         echo "fuzz: $target failed (exit $status); the input is in Fuzz/.build/artifacts/, the log in Fuzz/.build/$target.log" >&2
         exit 1

@@ -3,7 +3,10 @@ import RxUV
 
 /// kv-server's RESP decoder (arrays of bulk strings and inline commands):
 /// no crash, no argument past the limit, and the same commands however
-/// the stream is cut.
+/// the stream is cut, ending in a protocol error or not alike. (Which
+/// error may differ, as with Redis: a `*` line longer than the inline
+/// limit is "too big mbulk count string" while its CR has not arrived and
+/// "invalid multibulk length" once it has; kv-server answers as Redis.)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRESP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
@@ -12,8 +15,11 @@ public func fuzzRESP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let whole = RESPDecoder(limits: limits).decodeAll(input.whole)
     require(split.frames.map(describe) == whole.frames.map(describe), "commands depend on the reads")
     require(split.failure == whole.failure, "the failure depends on the reads: \(split.failure ?? "none") / \(whole.failure ?? "none")")
+    // An array holds at most `maxArguments`; an inline command (Redis sets
+    // no count on it) at most what fits its line, one byte and a space each.
+    let mostArguments = max(limits.maxArguments, limits.maxInlineLength / 2 + 1)
     for case .command(let arguments) in split.frames {
-        require(!arguments.isEmpty && arguments.count <= limits.maxArguments, "a command of \(arguments.count) arguments")
+        require(!arguments.isEmpty && arguments.count <= mostArguments, "a command of \(arguments.count) arguments")
         require(arguments.allSatisfy { $0.count <= max(limits.maxBulkLength, limits.maxInlineLength) }, "an argument past the limit")
     }
     return 0
@@ -22,6 +28,6 @@ public func fuzzRESP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private func describe(_ frame: RESPFrame) -> String {
     switch frame {
     case .command(let arguments): "command \(arguments.map { Array($0) })"
-    case .protocolError(let message): "error \(message)"
+    case .protocolError: "protocol error"
     }
 }

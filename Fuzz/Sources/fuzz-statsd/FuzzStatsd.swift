@@ -1,8 +1,8 @@
 import FuzzSupport
 import RxUV
 
-/// statsd-agg's line parser on one datagram: no crash, every line either a
-/// sample or a bad line, and the same samples when its lines come one
+/// statsd-agg's line parser on one datagram: no crash, every line giving
+/// samples or a bad line, and the same samples when its lines come one
 /// datagram each.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStatsd(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -10,7 +10,8 @@ public func fuzzStatsd(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var samples: [StatsdSample] = []
     var bad = 0
     let metrics = StatsdParser.parse(ByteBuffer(input.bytes), sample: { samples.append($0) }, badLine: { bad += 1 })
-    require(metrics >= samples.count, "counted \(metrics) metrics for \(samples.count) samples")
+    // Each line gives at least one sample or bad line (`a:1|c:2|c` gives two).
+    require(samples.count + bad >= metrics, "\(metrics) lines gave \(samples.count) samples and \(bad) bad lines")
     var lineSamples: [StatsdSample] = []
     var lineBad = 0
     for line in input.bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {

@@ -81,8 +81,8 @@ public struct HTTPRequestDecoder: FrameDecoder {
             state = UInt64(count) == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - UInt64(count))
             return .body(bytes)
         case .chunkDataEnd:
-            guard let line = try readLine(&reader, limit: 2, tooLong: .badRequest("chunk data longer than its size")) else { return nil }
-            guard line.isEmpty else { throw HTTPParseError.badRequest("chunk data longer than its size") }
+            // Exactly CRLF: the line is empty.
+            guard try readLine(&reader, limit: 0, tooLong: .badRequest("chunk data longer than its size")) != nil else { return nil }
             state = .chunkSize
             return try decode(&reader)
         case .trailers:
@@ -329,10 +329,13 @@ public struct HTTPRequestDecoder: FrameDecoder {
 
     /// A chunk line of at most `limit` bytes without its CRLF, or `nil`
     /// until it is whole. Chunk lines end with CRLF, strictly: a bare LF
-    /// there is how a body's framing is read two ways.
+    /// there is how a body's framing is read two ways. The verdict rests
+    /// on the first `limit + 2` bytes only, so it is the same however the
+    /// bytes arrive.
     private func readLine(_ reader: inout ByteBuffer.Reader, limit: Int, tooLong: HTTPParseError) throws -> [UInt8]? {
-        guard let newline = reader.firstIndex(of: HTTPSyntax.lf) else {
-            if reader.readableBytes > limit + 2 { throw tooLong }
+        guard let newline = reader.firstIndex(of: HTTPSyntax.lf), newline < limit + 2 else {
+            // No LF where one must be by now: too long, whatever follows.
+            if reader.readableBytes >= limit + 2 { throw tooLong }
             return nil
         }
         guard let raw = reader.readBytes(newline + 1) else { return nil }

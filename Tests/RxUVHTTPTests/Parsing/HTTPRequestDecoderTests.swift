@@ -81,6 +81,20 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         }
     }
 
+    /// A malformed chunk is refused for the same reason however its bytes
+    /// arrive (found by fuzzing: a chunk line's verdict depended on how
+    /// much of it had arrived).
+    func testMalformedChunk_SameRefusalAtEveryCut() {
+        let text = Array("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabcOption\n\r\n".utf8)
+        for cut in 1..<text.count {
+            let error = decodeAll(split(text, at: [cut])).error as? HTTPParseError
+            XCTAssertEqual(error?.reason, "chunk data longer than its size", "cut at \(cut)")
+        }
+        let sizeLine = Array("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\(String(repeating: "0", count: 40))1;x\n".utf8)
+        let reasons = Set((1..<sizeLine.count).map { cut in (decodeAll(split(sizeLine, at: [cut])).error as? HTTPParseError)?.reason ?? "none" })
+        XCTAssertEqual(reasons.count, 1, "\(reasons)")
+    }
+
     func testLimits_414_431_413() {
         let limits = HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxHeaderFields: 4, maxBodyLength: 10)
         XCTAssertEqual(status("GET /\(String(repeating: "a", count: 100)) HTTP/1.1\r\nHost: h\r\n\r\n", limits: limits), 414)

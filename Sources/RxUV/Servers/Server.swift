@@ -224,9 +224,11 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     func accepted(_ descriptor: consuming OwnedDescriptor, by acceptor: Acceptor) {
         let loop = acceptor.loop
         if !reserve() {
-            ListeningSocket.refuse(descriptor)
+            // Counted before the reset: a peer that sees it (on another
+            // thread) then finds the refusal counted.
             refusedTotal.add(1, ordering: .relaxed)
             (shards.first { $0.loop === loop } ?? shards[0]).metrics?.refused.increment()
+            ListeningSocket.refuse(descriptor)
             return
         }
         acceptedTotal.add(1, ordering: .relaxed)

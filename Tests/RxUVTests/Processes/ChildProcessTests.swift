@@ -320,6 +320,76 @@ final class ChildProcessTests: BridgeTestCase {
         XCTAssertEqual(zombieChildren(), [])
     }
 
+    /// This process's open descriptors once a child has run: libuv keeps
+    /// what its first child opens for the process's life (the SIGCHLD
+    /// signal pipe, the loop's reserve), which is not a leak.
+    private func descriptorsAfterAFirstChild() throws -> Int {
+        XCTAssertEqual(try run(ProcessOptions("/bin/true")).status, .exited(0))
+        return DirectoryListing.entries(of: "/proc/self/fd").count
+    }
+
+    /// 10,000 short-lived children, 32 at a time: every one reaped with its
+    /// status, no zombie and no descriptor left behind.
+    func testTenThousandShortChildren_ReapedNoDescriptorLeft() throws {
+        let descriptorsBefore = try descriptorsAfterAFirstChild()
+        let count = 10_000
+        var exitedZero = 0
+        var other: [String] = []
+        let loop = self.loop!
+        let runs: Observable<Observable<ProcessOutput>> = Observable.range(start: 0, count: count).map { _ in
+            loop.rx.run(ProcessOptions("/bin/true")).asObservable()
+        }
+        _ = runs.merge(maxConcurrent: 32)
+            .subscribe(
+                onNext: { (output: ProcessOutput) in
+                    if output.status == .exited(0) { exitedZero += 1 } else { other.append("\(output.status)") }
+                },
+                onError: { error in other.append("\(error)") })
+        runLoop(timeout: 240)
+        XCTAssertEqual(exitedZero, count, "\(other.prefix(5))")
+        XCTAssertEqual(other, [])
+        XCTAssertEqual(zombieChildren(), [])
+        XCTAssertEqual(DirectoryListing.entries(of: "/proc/self/fd").count, descriptorsBefore)
+    }
+
+    /// A child killed with SIGKILL while it writes: its exit is the signal,
+    /// the output up to the kill arrives whole and in order (every line
+    /// before the last complete, the last a prefix of its line), and no
+    /// zombie or descriptor is left.
+    func testChildKilledMidOutput_OutputUpToTheKillDelivered() throws {
+        let descriptorsBefore = try descriptorsAfterAFirstChild()
+        let script = "import sys\nfor i in range(10**8):\n    sys.stdout.write('line %d\\n' % i)\n"
+        var received: [UInt8] = []
+        var status: TerminationStatus?
+        var outputEnded = false
+        _ = loop.rx.spawn(ProcessOptions("python3", arguments: ["-c", script])).subscribe(onSuccess: { child in
+            var killed = false
+            _ = child.stdout.subscribe(
+                onNext: { bytes in
+                    received += bytes
+                    if !killed, received.count > 256 * 1024 {
+                        killed = true
+                        _ = child.kill(SIGKILL).subscribe()
+                    }
+                },
+                onCompleted: { outputEnded = true })
+            _ = child.exit.subscribe(onSuccess: { status = $0 })
+        })
+        runLoop(timeout: 30)
+        XCTAssertEqual(status, .signaled(SIGKILL))
+        XCTAssertTrue(outputEnded)
+        XCTAssertGreaterThan(received.count, 256 * 1024)
+        let lines = received.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (index, line) in lines.dropLast().enumerated() where String(decoding: line, as: UTF8.self) != "line \(index)" {
+            XCTFail("line \(index) is \(String(decoding: line, as: UTF8.self))")
+            break
+        }
+        let last = String(decoding: lines.last ?? [], as: UTF8.self)
+        XCTAssertTrue("line \(lines.count - 1)".hasPrefix(last), "the last piece \(last)")
+        XCTAssertEqual(zombieChildren(), [])
+        XCTAssertEqual(DirectoryListing.entries(of: "/proc/self/fd").count, descriptorsBefore)
+    }
+
     /// libuv owns SIGCHLD; a subscriber to it still sees it, and exits are
     /// still reported.
     func testSIGCHLDWatcher_BesideSpawnedChildren() throws {

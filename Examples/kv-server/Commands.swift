@@ -87,17 +87,17 @@ enum Commands {
         }
     }
 
-    /// Redis's text: the name, then the first arguments (up to 128 bytes).
+    /// Redis's text: the name, then the first arguments (up to 128 bytes),
+    /// each printed as Redis's `%.*s` prints it (up to a NUL), byte for byte.
     private static func unknownCommand(_ arguments: [ByteBuffer]) -> Reply {
         var listed: [UInt8] = []
         for argument in arguments.dropFirst() where listed.count < 128 {
             let room = 128 - listed.count
             listed.append(UInt8(ascii: "'"))
-            listed.append(contentsOf: argument.prefix(room))
+            listed.append(contentsOf: ErrorText.argument(argument, limit: room).bytes)
             listed.append(contentsOf: Array("' ".utf8))
         }
-        let name = String(decoding: arguments[0].prefix(128), as: UTF8.self)
-        return .error("ERR unknown command '\(name)', with args beginning with: \(String(decoding: listed, as: UTF8.self))")
+        return .error("ERR unknown command '", .argument(arguments[0], limit: 128), "', with args beginning with: ", .raw(listed))
     }
 
     static let table: [CommandName: Command] = {
@@ -250,7 +250,7 @@ enum Commands {
         case "count":
             return .wrongArity("command|count")
         default:
-            return .error("ERR unknown subcommand '\(args[1].string.prefix(128))'. Try COMMAND HELP.")
+            return .error("ERR unknown subcommand '", .argument(args[1], limit: 128), "'. Try COMMAND HELP.")
         }
     }
 

@@ -165,7 +165,7 @@ extension Keyspace {
             case "XX": xx = true
             case "GT": gt = true
             case "LT": lt = true
-            default: return .error("ERR Unsupported option \(option.string)")
+            default: return .error("ERR Unsupported option ", .argument(option, limit: .max))
             }
         }
         if nx && (xx || gt || lt) {

@@ -5,8 +5,9 @@ enum RESPFrame {
     /// A command and its arguments (never empty).
     case command([ByteBuffer])
     /// Input that can never be a command: the connection gets
-    /// `-ERR Protocol error: <message>` and is closed, as Redis does.
-    case protocolError(String)
+    /// `-ERR Protocol error: <message>` and is closed, as Redis does. The
+    /// message's bytes, which may quote a byte the client sent.
+    case protocolError([UInt8])
 }
 
 /// The limits a `RESPDecoder` holds a client to.
@@ -62,7 +63,7 @@ struct RESPDecoder: FrameDecoder {
                 continue
             case .frame(let frame):
                 return frame
-            case .invalid(let message):
+            case .refused(let message):
                 failed = true
                 reader.moveReaderIndex(forwardBy: reader.readableBytes)
                 return .protocolError(message)
@@ -82,7 +83,12 @@ struct RESPDecoder: FrameDecoder {
         case needMore
         case skipped
         case frame(RESPFrame)
-        case invalid(String)
+        case refused([UInt8])
+
+        /// Refused with `message`.
+        static func invalid(_ message: String) -> Step {
+            .refused(Array(message.utf8))
+        }
     }
 
     /// The bytes of a `*<n>` or `$<n>` line up to its CR, or `nil` when the
@@ -117,7 +123,8 @@ struct RESPDecoder: FrameDecoder {
         }
         let first = reader.buffer[reader.readerIndex]
         guard first == UInt8(ascii: "$") else {
-            return .invalid("expected '$', got '\(Character(Unicode.Scalar(first)))'")
+            // The byte as it came, as Redis's `%c` prints it.
+            return .refused(Array("expected '$', got '".utf8) + [first] + Array("'".utf8))
         }
         guard let size = RedisInteger.parse(digits), size >= 0, size <= limits.maxBulkLength else {
             return .invalid("invalid bulk length")

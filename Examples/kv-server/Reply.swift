@@ -4,9 +4,10 @@ import RxUV
 enum Reply {
     /// `+OK`: a status line (no CR or LF inside).
     case status(String)
-    /// `-ERR ...`: an error line; CR and LF in `message` become spaces, as
-    /// Redis writes them.
-    case error(String)
+    /// `-ERR ...`: an error line, its bytes as they are (a client's argument
+    /// quoted byte for byte, as Redis quotes it); CR and LF become spaces,
+    /// as Redis writes them.
+    case errorLine([UInt8])
     /// `:42`.
     case integer(Int64)
     /// `$5\r\nhello`.
@@ -15,6 +16,16 @@ enum Reply {
     case null
     /// `*2\r\n...`: the replies in order.
     case array([Reply])
+
+    /// An error line of `message`'s UTF-8 bytes.
+    static func error(_ message: String) -> Reply {
+        .errorLine(Array(message.utf8))
+    }
+
+    /// An error line of `parts`, each a text or a client's bytes.
+    static func error(_ parts: ErrorText...) -> Reply {
+        .errorLine(parts.flatMap(\.bytes))
+    }
 
     static let ok = Reply.status("OK")
     static let syntaxError = Reply.error("ERR syntax error")
@@ -28,6 +39,33 @@ enum Reply {
     /// Redis's error for an expiry that is out of range.
     static func invalidExpireTime(_ command: String) -> Reply {
         .error("ERR invalid expire time in '\(command)' command")
+    }
+}
+
+/// A piece of an error line: text, or a client's argument as Redis's
+/// `%.<limit>s` prints it (its bytes up to the first NUL, at most `limit`).
+enum ErrorText: ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
+    case text(String)
+    case argument(ByteBuffer, limit: Int)
+    case raw([UInt8])
+
+    init(stringLiteral value: String) {
+        self = .text(value)
+    }
+
+    init(stringInterpolation: DefaultStringInterpolation) {
+        self = .text(String(stringInterpolation: stringInterpolation))
+    }
+
+    var bytes: [UInt8] {
+        switch self {
+        case .text(let text):
+            Array(text.utf8)
+        case .argument(let bytes, let limit):
+            Array(bytes.prefix { $0 != 0 }.prefix(limit))
+        case .raw(let bytes):
+            bytes
+        }
     }
 }
 
@@ -96,9 +134,9 @@ struct ReplyBuffer {
             chunk.append(UInt8(ascii: "+"))
             chunk.append(contentsOf: text.utf8)
             crlf()
-        case .error(let message):
+        case .errorLine(let message):
             chunk.append(UInt8(ascii: "-"))
-            for byte in message.utf8 {
+            for byte in message {
                 chunk.append(byte == 13 || byte == 10 ? UInt8(ascii: " ") : byte)
             }
             crlf()

@@ -87,7 +87,7 @@ final class Session: @unchecked Sendable {
         case .command(let arguments):
             Commands.run(arguments, in: self)
         case .protocolError(let message):
-            reply(.error("ERR Protocol error: \(message)"))
+            reply(.error("ERR Protocol error: ", .raw(message)))
             closing = true
         }
         if replies.byteCount >= server.replyBatchLimit { flush() }
@@ -95,7 +95,7 @@ final class Session: @unchecked Sendable {
 
     /// Queues a reply; it is written with the others of this read.
     func reply(_ reply: Reply) {
-        if case .error = reply {
+        if case .errorLine = reply {
             errorReplies &+= 1
         }
         replies.append(reply)

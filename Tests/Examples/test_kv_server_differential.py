@@ -102,6 +102,19 @@ CASES = {
     "protocol: unbalanced quotes": [(EOF_AFTER, b'PING\r\nSET k "oops\r\n')],
     "protocol: closing quote not followed by a space": [(EOF_AFTER, b'SET "k"v x\r\n')],
     "protocol: binary garbage": [(EOF_AFTER, b"*\xff\xfe\r\n")],
+    "protocol: a binary byte where a bulk length belongs": [(EOF_AFTER, b"*1\r\n\xff3\r\nabc\r\n")],
+    # Binary safety: every byte a client sends comes back as Redis sends it,
+    # in values, keys and the error texts that quote an argument.
+    "binary: values and keys of every byte": [("SET", bytes(range(256)), bytes(range(255, -1, -1))),
+                                              ("GET", bytes(range(256))), ("STRLEN", bytes(range(256))),
+                                              ("APPEND", bytes(range(256)), b"\xff\xfe\x00"), ("GET", bytes(range(256))),
+                                              ("MSET", b"\x80", b"\xc3\x28", b"\xe2\x28\xa1", b"\x00"), ("MGET", b"\x80", b"\xe2\x28\xa1"),
+                                              ("EXISTS", b"\x80", b"\x81"), ("DEL", b"\x80"), ("GETDEL", b"\xe2\x28\xa1")],
+    "binary: error texts that quote an argument": [("\xff\xfeCMD".encode("latin-1"), b"\x80arg", b"\xc3\x28"),
+                                                   (b"UNKNOWN\x00NUL", b"a\x00b"), (b"\xe2\x82", b"x"),
+                                                   ("COMMAND", b"\xff\xfe"), ("SET", "k", "v", b"\xff"),
+                                                   ("SET", "k", "1"), ("EXPIRE", "k", "10", b"\xfeNX"),
+                                                   ("INCRBY", "k", b"\xff1"), ("SELECT", b"\x80")],
     "protocol: wrong length is taken as Redis takes it": [b"*2\r\n$4\r\nECHO\r\n$2\r\nabcd\r\n*1\r\n$4\r\nPING\r\n", (READ,)],
 }
 

@@ -28,6 +28,10 @@ class UVHandle: UVResource, @unchecked Sendable {
     private(set) var isOpen = false
     /// True once `close()` has called `uv_close`.
     private(set) var isClosing = false
+    /// Runs once the handle has closed (the close callback): what outlives
+    /// the handle is put back, such as a shared descriptor's flags
+    /// (`SharedDescriptorFlags`). Loop thread.
+    var afterClose: (() -> Void)?
 
     /// Allocates memory for a handle of `type`. `isLoopInternal` marks the
     /// loop's own handles: they neither keep the loop alive nor count as open.
@@ -132,6 +136,9 @@ class UVHandle: UVResource, @unchecked Sendable {
         if retainedLoop != nil {
             loop.handleClosed(kind: kind)
         }
+        let after = afterClose
+        afterClose = nil
+        after?()
         releaseCallbacks()
     }
 

@@ -10,8 +10,10 @@ import Glibc
 /// - a pipe or FIFO: reopened through `/proc/self/fd`, so the non-blocking
 ///   mode libuv sets is on a file description of our own, not on the one
 ///   the parent shell and the other processes of a pipeline share;
-/// - a socket (it cannot be reopened): a duplicate, whose non-blocking
-///   mode the socket's other users then see too;
+/// - a socket (it cannot be reopened): a duplicate; the non-blocking mode
+///   libuv sets is on the open file the socket's other users share, so
+///   the flags found before are put back when the handle closes, and at
+///   exit (`SharedDescriptorFlags`);
 /// - a regular file (epoll cannot watch files): a duplicate, read and
 ///   written on libuv's thread pool (`uv_fs_read`, `uv_fs_write`).
 /// The descriptor itself is never closed.
@@ -30,16 +32,34 @@ enum StandardDescriptor: ~Copyable {
             return .stream(try UVTTY(loop: loop, descriptor: descriptor))
         case UV_NAMED_PIPE:
             let own: OwnedDescriptor
+            let shared: Bool
             if let reopened = reopen(descriptor, forWriting: forWriting) {
                 own = reopened
+                shared = false
             } else {
+                // A Unix-domain socket: shared with its other users.
+                SharedDescriptorFlags.keep(descriptor)
                 own = try duplicate(descriptor)
+                shared = true
             }
-            let pipe = try UVStream.adopting(own, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe, own throws(UVError) in try pipe.open(own, address: name) })
-            return .stream(pipe)
+            do throws(UVError) {
+                let pipe = try UVStream.adopting(own, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe, own throws(UVError) in try pipe.open(own, address: name) })
+                if shared { restoreFlags(of: descriptor, when: pipe) }
+                return .stream(pipe)
+            } catch {
+                if shared { SharedDescriptorFlags.restore(descriptor) }
+                throw error
+            }
         case UV_TCP:
-            let socket = try UVStream.adopting(try duplicate(descriptor), make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket, own throws(UVError) in try socket.open(own) })
-            return .stream(socket)
+            SharedDescriptorFlags.keep(descriptor)
+            do throws(UVError) {
+                let socket = try UVStream.adopting(try duplicate(descriptor), make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket, own throws(UVError) in try socket.open(own) })
+                restoreFlags(of: descriptor, when: socket)
+                return .stream(socket)
+            } catch {
+                SharedDescriptorFlags.restore(descriptor)
+                throw error
+            }
         case UV_FILE:
             return .file(try duplicate(descriptor))
         default:
@@ -56,6 +76,12 @@ enum StandardDescriptor: ~Copyable {
             return nil
         }
         return OwnedDescriptor(reopened)
+    }
+
+    /// Puts back the flags kept for `descriptor` when `stream`, the
+    /// handle on its shared open file, closes.
+    private static func restoreFlags(of descriptor: Int32, when stream: UVStream) {
+        stream.afterClose = { SharedDescriptorFlags.restore(descriptor) }
     }
 
     private static func duplicate(_ descriptor: Int32) throws(UVError) -> OwnedDescriptor {

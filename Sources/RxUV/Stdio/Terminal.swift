@@ -62,7 +62,7 @@ public final class Terminal: ReactiveCompatible, Sendable {
     public func setRawMode(_ raw: Bool) -> Completable {
         operation("uv_tty_set_mode") { (terminal, finish) throws(UVError) in
             if raw {
-                TerminalModeGuard.install()
+                ExitRestoration.install()
             }
             try terminal.openHandle().setRawMode(raw)
             finish(nil)

@@ -28,7 +28,7 @@ test: setup check-imports check-test-bases
 # checked after every test by the leak gates (Resources.total, open handles).
 sanitize: setup
 	swift build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 swift test --skip-build --sanitize=address --scratch-path .build-asan
+	RXUV_CHILD_COUNT=1000 ASAN_OPTIONS=detect_leaks=0 swift test --skip-build --sanitize=address --scratch-path .build-asan
 
 # Coverage-guided fuzzing of every decoder (Fuzz/, libFuzzer + ASan): a minute
 # per target; fuzz-quick: ten seconds each (CI). See RELIABILITY.md.
@@ -45,7 +45,7 @@ fuzz-quick: setup
 TSAN_FLAGS = --sanitize=thread --scratch-path .build-tsan -Xswiftc -DRX_TSAN
 sanitize-thread: setup
 	swift build --build-tests $(TSAN_FLAGS)
-	@TSAN_OPTIONS="halt_on_error=0 exitcode=66" swift test --skip-build $(TSAN_FLAGS) \
+	@RXUV_CHILD_COUNT=1000 TSAN_OPTIONS="halt_on_error=0 exitcode=66" swift test --skip-build $(TSAN_FLAGS) \
 		> .build-tsan/sanitize-thread.log 2>&1; status=$$?; \
 	cat .build-tsan/sanitize-thread.log; \
 	warnings=$$(grep -c "WARNING: ThreadSanitizer" .build-tsan/sanitize-thread.log); \

@@ -46,8 +46,11 @@ let package = Package(
         .target(name: "LoadMeasure"),
         // The load generator: C on epoll, no libuv, one thread.
         .executableTarget(name: "netload", dependencies: ["LoadMeasure"]),
+        // What the C echo floors share: listening, the port printed, a run
+        // that SIGTERM or SIGINT ends.
+        .target(name: "EchoFloor", dependencies: ["CLibUVBench"]),
         // The floor: echo servers in plain C on libuv (reused buffer, or malloc per read).
-        .executableTarget(name: "uv-echo", dependencies: ["CLibUVBench"]),
+        .executableTarget(name: "uv-echo", dependencies: ["CLibUVBench", "EchoFloor"]),
         // The floor for timers: 1,000,000 uv_timer_t in plain C.
         .executableTarget(name: "uv-timers", dependencies: ["CLibUVBench"]),
         // The README echo chain on RxUV; the same as `for try await` on the
@@ -97,7 +100,7 @@ let package = Package(
         // C on epoll with OpenSSL; RxUVTLS's echo; SwiftNIO's over NIOSSL.
         .executableTarget(
             name: "uv-tls-echo",
-            dependencies: ["CLibUVBench"],
+            dependencies: ["CLibUVBench", "EchoFloor"],
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]
         ),
         .executableTarget(

@@ -33,18 +33,8 @@ class SharedDescriptorTests(unittest.TestCase):
     def make_input(self, kind):
         """(the child's stdin descriptor, a function that sends bytes and
         ends input, the parent's descriptor sharing the child's open file)."""
-        if kind == "tcp":
-            ours, theirs = tcp_pair()
-            self.addCleanup(ours.close)
-            self.addCleanup(theirs.close)
-
-            def send(data, end=True):
-                ours.sendall(data)
-                if end:
-                    ours.shutdown(socket.SHUT_WR)
-            return theirs.fileno(), send, theirs.fileno()
-        if kind == "unix":
-            ours, theirs = socket.socketpair()
+        if kind in ("tcp", "unix"):
+            ours, theirs = tcp_pair() if kind == "tcp" else socket.socketpair()
             self.addCleanup(ours.close)
             self.addCleanup(theirs.close)
 

@@ -15,11 +15,12 @@
 
 #include <uv.h>
 
+#include "EchoFloor.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 enum { READ_BUFFER_SIZE = 64 * 1024, HIGH_WATERMARK = 64 * 1024 };
 
@@ -32,13 +33,6 @@ typedef struct {
     uv_write_t request;
     uv_buf_t buffer;
 } write_request;
-
-static void check(int status, const char *operation) {
-    if (status < 0) {
-        fprintf(stderr, "uv-echo: %s: %s\n", operation, uv_strerror(status));
-        exit(1);
-    }
-}
 
 static void on_alloc(uv_handle_t *handle, size_t suggested, uv_buf_t *buffer) {
     (void)handle;
@@ -171,32 +165,8 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    struct rlimit files;
-    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-        files.rlim_cur = files.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &files);
-    }
-    signal(SIGPIPE, SIG_IGN);
     loop = uv_default_loop();
-
-    struct sockaddr_in address;
-    check(uv_ip4_addr("127.0.0.1", port, &address), "uv_ip4_addr");
-    check(uv_tcp_init(loop, &server), "uv_tcp_init");
-    check(uv_tcp_bind(&server, (const struct sockaddr *)&address, 0), "uv_tcp_bind");
-    check(uv_listen((uv_stream_t *)&server, 128, on_connection), "uv_listen");
-    struct sockaddr_in bound;
-    int length = sizeof bound;
-    check(uv_tcp_getsockname(&server, (struct sockaddr *)&bound, &length), "uv_tcp_getsockname");
-    printf("port %d\n", ntohs(bound.sin_port));
-    fflush(stdout);
-
-    uv_signal_t terminate, interrupt;
-    uv_signal_init(loop, &terminate);
-    uv_signal_start(&terminate, on_signal, SIGTERM);
-    uv_signal_init(loop, &interrupt);
-    uv_signal_start(&interrupt, on_signal, SIGINT);
-
-    uv_run(loop, UV_RUN_DEFAULT);
-    uv_loop_close(loop);
+    echo_floor_listen("uv-echo", loop, &server, port, on_connection);
+    echo_floor_run(loop, on_signal);
     return 0;
 }

@@ -24,6 +24,8 @@
 
 #include <uv.h>
 
+#include "EchoFloor.h"
+
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
@@ -32,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 enum {
     READ_BUFFER_SIZE = 64 * 1024,
@@ -64,13 +65,6 @@ static size_t out_capacity;
 static SSL_CTX *context;
 static uv_loop_t *loop;
 static uv_tcp_t server;
-
-static void check(int status, const char *operation) {
-    if (status < 0) {
-        fprintf(stderr, "uv-tls-echo: %s: %s\n", operation, uv_strerror(status));
-        exit(1);
-    }
-}
 
 static void fail_openssl(const char *what, const char *file) {
     char text[256] = "";
@@ -334,33 +328,9 @@ int main(int argc, char **argv) {
     if (SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) != 1) fail_openssl("cannot load the private key", key);
     if (SSL_CTX_check_private_key(context) != 1) fail_openssl("the key does not match the certificate", key);
 
-    struct rlimit files;
-    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
-        files.rlim_cur = files.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &files);
-    }
-    signal(SIGPIPE, SIG_IGN);
     loop = uv_default_loop();
-
-    struct sockaddr_in address;
-    check(uv_ip4_addr("127.0.0.1", port, &address), "uv_ip4_addr");
-    check(uv_tcp_init(loop, &server), "uv_tcp_init");
-    check(uv_tcp_bind(&server, (const struct sockaddr *)&address, 0), "uv_tcp_bind");
-    check(uv_listen((uv_stream_t *)&server, 128, on_connection), "uv_listen");
-    struct sockaddr_in bound;
-    int length = sizeof bound;
-    check(uv_tcp_getsockname(&server, (struct sockaddr *)&bound, &length), "uv_tcp_getsockname");
-    printf("port %d\n", ntohs(bound.sin_port));
-    fflush(stdout);
-
-    uv_signal_t terminate, interrupt;
-    uv_signal_init(loop, &terminate);
-    uv_signal_start(&terminate, on_signal, SIGTERM);
-    uv_signal_init(loop, &interrupt);
-    uv_signal_start(&interrupt, on_signal, SIGINT);
-
-    uv_run(loop, UV_RUN_DEFAULT);
-    uv_loop_close(loop);
+    echo_floor_listen("uv-tls-echo", loop, &server, port, on_connection);
+    echo_floor_run(loop, on_signal);
     SSL_CTX_free(context);
     free(out_buffer);
     return 0;

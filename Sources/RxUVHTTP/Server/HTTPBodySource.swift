@@ -116,11 +116,12 @@ final class HTTPBodySource: @unchecked Sendable {
     /// Subscribes `observer`: the held bytes, then the rest.
     func attach(_ observer: AnyObserver<ByteBuffer>) -> Disposable {
         let subscription = SingleAssignmentDisposable()
-        let attached = UncheckedSendableBox(observer)
-        onLoop { [self] in
+        // The observer is used on the loop thread only, once handed over.
+        let attached = UncheckedSendable(observer)
+        loop.enter { [self] in
             guard !subscription.isDisposed else { return }
             attachOnLoop(attached.value)
-            subscription.setDisposable(Disposables.create { [self] in onLoop { self.detach() } })
+            subscription.setDisposable(Disposables.create { [self] in loop.enter { self.detach() } })
         }
         return subscription
     }
@@ -159,7 +160,7 @@ final class HTTPBodySource: @unchecked Sendable {
 
     /// An async consumer holds too much (`true`) or wants more.
     func consumerHolds(_ holds: Bool) {
-        onLoop { [self] in
+        loop.enter { [self] in
             guard holdsForConsumer != holds else { return }
             holdsForConsumer = holds && !isFinished && !discarding
             updateHold()
@@ -179,21 +180,5 @@ final class HTTPBodySource: @unchecked Sendable {
         guard holds != holdsConnection else { return }
         holdsConnection = holds
         connection?.body(self, holds: holds)
-    }
-
-    private func onLoop(_ work: @escaping @Sendable () -> Void) {
-        if loop.isOnLoopThread {
-            work()
-        } else {
-            _ = loop.enter(work)
-        }
-    }
-}
-
-/// Carries a value across a hop to the loop thread, where it is used alone.
-struct UncheckedSendableBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) {
-        self.value = value
     }
 }

@@ -68,9 +68,10 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     /// when the connection should close. Disposing stops it.
     var life: Completable {
         Completable.create { [self] observer in
-            let stopped = Disposables.create { [self] in onLoop { self.finish(notify: false) } }
-            let started = UncheckedSendableBox(observer)
-            onLoop { [self] in
+            let stopped = Disposables.create { [self] in loop.enter { self.finish(notify: false) } }
+            // The observer is called on the loop thread only, once handed over.
+            let started = UncheckedSendable(observer)
+            loop.enter { [self] in
                 guard !stopped.isDisposed else { return }
                 start(started.value)
             }
@@ -198,9 +199,12 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
 
     /// The handler's answer, from any thread.
     func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTPExchange) {
+        // Most answers come on the loop thread, during the handler's call:
+        // handled at once, with no closure made for the door.
         guard loop.isOnLoopThread else {
-            let sent = UncheckedSendableBox((result, exchange))
-            _ = loop.enter { [self] in answered(sent.value.0, for: sent.value.1) }
+            // The result and the exchange are touched on the loop thread only.
+            let sent = UncheckedSendable((result, exchange))
+            loop.enter { [self] in answered(sent.value.0, for: sent.value.1) }
             return
         }
         guard !isFinished, exchange === self.exchange, !exchange.started else { return }
@@ -300,7 +304,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         }
 
         func on(_ event: Event<ByteBuffer>) {
-            connection.onLoop { [self] in
+            connection.loop.enter { [self] in
                 guard !connection.isFinished, connection.exchange === exchange, !exchange.answered else { return }
                 switch event {
                 case .next(let bytes):
@@ -503,16 +507,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         _ = written.subscribe(onError: { [weak self] _ in
             // The read side sees the same failure; stop answering.
             guard let self else { return }
-            onLoop { self.finish() }
+            loop.enter { self.finish() }
         })
-    }
-
-    private func onLoop(_ work: @escaping @Sendable () -> Void) {
-        if loop.isOnLoopThread {
-            work()
-        } else {
-            _ = loop.enter(work)
-        }
     }
 }
 

@@ -6,6 +6,9 @@ import Glibc
 /// thread pool would otherwise reorder them). Loop thread only.
 final class FileWriter {
     private let loop: Loop
+    /// What errors name: the descriptor the caller knows (`fd 1`), not
+    /// the duplicate written through.
+    private let name: String
     /// The file, until closed.
     private var file: OwnedDescriptor?
     /// Writes waiting: bytes (`nil` for a flush) and who to tell.
@@ -13,9 +16,10 @@ final class FileWriter {
     private var isWriting = false
     private var closeWhenDone = false
 
-    /// Writes to `file`, which it owns from here.
-    init(loop: Loop, file: consuming OwnedDescriptor) {
+    /// Writes to `file`, which it owns from here; errors name it `name`.
+    init(loop: Loop, file: consuming OwnedDescriptor, name: String) {
         self.loop = loop
+        self.name = name
         self.file = consume file
     }
 
@@ -39,7 +43,7 @@ final class FileWriter {
         }
         let (bytes, finish) = queue.removeFirst()
         guard let descriptor = file?.descriptor else {
-            finish(UVError(code: UVError.Code.badFileDescriptor, operation: "uv_fs_write"))
+            finish(UVError(code: UVError.Code.badFileDescriptor, operation: "uv_fs_write", address: name))
             next()
             return
         }
@@ -53,7 +57,7 @@ final class FileWriter {
             _ = try UVFileRequest(loop: loop, writing: bytes, to: descriptor) { [self] written in
                 isWriting = false
                 if written < 0 {
-                    finish(UVError(status: Int32(written), operation: "uv_fs_write", address: "fd \(descriptor)"))
+                    finish(UVError(status: Int32(written), operation: "uv_fs_write", address: name))
                 } else if written < bytes.count {
                     // A short write: the rest goes first.
                     queue.insert((bytes.slice(at: written, count: bytes.count - written), finish), at: 0)

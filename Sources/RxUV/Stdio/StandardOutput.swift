@@ -91,7 +91,7 @@ public final class StandardOutput: Sendable {
                 target.value = .stream(stream)
                 return .stream(stream)
             case .file(let file):
-                let writer = FileWriter(loop: loop, file: file)
+                let writer = FileWriter(loop: loop, file: file, name: "fd \(descriptor)")
                 target.value = .file(writer)
                 return .file(writer)
             }

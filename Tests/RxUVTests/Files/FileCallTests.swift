@@ -118,6 +118,16 @@ final class FileCallTests: BridgeTestCase {
         }
     }
 
+    /// A real ENOSPC with no mount: /dev/full fails every write with it.
+    /// (The full tmpfs of Tests/Examples/test_full_disk.py covers the
+    /// atomic write; /dev/full's directory is no place for its temporary file.)
+    func testWriteFile_InPlaceToDevFull_FailsWithENOSPC() {
+        XCTAssertThrowsError(try value(loop.rx.writeFile(path: "/dev/full", bytes: ByteBuffer(string: "x"), atomic: false))) { error in
+            XCTAssertEqual((error as? UVError)?.code, .noSpaceLeft, "\(error)")
+            XCTAssertEqual((error as? UVError)?.operation, "uv_fs_write", "\(error)")
+        }
+    }
+
     func testStat_KindsAndMissing() throws {
         XCTAssertEqual(try value(loop.rx.stat(path: directory)).kind, .directory)
         XCTAssertEqual(try value(loop.rx.stat(path: "\(directory!)/missing")), .missing)

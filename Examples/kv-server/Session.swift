@@ -27,6 +27,17 @@ final class Session: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var patterns: [ByteBuffer] = []
     /// QUIT or a protocol error: reply to what came before, then close.
     @exclusivity(unchecked) private var closing = false
+    /// `true` while the connection is unwritable: more than its high
+    /// watermark of replies wait for a client that pipelines and does not
+    /// read. The rest of the read's commands wait in `held`, and reading is
+    /// paused (the stream's read gate), until the replies drain to the low
+    /// watermark; so a connection holds at most its high watermark of
+    /// replies, one batch and one read's commands, whatever the commands'
+    /// replies weigh.
+    @exclusivity(unchecked) private var holding = false
+    @exclusivity(unchecked) private var held: [RESPFrame] = []
+    /// `connection.rx.writable`'s subscription, while serving.
+    @exclusivity(unchecked) private var writability: Disposable?
     /// `true` once the last reply is written: reading ends (replayed to a
     /// late subscriber, so a client refused at once is closed at once).
     private let finished = BehaviorSubject(value: false)
@@ -65,6 +76,8 @@ final class Session: @unchecked Sendable {
     }
 
     private func started() {
+        // Released in `ended()`, which the chain runs when it ends.
+        writability = connection.writability.subscribe(onNext: { writable in self.writabilityChanged(writable) })
         server.clientConnected()
         if server.clientCount > server.maxClients {
             reply(.error("ERR max number of clients reached"))
@@ -74,6 +87,9 @@ final class Session: @unchecked Sendable {
     }
 
     private func ended() {
+        writability?.dispose()
+        writability = nil
+        held = []
         for channel in channels { server.pubSub.unsubscribe(self, channel: channel) }
         for pattern in patterns { server.pubSub.unsubscribe(self, pattern: pattern) }
         channels = []
@@ -82,6 +98,33 @@ final class Session: @unchecked Sendable {
     }
 
     private func handle(_ frame: RESPFrame) {
+        guard !holding else {
+            held.append(frame)
+            return
+        }
+        run(frame)
+    }
+
+    /// Runs the held commands when the connection turns writable, until
+    /// their replies make it unwritable again.
+    private func writabilityChanged(_ writable: Bool) {
+        guard writable else {
+            holding = true
+            return
+        }
+        guard holding else { return }
+        holding = false
+        var index = 0
+        while index < held.count, !holding {
+            run(held[index])
+            index += 1
+        }
+        held.removeFirst(index)
+        holding = holding || !held.isEmpty
+        flush()
+    }
+
+    private func run(_ frame: RESPFrame) {
         guard !closing else { return }
         switch frame {
         case .command(let arguments):

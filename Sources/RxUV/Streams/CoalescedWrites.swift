@@ -26,6 +26,9 @@ struct CoalescedWrites {
     private var hasWritten = false
     /// The writes held so far, in order.
     private(set) var writes: [Write] = []
+    /// Their bytes: held bytes count against the stream's high watermark
+    /// (`StreamConnection.hold`).
+    private(set) var heldBytes = 0
 
     /// The reader starts or ends handling a read.
     mutating func handling(_ isHandling: Bool) {
@@ -53,6 +56,7 @@ struct CoalescedWrites {
     mutating func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> HeldWriteCancellation {
         let cancellation = HeldWriteCancellation()
         writes.append(Write(payload: payload, observer: observer, cancellation: cancellation))
+        heldBytes += payload.count
         return cancellation
     }
 
@@ -60,6 +64,7 @@ struct CoalescedWrites {
     mutating func take() -> [Write] {
         var taken: [Write] = []
         swap(&taken, &writes)
+        heldBytes = 0
         return taken
     }
 }

@@ -324,17 +324,28 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// Holds a write (`holdsNextWrite()` said so) until the read's handling
     /// ends; the returned disposable (from any thread) stops its
     /// notification. Loop thread.
+    ///
+    /// Held bytes count against `highWatermark` like queued ones: past it,
+    /// the batch goes out now, so that the write queue, and with it the
+    /// backpressure (unwritable, reading paused), sees them. A read
+    /// answered with many or large writes (pipelined commands whose
+    /// replies outweigh them) holds at most a high watermark of them here.
     final func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> Disposable {
-        state.value.writes.held.hold(payload, for: observer)
+        let cancellation = state.value.writes.held.hold(payload, for: observer)
+        if state.value.writes.held.heldBytes > highWatermark {
+            flushCoalesced(holdingOn: true)
+        }
+        return cancellation
     }
 
     /// Writes the held writes as one: one `uv_try_write`, and one `uv_write`
     /// for what the kernel did not take; each subscriber is told the
-    /// outcome, in order. Loop thread.
-    final func flushCoalesced() {
+    /// outcome, in order. With `holdingOn` (a batch past the high
+    /// watermark), the read's later writes are held again. Loop thread.
+    final func flushCoalesced(holdingOn: Bool = false) {
         // A flush inside a handling (a graceful close, a shutdown) stops
         // holding: writes chained on these go out at once from here on.
-        guard let (payload, batch) = state.value.writes.takeHeld() else { return }
+        guard let (payload, batch) = state.value.writes.takeHeld(holdingOn: holdingOn) else { return }
         switch writeAtOnce(payload) {
         case .written:
             StreamWriteQueue.tell(batch, nil)

@@ -42,11 +42,15 @@ struct StreamWriteQueue {
 
     /// Takes the held writes out as one payload (their buffers in order),
     /// with the writes whose subscribers hear the outcome; `nil` when none
-    /// is held. Holds nothing more until the next read's handling, so a
-    /// write chained on one of these goes out at once.
-    mutating func takeHeld() -> (payload: StreamWritePayload, writes: [CoalescedWrites.Write])? {
+    /// is held. Unless `holdingOn`, holds nothing more until the next
+    /// read's handling, so a write chained on one of these goes out at
+    /// once; with it (a batch sent early, past the high watermark), the
+    /// read's later writes are held for the handling's end as before.
+    mutating func takeHeld(holdingOn: Bool = false) -> (payload: StreamWritePayload, writes: [CoalescedWrites.Write])? {
         guard !held.writes.isEmpty else { return nil }
-        held.stopHolding()
+        if !holdingOn {
+            held.stopHolding()
+        }
         let writes = held.take()
         if writes.count == 1 {
             return (writes[0].payload, writes)

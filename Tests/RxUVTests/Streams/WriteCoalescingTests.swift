@@ -114,4 +114,31 @@ final class WriteCoalescingTests: BridgeTestCase {
         XCTAssertEqual(answer, "now")
         XCTAssertEqual(completedDuringSubscribe, true)
     }
+
+    /// Held bytes count against the high watermark: past it, the batch goes
+    /// out during the handling, where the write queue and its backpressure
+    /// (unwritable, reading paused) see it, instead of every write of the
+    /// read being held to its end. Later writes of the read are held again;
+    /// everything arrives in order.
+    func testHeldBytesPastTheHighWatermark_GoOutDuringTheHandling() {
+        var told: [Int] = []
+        var toldDuringHandling: [Int] = []
+        var heldAfterEarlyBatch = false
+        let part = String(repeating: "x", count: 1000)
+        let answer = exchange("go") { connection, _ in
+            connection.highWatermark = 4000
+            for index in 0..<10 {
+                _ = connection.write(part).subscribe(onCompleted: { told.append(index) })
+            }
+            heldAfterEarlyBatch = connection.holdsNextWrite()
+            toldDuringHandling = told
+            connection.close(.afterWrites)
+        }
+        XCTAssertEqual(answer, String(repeating: part, count: 10))
+        // The 1st write goes out at once; the 2nd to 6th are held until the
+        // 6th passes 4,000 held bytes, then go out together.
+        XCTAssertEqual(toldDuringHandling, [0, 1, 2, 3, 4, 5])
+        XCTAssertEqual(told, Array(0..<10))
+        XCTAssertTrue(heldAfterEarlyBatch, "writes after an early batch are held again until the handling ends")
+    }
 }

@@ -30,14 +30,34 @@ struct Aggregates {
     private var timerCounts: [String: Double] = [:]
     private var sets: [String: Set<String>] = [:]
     /// Since the start, for the summary at the end.
-    private(set) var totals = (packets: 0, metrics: 0, badLines: 0)
+    private(set) var totals = (packets: 0, metrics: 0, badLines: 0, dropped: 0)
+    /// Samples dropped in this interval because their name was new and
+    /// `maxNames` were kept already (read and reset by `takeDropped()`).
+    private var droppedInInterval = 0
 
     /// The percentiles timers report (`90` gives `upper_90`; `-10` gives
     /// `lower_top10`, the mean of the lowest 10 %...).
     let percentiles: [Double]
+    /// The most names kept, over every kind. Counters and gauges keep
+    /// their names until the daemon stops (statsd's default), so a flood of
+    /// distinct names would otherwise grow memory without end: past this,
+    /// a sample with a new name is dropped and counted.
+    let maxNames: Int
 
-    init(percentiles: [Double]) {
+    init(percentiles: [Double], maxNames: Int = 100_000) {
         self.percentiles = percentiles
+        self.maxNames = maxNames
+    }
+
+    /// The names kept now, over every kind (statsd's `numStats`).
+    var nameCount: Int {
+        counters.count + timers.count + gauges.count + sets.count
+    }
+
+    /// The samples dropped since the last call (new names past `maxNames`).
+    mutating func takeDropped() -> Int {
+        defer { droppedInInterval = 0 }
+        return droppedInInterval
     }
 
     /// Takes in one datagram; returns how many lines it held and how many
@@ -59,8 +79,14 @@ struct Aggregates {
         }
     }
 
-    /// Adds one good sample.
+    /// Adds one good sample, unless its name is new and `maxNames` are
+    /// kept already.
     mutating func add(_ sample: StatsdSample) {
+        if nameCount >= maxNames, !isKept(sample) {
+            droppedInInterval += 1
+            totals.dropped += 1
+            return
+        }
         switch sample.kind {
         case .counter:
             counters[sample.name, default: 0] += sample.value / sample.rate
@@ -75,6 +101,16 @@ struct Aggregates {
             timerCounts[sample.name, default: 0] += 1 / sample.rate
         case .set(let member):
             sets[sample.name, default: []].insert(member)
+        }
+    }
+
+    /// Whether the sample's name is kept already, for its kind.
+    private func isKept(_ sample: StatsdSample) -> Bool {
+        switch sample.kind {
+        case .counter: counters[sample.name] != nil
+        case .gauge: gauges[sample.name] != nil
+        case .timer: timers[sample.name] != nil
+        case .set: sets[sample.name] != nil
         }
     }
 
@@ -98,7 +134,7 @@ struct Aggregates {
         for (name, members) in sets.sorted(by: { $0.key < $1.key }) {
             stats.append(Stat(name: "stats.sets.\(name).count", value: Double(members.count)))
         }
-        stats.append(Stat(name: "stats.statsd.numStats", value: Double(counters.count + timers.count + gauges.count + sets.count)))
+        stats.append(Stat(name: "stats.statsd.numStats", value: Double(nameCount)))
 
         for name in counters.keys { counters[name] = 0 }
         for name in timers.keys { timers[name] = [] }

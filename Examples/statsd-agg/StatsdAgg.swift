@@ -49,6 +49,9 @@ struct StatsdAgg: AsyncParsableCommand {
     @Option(help: "Timer percentiles, comma-separated (a negative one counts from the bottom).")
     var percentiles = Percentiles(argument: "50,90,99")!
 
+    @Option(help: "The most metric names kept (counters and gauges keep theirs until the daemon stops); samples of new names past it are dropped and logged once per flush.")
+    var maxNames = 100_000
+
     @OptionGroup var logging: LoggingOptions
 
     @Option(help: "Also serve /metrics (Prometheus's text format: its own counters) and /healthz over HTTP on this port (0 lets the system choose).")
@@ -66,6 +69,9 @@ struct StatsdAgg: AsyncParsableCommand {
         }
         guard graphite != nil || stdout else {
             throw ValidationError("Give --graphite host:port, --stdout, or both.")
+        }
+        guard maxNames > 0 else {
+            throw ValidationError("--max-names must be above 0.")
         }
         guard receiveBufferSize > 0 else {
             throw ValidationError("--receive-buffer-size must be above 0.")
@@ -97,7 +103,7 @@ struct StatsdAgg: AsyncParsableCommand {
         let flushInterval = flushInterval
         let seconds = Double(flushInterval.nanoseconds) / 1e9
         // Loop-thread state: every event below arrives on the loop thread.
-        var aggregates = Aggregates(percentiles: percentiles.values)
+        var aggregates = Aggregates(percentiles: percentiles.values, maxNames: maxNames)
         let cannotBind = Atomic<Bool>(false)
 
         // Under a ServiceGroup: the first SIGINT or SIGTERM ends receiving
@@ -129,6 +135,10 @@ struct StatsdAgg: AsyncParsableCommand {
 
                         let flush = Observable<Never>.deferred {
                             aggregates.count(selfMetrics.take())
+                            let dropped = aggregates.takeDropped()
+                            if dropped > 0 {
+                                logger.warning("dropped \(Console.count(dropped, "sample")) of new names: \(aggregates.maxNames) names are kept already (--max-names)")
+                            }
                             let stats = aggregates.flush(interval: seconds)
                             let timestamp = time(nil)
                             if toStdout {
@@ -146,7 +156,7 @@ struct StatsdAgg: AsyncParsableCommand {
                             drain: flush.asCompletable().do(onCompleted: {
                                 let totals = aggregates.totals
                                 logger.info(
-                                    "stopped; received \(Console.count(totals.packets, "packet")), \(Console.count(totals.metrics, "metric")), \(Console.count(totals.badLines, "bad line"))"
+                                    "stopped; received \(Console.count(totals.packets, "packet")), \(Console.count(totals.metrics, "metric")), \(Console.count(totals.badLines, "bad line")), dropped \(Console.count(totals.dropped, "sample")) of new names"
                                 )
                             }))
                     },

@@ -258,7 +258,26 @@ class StatsdAggTests(unittest.TestCase):
             "stats.counters.weird_name-x.count"])
         self.assertIsNone(example.process.poll())
         self.stop_cleanly(example, signal.SIGINT)
-        self.assertRegex(example.stderr[-1], r"^statsd-agg: stopped; received 3 packets, \d+ metrics, 13 bad lines$")
+        self.assertRegex(example.stderr[-1], r"^statsd-agg: stopped; received 3 packets, \d+ metrics, 13 bad lines, dropped 0 samples of new names$")
+
+    def test_max_names_caps_the_names_kept(self):
+        """--max-names 6: statsd's three own counters and the first three
+        new names are kept; samples of later new names are dropped, logged
+        once per flush; kept names still take samples."""
+        example, port = self.start("--stdout", "--flush-interval", "1s", "--max-names", "6")
+        next_flush(example)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sender:
+            sender.sendto(b"\n".join(b"name%d:1|c" % index for index in range(10)), ("127.0.0.1", port))
+            sender.sendto(b"name0:5|c\nname9:1|g\nname1:2|c", ("127.0.0.1", port))
+        metrics = next_flush(example)["metrics"]
+        self.assertEqual(sorted(name for name in metrics if name.startswith("stats.counters.name") and name.endswith(".count")),
+                         ["stats.counters.name0.count", "stats.counters.name1.count", "stats.counters.name2.count"])
+        self.assertEqual(metrics["stats.counters.name0.count"], 6)
+        self.assertEqual(metrics["stats.counters.name1.count"], 3)
+        self.assertEqual(metrics["stats.statsd.numStats"], 6)
+        example.expect_stderr(r"dropped 8 samples of new names: 6 names are kept already \(--max-names\)$")
+        self.stop_cleanly(example)
+        self.assertRegex(example.stderr[-1], r", dropped 8 samples of new names$")
 
     def test_graphite_gets_plaintext_and_the_last_flush_on_sigterm(self):
         graphite = GraphiteListener()

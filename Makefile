@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick fuzz fuzz-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
 
 setup:
 	@scripts/setup.sh
@@ -37,6 +37,16 @@ fuzz: setup
 
 fuzz-quick: setup
 	scripts/fuzz.sh 10
+
+# A soak of every daemon under steady mixed load, release builds: ten
+# minutes (soak.csv and soak.png in Documentation/Soak/); soak-quick: ninety
+# seconds (CI). Fails when memory or descriptors grow after the warm-up.
+# See RELIABILITY.md.
+soak: setup
+	python3 scripts/soak.py --out Documentation/Soak
+
+soak-quick: setup
+	python3 scripts/soak.py --quick
 
 # Both XCTest suites under ThreadSanitizer, in their own scratch path (CI runs it).
 # -DRX_TSAN swaps Synchronization.Mutex for a pthread_mutex_t one (SanitizerMutex.swift):

@@ -52,3 +52,4 @@ python3 -c 'import redis' 2>/dev/null || { echo "setup: installing the Python re
 python3 -c 'import statsd' 2>/dev/null || { echo "setup: installing the Python statsd client"; pip_install statsd; }
 python3 -c 'import h11' 2>/dev/null || { echo "setup: installing h11 (the HTTP/1.1 parser RxUVHTTP is checked against)"; pip_install h11; }
 python3 -c 'import prometheus_client' 2>/dev/null || { echo "setup: installing prometheus_client (its parser reads http-server's /metrics)"; pip_install prometheus_client; }
+python3 -c 'import matplotlib' 2>/dev/null || { echo "setup: installing matplotlib (the soak's plot, scripts/soak.py)"; pip_install matplotlib; }

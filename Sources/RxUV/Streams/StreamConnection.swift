@@ -29,7 +29,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// The loop this stream belongs to.
     public final let loop: Loop
 
-    private let limits = Mutex((high: 64 * 1024, low: 32 * 1024))
+    // Atomics, not a lock: each queued or held write reads the high one.
+    private let high = Atomic<Int>(64 * 1024)
+    private let low = Atomic<Int>(32 * 1024)
     private let queuedBytes = Atomic<Int>(0)
     private let closedFlag = Atomic<Bool>(false)
     private let writableFlag = Atomic<Bool>(true)
@@ -89,15 +91,15 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// Above this many queued write bytes the stream turns unwritable and
     /// reading pauses. Default 64 KiB.
     public final var highWatermark: Int {
-        get { limits.withLock { $0.high } }
-        set { limits.withLock { $0.high = max(newValue, 1) } }
+        get { high.load(ordering: .relaxed) }
+        set { high.store(max(newValue, 1), ordering: .relaxed) }
     }
 
     /// At or below this many queued write bytes an unwritable stream turns
     /// writable again and paused reading resumes. Default 32 KiB.
     public final var lowWatermark: Int {
-        get { limits.withLock { $0.low } }
-        set { limits.withLock { $0.low = max(newValue, 0) } }
+        get { low.load(ordering: .relaxed) }
+        set { low.store(max(newValue, 0), ordering: .relaxed) }
     }
 
     /// Bytes handed to `write` that libuv has not yet passed to the kernel

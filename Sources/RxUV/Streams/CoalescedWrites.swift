@@ -6,7 +6,9 @@ import Synchronization
 /// echo, costs nothing more); those after it are held, in order, and written
 /// together, as one vectored write, when the handling ends
 /// (`StreamConnection.flushCoalesced`, through `StreamWriteQueue`): a read answered with many writes
-/// (pipelined requests) costs two write calls, not one per write. Each held
+/// (pipelined requests) costs two write calls, not one per write. Held
+/// bytes past the stream's high watermark go out at once as a batch of
+/// their own (`StreamConnection.hold`), so backpressure sees them. Each held
 /// write keeps its subscriber, told once the batch is written; one whose
 /// subscription was disposed meanwhile still goes out (a write cannot be
 /// taken back), untold. Loop-thread state of a `StreamConnection`.

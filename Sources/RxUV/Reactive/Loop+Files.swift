@@ -109,6 +109,27 @@ extension Reactive where Base == Loop {
         }.asCompletable()
     }
 
+    /// The regular file at `path`, opened for reading, with its status: one
+    /// trip to libuv's thread pool (`uv_fs_open`, `uv_fs_fstat`); the
+    /// result arrives on the loop thread. What `ByteStream.write(_:range:)`
+    /// sends; `OpenFileCache` keeps them open across requests.
+    ///
+    /// Fails with the call's `UVError` (`ENOENT`, `EACCES`...), and with
+    /// `EISDIR` or `EINVAL` for a directory or anything else that is not a
+    /// regular file (a FIFO is opened without waiting for a writer, then
+    /// refused). Disposing before a pool thread took the work cancels it;
+    /// after, the file is closed as the result is dropped.
+    public func openFile(path: String) -> Single<OpenFile> {
+        work { () throws -> OpenFile in
+            let descriptor = OwnedDescriptor(try BlockingFileSystem.open(path, flags: O_RDONLY | O_NONBLOCK))
+            let status = try BlockingFileSystem.stat(descriptor.descriptor, path: path)
+            guard status.kind == .regular else {
+                throw UVError(code: status.kind == .directory ? .isADirectory : .invalidArgument, operation: "openFile", address: "\(path) is not a regular file")
+            }
+            return OpenFile(path: path, status: status, descriptor: descriptor)
+        }
+    }
+
     /// The status of `path` (`uv_fs_stat`, following symbolic links), from
     /// libuv's thread pool, on the loop thread. A missing path succeeds with
     /// `FileStatus.missing`; other failures are the call's `UVError`

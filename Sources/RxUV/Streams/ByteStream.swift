@@ -57,6 +57,14 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
     /// peer sees end of input; reading continues.
     func shutdown() -> Completable
 
+    /// Sends the bytes `range` (offsets) of `file` when subscribed, in
+    /// order behind the writes made before; completes once the last is
+    /// handed on. A libuv stream sends what the kernel takes straight
+    /// from the page cache (`sendfile(2)`); every stream copies the rest
+    /// a chunk at a time through `write`. The default implementation
+    /// (for a stream with no direct path, such as TLS) copies it all.
+    func write(_ file: OpenFile, range: Range<Int64>) -> Completable
+
     /// Closes the stream as `mode` says. Safe from any thread, any number of
     /// times.
     func close(_ mode: StreamCloseMode)
@@ -110,5 +118,31 @@ extension ByteStream {
     /// Writes the UTF-8 bytes of `string`; see `write(_:)` for `ByteBuffer`.
     public func write(_ string: String) -> Completable {
         write(ByteBuffer(string: string))
+    }
+
+    /// Sends the bytes `range` (offsets) of `file`, an open file
+    /// (`loop.rx.openFile(path:)`, `OpenFileCache`), on the loop thread:
+    /// read a chunk at a time (`pread`, up to 64 KiB, on the loop thread,
+    /// as nginx reads without `aio`) and written with `write(_:)`, the next
+    /// chunk once the last is written, so a slow peer holds one chunk in
+    /// memory. Completes after the last byte; fails with
+    /// `UVError.Code.endOfFile` when the file ends before the range does,
+    /// or with a read's or a write's error. Disposing stops after the
+    /// chunk in flight, untold; the file stays open while the object
+    /// lives.
+    ///
+    /// `StreamConnection` (TCP, Unix sockets, pipes) sends what the kernel
+    /// takes straight from the page cache instead (`sendfile(2)`), and
+    /// copies only what the socket cannot take at once. For a file that
+    /// may not be in the page cache, `write(fileAt:range:)` reads on
+    /// libuv's thread pool instead.
+    public func write(_ file: OpenFile, range: Range<Int64>) -> Completable {
+        FileSend.completable(stream: self, file: file, range: range, direct: nil)
+    }
+
+    /// Sends the whole of `file`, as its size was when it was opened; see
+    /// `write(_:range:)`.
+    public func write(_ file: OpenFile) -> Completable {
+        write(file, range: 0..<Int64(file.status.size))
     }
 }

@@ -2,6 +2,10 @@ internal import CLibUV
 @_spi(Bridge) import RxCore
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A connected byte stream over a libuv `uv_stream_t`: what TCP
 /// connections, Unix-domain socket connections, TTYs and a child process's
 /// pipes share. The libuv implementation of the `ByteStream` face.
@@ -173,6 +177,43 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// `write(_:)` for one `ByteBuffer`.
     public final func write(_ buffers: [ByteBuffer]) -> Completable {
         Completable(raw: StreamWrite(stream: self, payload: .many(buffers)))
+    }
+
+    /// Sends the bytes `range` of `file`, in order behind the writes made
+    /// before, on the loop thread: while nothing is queued or held before
+    /// it, `sendfile(2)` hands the kernel what the socket takes now,
+    /// straight from the page cache, with no copy in this process (up to
+    /// 64 KiB an offer); what the socket cannot take at once is read a
+    /// chunk at a time (`pread`, up to 64 KiB) and written with `write`,
+    /// after which `sendfile` is offered the rest again. A slow peer holds
+    /// at most one chunk in memory. Completes after the last byte; fails
+    /// with `UVError.Code.endOfFile` when the file ends before the range
+    /// does, or with the `sendfile`, read or write error (`EPIPE`,
+    /// `ECONNRESET`, `ENOTCONN` on a closed stream). Disposing stops after
+    /// the chunk in flight, untold. The file is read on the loop thread, as
+    /// nginx reads without `aio`: `write(fileAt:range:)` reads on libuv's
+    /// thread pool instead, for files that may not be in the page cache.
+    public final func write(_ file: OpenFile, range: Range<Int64>) -> Completable {
+        FileSend.completable(stream: self, file: file, range: range) { [self] file, offset, count throws(UVError) -> FileSend.DirectSend in
+            guard handle.isOpen else { throw writeError(.notConnected) }
+            // Only with nothing before it: no write queued, none held for
+            // the end of a read's handling (then it goes, as a write that
+            // the kernel takes at once, before any made after it).
+            guard state.value.writes.isDrained, state.value.writes.held.writes.isEmpty, let socket = handle.descriptor else { return .notNow }
+            var position = off_t(offset)
+            do throws(UVError) {
+                let sent = Int(try systemCall("sendfile", address: peerDescription) { Int32(truncatingIfNeeded: sendfile(socket, file.descriptor, &position, count)) })
+                if sent > 0 {
+                    state.value.traffic?.wrote(sent)
+                    state.value.lastActivity = loop.clockMilliseconds
+                }
+                return .sent(sent)
+            } catch where error.code == .wouldBlock {
+                return .notNow
+            } catch where error.code == .invalidArgument {
+                return .unsupported
+            }
+        }
     }
 
     /// The bytes the peer sends (`rx.data`): `uv_read_start` when

@@ -10,6 +10,7 @@ public struct HTTPResponseBody: Sendable {
         case bytes(ByteBuffer)
         case stream(Observable<ByteBuffer>, length: Int?)
         case file(path: String, range: Range<Int64>)
+        case openFile(OpenFile, range: Range<Int64>)
     }
 
     let content: Content
@@ -51,12 +52,26 @@ public struct HTTPResponseBody: Sendable {
         HTTPResponseBody(content: .file(path: path, range: range))
     }
 
+    /// The bytes `range` of `file`, a file already open
+    /// (`loop.rx.openFile(path:)`, or an `OpenFileCache` for files served
+    /// again and again), with `Content-Length`, sent by the connection's
+    /// stream (`ByteStream.write(_:range:)`): over TCP and Unix sockets
+    /// with `sendfile(2)` from the page cache, copying only what the socket
+    /// cannot take at once, a chunk at a time; over TLS a chunk at a time.
+    /// Read on the loop thread, as nginx reads without `aio`; for files
+    /// that may not be in the page cache, `file(path:range:)` reads on
+    /// libuv's thread pool. A file that ends before the range does closes
+    /// the connection, the response cut short.
+    public static func file(_ file: OpenFile, range: Range<Int64>) -> HTTPResponseBody {
+        HTTPResponseBody(content: .openFile(file, range: range))
+    }
+
     /// The byte count when it is known before the body is sent.
     public var length: Int? {
         switch content {
         case .bytes(let bytes): bytes.count
         case .stream(_, let length): length
-        case .file(_, let range): Int(range.count)
+        case .file(_, let range), .openFile(_, let range): Int(range.count)
         }
     }
 }

@@ -277,14 +277,22 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             finished(exchange)
         case .file(let path, let range):
             write(buffers)
-            exchange.work = stream.write(fileAt: path, range: range).subscribe(
-                onCompleted: { [weak self] in self?.finished(exchange) },
-                onError: { [weak self] error in self?.responseFailed(error) })
+            send(stream.write(fileAt: path, range: range), for: exchange)
+        case .openFile(let file, let range):
+            write(buffers)
+            send(stream.write(file, range: range), for: exchange)
         case .stream(let source, let length):
             write(buffers)
             exchange.work = source.subscribe(
                 BodyWriter(connection: self, exchange: exchange, chunked: framing == .chunked && !closeDelimited, length: length))
         }
+    }
+
+    /// Sends a file's body; the exchange ends with it.
+    private func send(_ body: Completable, for exchange: HTTPExchange) {
+        exchange.work = body.subscribe(
+            onCompleted: { [weak self] in self?.finished(exchange) },
+            onError: { [weak self] error in self?.responseFailed(error) })
     }
 
     /// Writes a streamed body as it comes, counting it against its length.

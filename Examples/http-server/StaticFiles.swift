@@ -99,7 +99,7 @@ struct StaticFiles: Sendable {
                 break
             }
             if byte == UInt8(ascii: "/") || suffix.count == 4 { break }
-            suffix.append(byte | 0x20)  // ASCII lower case (a digit is unchanged)
+            suffix.append(byte | 0x20) // ASCII lower case (a digit is unchanged)
         }
         guard found else { return "application/octet-stream" }
         return switch String(decoding: suffix.reversed(), as: UTF8.self) {

@@ -40,14 +40,16 @@ public final class OpenFile: Sendable {
     /// thread): fewer at the file's end, none past it.
     func read(count: Int, at offset: Int64) throws(UVError) -> ByteBuffer {
         var failure: UVError?
-        let bytes = ByteBuffer(unsafeUninitializedCapacity: count, initializingWith: { (buffer: UnsafeMutableRawBufferPointer) -> Int in
-            do throws(UVError) {
-                return Int(try systemCall("pread", address: path) { Int32(truncatingIfNeeded: pread(descriptor, buffer.baseAddress, count, off_t(offset))) })
-            } catch {
-                failure = error
-                return 0
-            }
-        })
+        let bytes = ByteBuffer(
+            unsafeUninitializedCapacity: count,
+            initializingWith: { (buffer: UnsafeMutableRawBufferPointer) -> Int in
+                do throws(UVError) {
+                    return Int(try systemCall("pread", address: path) { Int32(truncatingIfNeeded: pread(descriptor, buffer.baseAddress, count, off_t(offset))) })
+                } catch {
+                    failure = error
+                    return 0
+                }
+            })
         if let failure { throw failure }
         return bytes
     }

@@ -83,7 +83,7 @@ public final class OpenFileCache: Sendable {
             defer { state.entries = [:] }
             return state.entries
         }
-        _ = dropped  // released here, outside the lock
+        _ = dropped // released here, outside the lock
     }
 
     /// The file kept for `path` if it was opened less than `validity` ago,
@@ -137,7 +137,7 @@ public final class OpenFileCache: Sendable {
     /// The file at `path` could not be opened again: it is not kept.
     private func forget(_ path: String) {
         let dropped = state.withLock { $0.entries.removeValue(forKey: path) }
-        _ = dropped  // released outside the lock
+        _ = dropped // released outside the lock
     }
 
     private func keep(_ file: OpenFile) {

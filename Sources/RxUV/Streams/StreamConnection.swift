@@ -208,9 +208,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
                     state.value.lastActivity = loop.clockMilliseconds
                 }
                 return .sent(sent)
-            } catch where error.code == .wouldBlock {
+            } catch  where error.code == .wouldBlock {
                 return .notNow
-            } catch where error.code == .invalidArgument {
+            } catch  where error.code == .invalidArgument {
                 return .unsupported
             }
         }

@@ -98,7 +98,7 @@ final class OpenFileTests: BridgeTestCase {
         let (a, b, c) = (put("a", "a"), put("b", "b"), put("c", "c"))
         _ = try result(cache.file(at: a, on: loop)).get()
         _ = try result(cache.file(at: b, on: loop)).get()
-        _ = cache.cachedFile(at: a)  // a is now more recent than b
+        _ = cache.cachedFile(at: a) // a is now more recent than b
         _ = try result(cache.file(at: c, on: loop)).get()
         XCTAssertEqual(cache.count, 2)
         XCTAssertNotNil(cache.cachedFile(at: a))

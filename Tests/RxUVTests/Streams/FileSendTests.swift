@@ -57,8 +57,14 @@ final class FileSendTests: BridgeTestCase {
         let served: (any ByteStream) -> Void = { connection in
             let stream: any ByteStream = kind == .notAHandle ? ForwardingStream(connection) : connection
             _ = send(stream).subscribe(
-                onCompleted: { outcomeBox.value = .success(()); connection.close(.afterWrites) },
-                onError: { outcomeBox.value = .failure($0); connection.close(.afterWrites) })
+                onCompleted: {
+                    outcomeBox.value = .success(())
+                    connection.close(.afterWrites)
+                },
+                onError: { error in
+                    outcomeBox.value = .failure(error)
+                    connection.close(.afterWrites)
+                })
         }
         let listener: Disposable
         let connect: () -> Observable<any ByteStream>

@@ -14,13 +14,14 @@ checked against the bytes below, so that all three serve the same bodies:
 
     /plaintext            b"hello", text/plain
     /json                 JSON_BODY: {"message":"xxx…"} with 1010 "x", 1024 bytes, application/json
-    /static/file64k.bin   STATIC_BODY: 64 KiB written into the --root directory, read from disk per request
+    /static/file64k.bin   STATIC_BODY: 64 KiB written into the --root directory, from the page cache
 
 Otherwise each server keeps its defaults: nginx and RxUV close a keep-alive
 connection after 1000 requests (wrk reconnects), Hummingbird never does;
-nginx sends the file with sendfile, RxUV from libuv's thread pool a chunk at
-a time, Hummingbird through its FileMiddleware on NIO's thread pool (all
-their threads on the server's core).
+nginx sends the file with sendfile, RxUV too (its files kept open in an
+OpenFileCache, as nginx's open_file_cache would), Hummingbird through its
+FileMiddleware on NIO's thread pool (all their threads on the server's
+core).
 
 Reports the medians of req/s, p50 and p99 (wrk's latency distribution),
 socket errors and the server's CPU per request (utime + stime of the

@@ -43,7 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Examples"))
 
 from resp import RespConnection, encode  # noqa: E402
-from support import Example, cpu_seconds  # noqa: E402
+from support import Example, cpu_seconds, status_kib  # noqa: E402
 
 DAEMONS = ["echo-server", "kv-server", "statsd-agg", "rx-watch"]
 
@@ -231,14 +231,6 @@ def open_descriptors(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
 def slope_per_minute(points):
     """Least-squares slope of (seconds, value) points, per minute."""
     count = len(points)
@@ -360,7 +352,7 @@ def main():
                         failures.append(f"{daemon} exited ({example.process.returncode}): {example.stderr[-3:]}")
                         stop.set()
                         break
-                    rows.append({"daemon": daemon, "seconds": round(now - started, 1), "rss_kib": rss_kib(pid),
+                    rows.append({"daemon": daemon, "seconds": round(now - started, 1), "rss_kib": status_kib(pid),
                                  "fds": open_descriptors(pid), "cpu_seconds": cpu_seconds(pid)})
                 next_sample += arguments.interval
             if now - started >= arguments.seconds:

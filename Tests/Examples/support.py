@@ -141,11 +141,7 @@ class Example:
         return code, time.monotonic() - start
 
     def rss_kib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        raise AssertionError("no VmRSS")
+        return status_kib(self.process.pid)
 
     def stop(self):
         """Ends the process if a test left it running."""
@@ -154,6 +150,16 @@ class Example:
             self.process.wait()
         for stream in (self.process.stdout, self.process.stderr):
             stream.close()
+
+
+def status_kib(pid, field="VmRSS"):
+    """A KiB figure of process `pid` from /proc/PID/status: VmRSS (resident
+    now), VmHWM (the peak)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise AssertionError(f"no {field} for {pid}")
 
 
 def _limit_open_files(count):

@@ -24,21 +24,13 @@ import time
 import unittest
 
 from resp import encode
-from support import Example, cpu_seconds, udp_drops
+from support import Example, cpu_seconds, status_kib, udp_drops
 
 KiB = 1024
 MiB = 1024 * KiB
 #: Allocator and runtime slack on top of each computed bound: malloc's
 #: arenas, the thread pool, the debug build's larger frames.
 SLACK = 4 * MiB
-
-
-def status_kib(pid, field):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise AssertionError(f"no {field}")
 
 
 def flood(port, payload, clients, limit_bytes, seconds=15.0):

@@ -161,44 +161,50 @@ final class HTTPServerTests: BridgeTestCase {
         XCTAssertTrue(output.contains("Content-Length: 12\r\n"), output)
     }
 
-    /// Bodies from a file: whole, a range, and one whose file is shorter
-    /// than the range (the connection closes, the answer cut short).
+    /// Bodies from a file, by path (read on the thread pool) and open
+    /// (`sendfile`): whole, a range, and one whose file is shorter than the
+    /// range (the connection closes, the answer cut short).
     func testFileBody_WholeAndRange() throws {
-        let reports = CapturedReports(on: loop)
-        let directory = try TemporaryDirectory("rxuv-http-file")
-        defer { directory.remove() }
-        let path = directory.path + "/file"
-        let content = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
-        let handler: HTTPHandler = { request in
-            switch request.path {
-            case "/whole": .just(HTTPServerResponse(body: .file(path: path, range: 0..<300_000)))
-            case "/range": .just(HTTPServerResponse(status: .partialContent, body: .file(path: path, range: 1000..<201_000)))
-            default: .just(HTTPServerResponse(body: .file(path: path, range: 299_000..<301_000)))
+        for open in [false, true] {
+            let reports = CapturedReports(on: loop)
+            let directory = try TemporaryDirectory("rxuv-http-file")
+            defer { directory.remove() }
+            let path = directory.path + "/file"
+            let content = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+            let body: @Sendable (HTTPServerRequest, Range<Int64>) -> Single<HTTPResponseBody> = { request, range in
+                open ? request.loop.rx.openFile(path: path).map { .file($0, range: range) } : .just(.file(path: path, range: range))
             }
-        }
-        let script = """
-            import http.client, sys, hashlib
-            c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
-            for path in ["/whole", "/range"]:
-                c.request("GET", path)
+            let handler: HTTPHandler = { request in
+                switch request.path {
+                case "/whole": body(request, 0..<300_000).map { HTTPServerResponse(body: $0) }
+                case "/range": body(request, 1000..<201_000).map { HTTPServerResponse(status: .partialContent, body: $0) }
+                default: body(request, 299_000..<301_000).map { HTTPServerResponse(body: $0) }
+                }
+            }
+            let script = """
+                import http.client, sys, hashlib
+                c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+                for path in ["/whole", "/range"]:
+                    c.request("GET", path)
+                    r = c.getresponse()
+                    print(path, r.status, hashlib.sha256(r.read()).hexdigest())
+                c.request("GET", "/short")
                 r = c.getresponse()
-                print(path, r.status, hashlib.sha256(r.read()).hexdigest())
-            c.request("GET", "/short")
-            r = c.getresponse()
-            try:
-                r.read()
-                print("/short whole")
-            except http.client.IncompleteRead as e:
-                print("/short cut", len(e.partial))
-            """
-        let output = try withHTTPServer(handler: handler) { [loop = loop!] server in
-            try await loop.rx.writeFile(path: path, bytes: ByteBuffer(content)).value
-            return try await loop.python(script, ["\(server.address.port)"])
+                try:
+                    r.read()
+                    print("/short whole")
+                except http.client.IncompleteRead as e:
+                    print("/short cut", len(e.partial))
+                """
+            let output = try withHTTPServer(handler: handler) { [loop = loop!] server in
+                try await loop.rx.writeFile(path: path, bytes: ByteBuffer(content)).value
+                return try await loop.python(script, ["\(server.address.port)"])
+            }
+            let whole = try sha256(content)
+            let range = try sha256(Array(content[1000..<201_000]))
+            XCTAssertEqual(output, "/whole 200 \(whole)\n/range 206 \(range)\n/short cut 1000\n", open ? "open file" : "by path")
+            XCTAssertEqual(reports.names, ["EOF"], open ? "open file" : "by path")
         }
-        let whole = try sha256(content)
-        let range = try sha256(Array(content[1000..<201_000]))
-        XCTAssertEqual(output, "/whole 200 \(whole)\n/range 206 \(range)\n/short cut 1000\n")
-        XCTAssertEqual(reports.names, ["EOF"])
     }
 
     /// The same server on a Unix-domain socket.

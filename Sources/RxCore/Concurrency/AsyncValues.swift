@@ -7,35 +7,39 @@ import Synchronization
 /// before or while it waits) throws `CancellationError` and disposes the
 /// subscription. Released with the iteration (the loop ended or left
 /// early), it disposes the subscription.
+@usableFromInline
 final class AsyncValues<Element>: @unchecked Sendable {
     // @unchecked Sendable: the state is read and written under its lock;
     // elements cross to the iterating task as they cross threads in Rx. The
     // waiting continuation is an unsafe one (no checking object per wait):
     // the lock hands it out once, to whichever of an event, the
     // cancellation or `wait` takes it first.
-    private enum End {
+    @usableFromInline
+    enum End {
         case completed
         case failed(Error)
     }
 
-    private struct State: @unchecked Sendable {
-        var started = false
-        var buffer = RingQueue<Element>()
-        var end: End?
-        var waiter: UnsafeContinuation<Element?, Error>?
-        var cancelled = false
+    @usableFromInline
+    struct State: @unchecked Sendable {
+        @usableFromInline var started = false
+        @usableFromInline var buffer = RingQueue<Element>()
+        @usableFromInline var end: End?
+        @usableFromInline var waiter: UnsafeContinuation<Element?, Error>?
+        @usableFromInline var cancelled = false
         /// The weight held, counted when there is a demand: the buffer's,
         /// and the element last handed out, which the consumer holds until
         /// it asks for the next.
-        var buffered = 0
+        @usableFromInline var buffered = 0
         /// The weight of the element last handed out.
-        var inHand = 0
+        @usableFromInline var inHand = 0
         /// Whether the source was told to pause (and not yet to resume).
-        var paused = false
+        @usableFromInline var paused = false
         /// The consumer is done with the element it holds (it asks for the
         /// next): its weight goes. Returns `true` when that takes a paused
         /// source's weight to the low watermark or below: the caller tells
         /// it to resume, outside the lock.
+        @inlinable
         mutating func release(_ demand: AsyncValuesDemand<Element>?) -> Bool {
             guard let demand else { return false }
             buffered -= inHand
@@ -47,6 +51,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
 
         /// Returns `true` when the weight held has just passed the high
         /// watermark: the caller tells the source to pause, outside the lock.
+        @inlinable
         mutating func pauseIfAbove(_ demand: AsyncValuesDemand<Element>) -> Bool {
             guard !paused, buffered > demand.highWatermark else { return false }
             paused = true
@@ -55,6 +60,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
 
         /// What `next()` can return without waiting: an element, or the
         /// end (an error is returned once). `nil` when it has to wait.
+        @inlinable
         mutating func takeReady(_ demand: AsyncValuesDemand<Element>?) -> Result<Element?, Error>? {
             if let element = buffer.dequeue() {
                 if let demand {
@@ -72,11 +78,12 @@ final class AsyncValues<Element>: @unchecked Sendable {
         }
     }
 
-    private let state = Mutex(State())
-    private let subscription = SingleAssignmentDisposable()
-    private let source: Observable<Element>
-    private let demand: AsyncValuesDemand<Element>?
+    @usableFromInline let state = Mutex(State())
+    @usableFromInline let subscription = SingleAssignmentDisposable()
+    @usableFromInline let source: Observable<Element>
+    @usableFromInline let demand: AsyncValuesDemand<Element>?
 
+    @usableFromInline
     init(_ source: Observable<Element>, demand: AsyncValuesDemand<Element>? = nil) {
         self.source = source
         self.demand = demand
@@ -89,6 +96,7 @@ final class AsyncValues<Element>: @unchecked Sendable {
     /// The next element, `nil` at the end; throws the source's error, or
     /// `CancellationError` where the rules say. Runs on the caller's
     /// executor and resumes there.
+    @inlinable
     nonisolated(nonsending) func next() async throws -> Element? {
         let (start, resumes) = state.locked { state -> (Bool, Bool) in
             defer { state.started = true }
@@ -114,11 +122,13 @@ final class AsyncValues<Element>: @unchecked Sendable {
         }
     }
 
-    private func takeReady() -> Result<Element?, Error>? {
+    @inlinable
+    func takeReady() -> Result<Element?, Error>? {
         state.locked { $0.takeReady(demand) }
     }
 
-    private func wait(_ continuation: UnsafeContinuation<Element?, Error>) {
+    @inlinable
+    func wait(_ continuation: UnsafeContinuation<Element?, Error>) {
         let outcome = state.locked { state -> Result<Element?, Error>? in
             if let ready = state.takeReady(demand) { return ready }
             if state.cancelled {
@@ -137,7 +147,8 @@ final class AsyncValues<Element>: @unchecked Sendable {
         continuation.resume(with: result)
     }
 
-    private func cancel() {
+    @inlinable
+    func cancel() {
         let waiter = state.locked { state -> UnsafeContinuation<Element?, Error>? in
             state.cancelled = true
             guard let waiter = state.waiter else { return nil }
@@ -151,7 +162,8 @@ final class AsyncValues<Element>: @unchecked Sendable {
         }
     }
 
-    private func on(_ event: Event<Element>) {
+    @inlinable
+    func on(_ event: Event<Element>) {
         let (waiter, pauses) = state.locked { state -> (UnsafeContinuation<Element?, Error>?, Bool) in
             if case .some = state.end { return (nil, false) }
             if let waiter = state.waiter {
@@ -212,22 +224,22 @@ final class AsyncValues<Element>: @unchecked Sendable {
 /// called on the consumer's executor when it asks for an element with the
 /// weight held at `lowWatermark` or less. The source may deliver what is
 /// already on its way after a pause.
-@_spi(Bridge)
-public struct AsyncValuesDemand<Element>: Sendable {
+@usableFromInline
+package struct AsyncValuesDemand<Element>: Sendable {
     /// Above this buffered weight the source is asked to pause.
-    public var highWatermark: Int
+    @usableFromInline package var highWatermark: Int
     /// At or below this buffered weight a paused source is asked to resume.
-    public var lowWatermark: Int
+    @usableFromInline package var lowWatermark: Int
     /// An element's weight (a byte count, or 1 to count elements).
-    public var weight: @Sendable (Element) -> Int
+    @usableFromInline package var weight: @Sendable (Element) -> Int
     /// Asks the source to pause.
-    public var pause: @Sendable () -> Void
+    @usableFromInline package var pause: @Sendable () -> Void
     /// Asks a paused source to resume.
-    public var resume: @Sendable () -> Void
+    @usableFromInline package var resume: @Sendable () -> Void
 
     /// A demand with these watermarks, weight and calls; `lowWatermark`
     /// is kept at or below `highWatermark`.
-    public init(
+    package init(
         highWatermark: Int, lowWatermark: Int, weight: @escaping @Sendable (Element) -> Int,
         pause: @escaping @Sendable () -> Void, resume: @escaping @Sendable () -> Void
     ) {

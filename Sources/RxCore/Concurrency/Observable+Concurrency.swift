@@ -26,8 +26,8 @@ public struct ObservableValues<Element>: AsyncSequence {
     /// The error the iteration throws: the source's, or `CancellationError`.
     public typealias Failure = any Error
 
-    private let source: Observable<Element>
-    private let demand: AsyncValuesDemand<Element>?
+    @usableFromInline let source: Observable<Element>
+    @usableFromInline let demand: AsyncValuesDemand<Element>?
 
     init(source: Observable<Element>) {
         self.source = source
@@ -36,21 +36,22 @@ public struct ObservableValues<Element>: AsyncSequence {
 
     /// The elements of `source`, buffered up to what `demand` allows: a
     /// bounded `values`, for a source that can pause.
-    @_spi(Bridge)
-    public init(source: Observable<Element>, demand: AsyncValuesDemand<Element>) {
+    package init(source: Observable<Element>, demand: AsyncValuesDemand<Element>) {
         self.source = source
         self.demand = demand
     }
 
     /// An iteration: subscribes to the source on its first `next()`.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(values: AsyncValues(source, demand: demand))
     }
 
     /// Iterates one subscription's elements.
     public struct Iterator: AsyncIteratorProtocol {
-        private let values: AsyncValues<Element>
+        @usableFromInline let values: AsyncValues<Element>
 
+        @usableFromInline
         init(values: AsyncValues<Element>) {
             self.values = values
         }
@@ -59,12 +60,14 @@ public struct ObservableValues<Element>: AsyncSequence {
         /// error, or `CancellationError` when it would wait in a cancelled
         /// Task. Runs on the caller's executor and resumes there, so an
         /// iteration on an actor (or a `Loop`) takes no hop per element.
+        @inlinable
         nonisolated(nonsending) public mutating func next() async throws -> Element? {
             try await values.next()
         }
 
         /// The next element, on `actor`'s executor: what `for try await`
         /// calls. See `next()`.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             try await values.next()
         }

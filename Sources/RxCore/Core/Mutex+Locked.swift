@@ -13,7 +13,7 @@ extension Mutex where Value: Sendable {
     /// (the core's `State` structs are, unchecked, because only this lock
     /// touches them); a lock that guards fields of its owner is a
     /// `Mutex<Void>`, whose closure ignores its argument.
-    @inline(__always)
+    @inlinable @inline(__always)
     package borrowing func locked<Result>(_ body: (inout Value) -> Result) -> Result {
         withLock { value in UncheckedSendable(body(&value)) }.value
     }

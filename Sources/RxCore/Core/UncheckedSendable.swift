@@ -8,12 +8,14 @@
 /// that `subscribe(on:)` subscribes on the scheduler, an element that
 /// `observe(on:)` delivers there, the state a scheduler passes to its action.
 /// In every case the sending side no longer touches the value.
+@usableFromInline
 package struct UncheckedSendable<Value>: @unchecked Sendable {
     /// The value being handed over.
+    @usableFromInline
     package let value: Value
 
     /// Boxes `value` for the hand-over.
-    @inline(__always)
+    @inlinable @inline(__always)
     package init(_ value: Value) {
         self.value = value
     }

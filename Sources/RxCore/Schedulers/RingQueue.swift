@@ -1,15 +1,16 @@
 /// A FIFO queue on a growable ring buffer: O(1) enqueue and dequeue, and no
 /// allocation once its capacity has grown to the working size.
+@usableFromInline
 struct RingQueue<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
-    private(set) var count = 0
+    @usableFromInline var storage: [Element?] = []
+    @usableFromInline var head = 0
+    @usableFromInline var count = 0
 
-    init() {}
+    @inlinable init() {}
 
-    var isEmpty: Bool { count == 0 }
+    @inlinable var isEmpty: Bool { count == 0 }
 
-    mutating func enqueue(_ element: Element) {
+    @inlinable mutating func enqueue(_ element: Element) {
         if count == storage.count {
             grow()
         }
@@ -17,7 +18,7 @@ struct RingQueue<Element> {
         count += 1
     }
 
-    mutating func dequeue() -> Element? {
+    @inlinable mutating func dequeue() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
@@ -27,22 +28,22 @@ struct RingQueue<Element> {
     }
 
     /// The element `dequeue()` would return, without removing it.
-    var first: Element? {
+    @inlinable var first: Element? {
         count > 0 ? storage[head] : nil
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         storage = []
         head = 0
         count = 0
     }
 
     /// The elements from first to last.
-    var elements: [Element] {
+    @inlinable var elements: [Element] {
         (0..<count).map { storage[(head + $0) % storage.count]! }
     }
 
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         let newCapacity = Swift.max(8, storage.count * 2)
         var grown = [Element?](repeating: nil, count: newCapacity)
         for index in 0..<count {

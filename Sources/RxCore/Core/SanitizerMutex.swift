@@ -25,6 +25,7 @@ import Darwin
 /// `Mutex(...)` stay unchanged. (A declaration in an imported module would
 /// not shadow it: the name would be ambiguous.) Only the API subset the
 /// package uses is provided: `init(_:)` and `withLock(_:)`.
+@usableFromInline
 package struct SanitizerMutex<Value: ~Copyable>: ~Copyable {
     private let storage: SanitizerMutexStorage<Value>
 
@@ -34,6 +35,7 @@ package struct SanitizerMutex<Value: ~Copyable>: ~Copyable {
     }
 
     /// Runs `body` with exclusive access to the value, under the lock.
+    @usableFromInline
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
@@ -46,6 +48,7 @@ package struct SanitizerMutex<Value: ~Copyable>: ~Copyable {
 extension SanitizerMutex: @unchecked Sendable where Value: ~Copyable {}
 
 /// RxCore's `Mutex` in a TSan build (see `SanitizerMutex`).
+@usableFromInline
 typealias Mutex<Value: ~Copyable> = SanitizerMutex<Value>
 
 /// The heap cell of a `SanitizerMutex`: the `pthread_mutex_t` at a stable

@@ -7,6 +7,13 @@ import Synchronization
 /// before or while it waits) throws `CancellationError` and disposes the
 /// subscription. Released with the iteration (the loop ended or left
 /// early), it disposes the subscription.
+///
+/// Inlinable, its state usable from inlinable code, so that the module
+/// that iterates a concrete element type (RxUV's `ByteBuffer`s)
+/// specialises it: run unspecialised from another module, every lock and
+/// every `Result` of `Element` asked the runtime for generic metadata,
+/// which made the async echo cost three times the instructions
+/// (BENCHMARKS.md).
 @usableFromInline
 final class AsyncValues<Element>: @unchecked Sendable {
     // @unchecked Sendable: the state is read and written under its lock;

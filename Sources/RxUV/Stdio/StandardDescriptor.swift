@@ -31,35 +31,16 @@ enum StandardDescriptor: ~Copyable {
         case UV_TTY:
             return .stream(try UVTTY(loop: loop, descriptor: descriptor))
         case UV_NAMED_PIPE:
-            let own: OwnedDescriptor
-            let shared: Bool
             if let reopened = reopen(descriptor, forWriting: forWriting) {
-                own = reopened
-                shared = false
-            } else {
-                // A Unix-domain socket: shared with its other users.
-                SharedDescriptorFlags.keep(descriptor)
-                own = try duplicate(descriptor)
-                shared = true
+                return .stream(try pipe(reopened, loop: loop, name: name))
             }
-            do throws(UVError) {
-                let pipe = try UVStream.adopting(own, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe, own throws(UVError) in try pipe.open(own, address: name) })
-                if shared { restoreFlags(of: descriptor, when: pipe) }
-                return .stream(pipe)
-            } catch {
-                if shared { SharedDescriptorFlags.restore(descriptor) }
-                throw error
-            }
+            // A Unix-domain socket: shared with its other users.
+            return .stream(try sharedStream(descriptor) { () throws(UVError) in try pipe(try duplicate(descriptor), loop: loop, name: name) })
         case UV_TCP:
-            SharedDescriptorFlags.keep(descriptor)
-            do throws(UVError) {
-                let socket = try UVStream.adopting(try duplicate(descriptor), make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket, own throws(UVError) in try socket.open(own) })
-                restoreFlags(of: descriptor, when: socket)
-                return .stream(socket)
-            } catch {
-                SharedDescriptorFlags.restore(descriptor)
-                throw error
-            }
+            return .stream(
+                try sharedStream(descriptor) { () throws(UVError) in
+                    try UVStream.adopting(try duplicate(descriptor), make: { () throws(UVError) in try UVTCP(loop: loop) }, open: { socket, own throws(UVError) in try socket.open(own) })
+                })
         case UV_FILE:
             return .file(try duplicate(descriptor))
         default:
@@ -78,10 +59,25 @@ enum StandardDescriptor: ~Copyable {
         return OwnedDescriptor(reopened)
     }
 
-    /// Puts back the flags kept for `descriptor` when `stream`, the
-    /// handle on its shared open file, closes.
-    private static func restoreFlags(of descriptor: Int32, when stream: UVStream) {
-        stream.afterClose = { SharedDescriptorFlags.restore(descriptor) }
+    /// A pipe handle adopting `own`.
+    private static func pipe(_ own: consuming OwnedDescriptor, loop: Loop, name: String) throws(UVError) -> UVStream {
+        try UVStream.adopting(own, make: { () throws(UVError) in try UVPipe(loop: loop) }, open: { pipe, own throws(UVError) in try pipe.open(own, address: name) })
+    }
+
+    /// The handle `adopt` makes on a duplicate of `descriptor`, whose open
+    /// file other processes share: its flags are kept before libuv changes
+    /// them and put back when the handle closes, or at once when adopting
+    /// fails.
+    private static func sharedStream(_ descriptor: Int32, _ adopt: () throws(UVError) -> UVStream) throws(UVError) -> UVStream {
+        SharedDescriptorFlags.keep(descriptor)
+        do throws(UVError) {
+            let stream = try adopt()
+            stream.afterClose = { SharedDescriptorFlags.restore(descriptor) }
+            return stream
+        } catch {
+            SharedDescriptorFlags.restore(descriptor)
+            throw error
+        }
     }
 
     private static func duplicate(_ descriptor: Int32) throws(UVError) -> OwnedDescriptor {

@@ -1,5 +1,4 @@
 @_spi(Bridge) import RxCore
-import Synchronization
 
 /// One send of a range of an open file to a stream, on the stream's loop
 /// thread: what `ByteStream.write(_:range:)` runs.
@@ -17,7 +16,7 @@ import Synchronization
 ///
 /// The file is read on the loop thread, as nginx reads without `aio`: fast
 /// for a file in the page cache, a wait on the disk otherwise.
-final class FileSend: @unchecked Sendable {
+final class FileSend: Producer<Never> {
     /// What a stream's direct path did with an offer.
     enum DirectSend {
         /// Sent this many bytes (0: the file ended).
@@ -36,52 +35,62 @@ final class FileSend: @unchecked Sendable {
     /// The largest chunk copied, and the most one direct offer sends.
     static let chunkSize = 64 * 1024
 
-    private let stream: any ByteStream
-    private let file: OpenFile
+    fileprivate let stream: any ByteStream
+    fileprivate let file: OpenFile
+    fileprivate let range: Range<Int64>
+    fileprivate let direct: DirectPath?
+
+    private init(stream: any ByteStream, file: OpenFile, range: Range<Int64>, direct: DirectPath?) {
+        self.stream = stream
+        self.file = file
+        self.range = range
+        self.direct = direct
+    }
+
+    /// The Completable of one send: starts on the loop thread when
+    /// subscribed (at once there, through the loop's door otherwise);
+    /// disposing stops it after the chunk in flight, untold.
+    static func completable(stream: any ByteStream, file: OpenFile, range: Range<Int64>, direct: DirectPath?) -> Completable {
+        Completable(raw: FileSend(stream: stream, file: file, range: range, direct: direct))
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+        let sink = FileSendSink(send: self, observer: observer, cancel: cancel)
+        sink.start("sendfile")
+        return (sink: sink, subscription: Disposables.create())
+    }
+}
+
+/// One subscription to a `FileSend`: its offset, and the chunk write in
+/// flight. It owns no handle: disposing stops the next step and the chunk
+/// write's notification. Loop-thread state.
+private final class FileSendSink<Observer: ObserverType>: HandleSink<Observer>, @unchecked Sendable where Observer.Element == Never {
+    private let send: FileSend
     private var offset: Int64
-    private let end: Int64
-    private var direct: DirectPath?
-    private var observer: Completable.CompletableObserver?
-    private let cancelled = Atomic<Bool>(false)
+    private var direct: FileSend.DirectPath?
     /// A step is running: a write that completes inside it asks for one more
     /// (`again`) instead of stepping inside itself.
     private var stepping = false
     private var again = false
     private var chunkWrite: Disposable?
 
-    private init(stream: any ByteStream, file: OpenFile, range: Range<Int64>, direct: DirectPath?, observer: @escaping Completable.CompletableObserver) {
-        self.stream = stream
-        self.file = file
-        self.offset = range.lowerBound
-        self.end = range.upperBound
-        self.direct = direct
-        self.observer = observer
+    init(send: FileSend, observer: Observer, cancel: SinkDisposer) {
+        self.send = send
+        self.offset = send.range.lowerBound
+        self.direct = send.direct
+        super.init(loop: send.stream.loop, observer: observer, cancel: cancel)
     }
 
-    /// The Completable of one send: starts on the loop thread when
-    /// subscribed (at once there); disposing stops it after the chunk in
-    /// flight, untold.
-    static func completable(stream: any ByteStream, file: OpenFile, range: Range<Int64>, direct: DirectPath?) -> Completable {
-        Completable.create { observer in
-            guard range.lowerBound >= 0 else {
-                observer(.error(UVError(code: .invalidArgument, operation: "sendfile", address: "\(file.path): a range from \(range.lowerBound)")))
-                return Disposables.create()
-            }
-            let send = FileSend(stream: stream, file: file, range: range, direct: direct, observer: observer)
-            if !stream.loop.enter({ send.step() }) {
-                observer(.error(UVError(code: .cancelled, operation: "sendfile", address: "\(file.path): the loop is closed")))
-            }
-            return Disposables.create { send.cancel() }
+    override func open() throws(UVError) {
+        guard send.range.lowerBound >= 0 else {
+            throw UVError(code: .invalidArgument, operation: "sendfile", address: "\(send.file.path): a range from \(send.range.lowerBound)")
         }
+        step()
     }
 
-    private func cancel() {
-        cancelled.store(true, ordering: .relaxed)
-        stream.loop.enter { [self] in
-            chunkWrite?.dispose()
-            chunkWrite = nil
-            observer = nil
-        }
+    override func didRelease() {
+        chunkWrite?.dispose()
+        chunkWrite = nil
     }
 
     /// Sends what it can now, then waits for a chunk's write. Loop thread.
@@ -99,9 +108,10 @@ final class FileSend: @unchecked Sendable {
     }
 
     private func advance() {
+        let (file, end) = (send.file, send.range.upperBound)
         while offset < end {
-            guard observer != nil, !cancelled.load(ordering: .relaxed) else { return }
-            let count = Int(min(end - offset, Int64(Self.chunkSize)))
+            guard !isDisposed else { return }
+            let count = Int(min(end - offset, Int64(FileSend.chunkSize)))
             if let direct {
                 do throws(UVError) {
                     switch try direct(file, offset, count) {
@@ -127,20 +137,22 @@ final class FileSend: @unchecked Sendable {
             }
             guard chunk.count > 0 else { return finish(endOfFile()) }
             offset += Int64(chunk.count)
-            chunkWrite = stream.write(chunk).subscribe(onCompleted: { [self] in step() }, onError: { [self] error in finish(error) })
+            chunkWrite = send.stream.write(chunk).subscribe(onCompleted: { [self] in step() }, onError: { [self] error in finish(error) })
             return
         }
         finish(nil)
     }
 
     private func endOfFile() -> UVError {
-        UVError(code: .endOfFile, operation: "sendfile", address: "\(file.path) ends at \(offset), before the range does (\(end))")
+        UVError(code: .endOfFile, operation: "sendfile", address: "\(send.file.path) ends at \(offset), before the range does (\(send.range.upperBound))")
     }
 
     private func finish(_ error: (any Error)?) {
-        guard let observer else { return }
-        self.observer = nil
         chunkWrite = nil
-        observer(error.map { .error($0) } ?? .completed)
+        if let error {
+            forwardError(error)
+        } else {
+            forwardCompleted()
+        }
     }
 }

@@ -60,11 +60,12 @@ extension ObservableType {
 /// The sink of `flatMap`, `flatMapFirst`, `merge()` and `Observable.merge`:
 /// one subscription per inner, all alive at once.
 ///
-/// The counts live in a non-generic `MergeCounters` under their own lock,
-/// apart from the generic serialiser: subscribing an inner and an inner's
-/// completion, once per element of a `flatMap`, then touch no generic state
-/// and build no `Event`, so unspecialised code looks up no type metadata for
-/// them. The serialiser's lock is taken only to deliver events.
+/// The subscriptions and the counts live in a non-generic `MergeInners`
+/// under its own lock, apart from the generic serialiser: subscribing an
+/// inner and an inner's completion, once per element of a `flatMap`, then
+/// touch no generic state, build no `Event` and allocate nothing, so
+/// unspecialised code looks up no type metadata for them. The serialiser's
+/// lock is taken only to deliver events.
 final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
@@ -76,10 +77,8 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
 
     private let selector: Selector
     private let firstOnly: Bool
-    private let counters = Mutex(MergeCounters())
     private let state = Mutex(State())
-    private let group = CompositeDisposable()
-    private let sourceSubscription = SingleAssignmentDisposable()
+    private let inners = MergeInners()
     /// The type of the observers of the inners, looked up once: in this
     /// unspecialised code, naming `MergeInnerObserver<…>` to make one per
     /// inner would look its metadata up in the runtime's tables each time.
@@ -95,19 +94,19 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
 
     /// Subscribes to the outer sequence.
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        _ = group.insert(sourceSubscription)
-        sourceSubscription.setDisposable(source.subscribe(self))
-        return group
+        inners.source.setDisposable(source.subscribe(self))
+        return inners
     }
 
     /// Subscribes to each of `sources`, as if an outer sequence had emitted them and completed.
     func run(sources: [Observable<Observer.Element>]) -> Disposable {
-        counters.withLock { $0.activeCount = sources.count }
+        inners.expect(sources.count)
         for source in sources {
-            subscribeInner(source)
+            guard let key = inners.slot() else { break }
+            subscribeInner(source, key: key)
         }
         finishSource()
-        return group
+        return inners
     }
 
     func on(_ event: Event<SourceElement>) {
@@ -117,22 +116,14 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
         case .error(let error):
             forwardTerminal(.error(error))
         case .completed:
-            sourceSubscription.dispose()
+            inners.source.dispose()
             finishSource()
         }
     }
 
     /// Subscribes the inner observable `selector` makes of `element`.
     func onNext(_ element: SourceElement) {
-        let firstOnly = self.firstOnly
-        let accepted = counters.withLock { counters -> Bool in
-            if counters.isStopped || (firstOnly && counters.activeCount > 0) {
-                return false
-            }
-            counters.activeCount += 1
-            return true
-        }
-        guard accepted else { return }
+        guard let key = inners.reserve(firstOnly: firstOnly) else { return }
         let inner: Observable<Observer.Element>
         do {
             inner = try selector(element).asObservable()
@@ -140,29 +131,23 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
             forwardTerminal(error)
             return
         }
-        subscribeInner(inner)
+        subscribeInner(inner, key: key)
     }
 
     private func finishSource() {
-        let complete = counters.withLock { counters -> Bool in
-            counters.isSourceDone = true
-            return counters.stopIfFinished()
-        }
-        if complete {
+        if inners.finishSource() {
             forwardCompletion()
         }
     }
 
-    private func subscribeInner(_ inner: Observable<Observer.Element>) {
-        let subscription = SingleAssignmentDisposable()
-        guard let key = group.insert(subscription) else { return }
+    private func subscribeInner(_ inner: Observable<Observer.Element>, key: BagKey) {
         // Made through the stored type, and subscribed opened from the
         // existential: no metadata lookup per inner.
         let observer = innerObserverType.init(parent: self, key: key)
-        subscription.setDisposable(inner.subscribe(observer))
+        inners.assign(inner.subscribe(observer), to: key)
     }
 
-    fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
+    fileprivate func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
         switch event {
         case .next:
             forwardSerially(event, in: state)
@@ -175,20 +160,15 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
 
     /// An inner completed: the result completes with the last one, once the
     /// outer sequence has completed too.
-    fileprivate func innerCompleted(key: CompositeDisposable.DisposeKey) {
-        group.remove(for: key)
-        let complete = counters.withLock { counters -> Bool in
-            counters.activeCount -= 1
-            return counters.stopIfFinished()
-        }
-        if complete {
+    fileprivate func innerCompleted(key: BagKey) {
+        if inners.complete(key) {
             forwardCompletion()
         }
     }
 
     /// Refuses further inners, then delivers `event` (an error) in turn.
     private func forwardTerminal(_ event: Event<Observer.Element>) {
-        counters.withLock { $0.isStopped = true }
+        inners.stop()
         forwardSerially(event, in: state)
     }
 
@@ -227,17 +207,18 @@ struct MergeCounters {
 /// The observer of one inner of a `MergeSink`, made through a type the sink
 /// stored (see `MergeSink.innerObserverType`).
 private protocol MergeInnerObserving<Element>: ObserverType {
-    /// `parent` is the `MergeSink` the observer reports to.
-    init(parent: AnyObject, key: CompositeDisposable.DisposeKey)
+    /// `parent` is the `MergeSink` the observer reports to; `key` is the
+    /// inner's slot in its `MergeInners`.
+    init(parent: AnyObject, key: BagKey)
 }
 
 private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: MergeInnerObserving where Inner.Element == Observer.Element {
     typealias Element = Observer.Element
 
     let parent: MergeSink<SourceElement, Inner, Observer>
-    let key: CompositeDisposable.DisposeKey
+    let key: BagKey
 
-    init(parent: AnyObject, key: CompositeDisposable.DisposeKey) {
+    init(parent: AnyObject, key: BagKey) {
         // Always the sink that stored this type.
         self.parent = unsafeDowncast(parent, to: MergeSink<SourceElement, Inner, Observer>.self)
         self.key = key

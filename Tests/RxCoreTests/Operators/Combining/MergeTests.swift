@@ -166,6 +166,107 @@ final class MergeTests: RxCoreTestCase {
         XCTAssertFalse(inner.hasObservers)
     }
 
+    func testMerge_InnersCompletingOutOfOrderEachEndTheirOwnSubscription() {
+        let scheduler = TestScheduler(initialClock: 0)
+        // Four inners running at once, completing 2, 4, 1, 3: each
+        // completion ends exactly its own subscription, whether it is the
+        // newest or one in the middle.
+        let ys1 = scheduler.createColdObservable([.next(5, 1), .completed(70)])
+        let ys2 = scheduler.createColdObservable([.next(5, 2), .completed(20)])
+        let ys3 = scheduler.createColdObservable([.next(5, 3), .completed(60)])
+        let ys4 = scheduler.createColdObservable([.next(5, 4), .completed(20)])
+        let xs = scheduler.createHotObservable([
+            .next(210, ys1),
+            .next(220, ys2),
+            .next(230, ys3),
+            .next(240, ys4),
+            .completed(250),
+        ])
+        let res = scheduler.start { xs.merge() }
+        XCTAssertEqual(
+            res.events,
+            [
+                .next(215, 1),
+                .next(225, 2),
+                .next(235, 3),
+                .next(245, 4),
+                .completed(290),
+            ])
+        XCTAssertEqual(xs.subscriptions, [Subscription(200, 250)])
+        XCTAssertEqual(ys1.subscriptions, [Subscription(210, 280)])
+        XCTAssertEqual(ys2.subscriptions, [Subscription(220, 240)])
+        XCTAssertEqual(ys3.subscriptions, [Subscription(230, 290)])
+        XCTAssertEqual(ys4.subscriptions, [Subscription(240, 260)])
+    }
+
+    func testMerge_InnersThatCompleteDuringSubscribeLeaveNothingRunning() {
+        // Each inner completes inside its own subscribe; the disposable it
+        // returns is disposed at once, and the merge completes after the
+        // outer does.
+        let outer = PublishSubject<Int>()
+        var returnedDisposed = 0
+        var received: [Int] = []
+        var completed = false
+        let subscription = outer.flatMap { value in
+            Observable<Int>.create { observer in
+                observer.onNext(value)
+                observer.onCompleted()
+                return Disposables.create { returnedDisposed += 1 }
+            }
+        }
+        .subscribe(onNext: { received.append($0) }, onCompleted: { completed = true })
+        for value in 1...100 {
+            outer.onNext(value)
+        }
+        XCTAssertEqual(received, Array(1...100))
+        XCTAssertEqual(returnedDisposed, 100)
+        XCTAssertFalse(completed)
+        outer.onCompleted()
+        XCTAssertTrue(completed)
+        subscription.dispose()
+    }
+
+    func testMerge_DisposeFromInsideAnInnersSubscribeDisposesWhatItReturns() {
+        let outer = PublishSubject<Int>()
+        var subscription: Disposable?
+        var innerDisposed = false
+        var secondSelected = false
+        subscription = outer.flatMap { value -> Observable<Int> in
+            if value == 2 { secondSelected = true }
+            return Observable<Int>.create { _ in
+                subscription?.dispose()
+                return Disposables.create { innerDisposed = true }
+            }
+        }
+        .subscribe(onNext: { _ in XCTFail("nothing is emitted") })
+        outer.onNext(1)
+        XCTAssertTrue(innerDisposed)
+        XCTAssertFalse(outer.hasObservers)
+        outer.onNext(2)
+        XCTAssertFalse(secondSelected)
+    }
+
+    func testMerge_DisposeDisposesTheOuterFirstThenTheInnersInOrder() {
+        let outer = PublishSubject<Int>()
+        var order: [String] = []
+        let subscription = Observable<Int>.create { observer in
+            let inner = outer.subscribe(observer)
+            return Disposables.create {
+                inner.dispose()
+                order.append("outer")
+            }
+        }
+        .flatMap { value in
+            Observable<Int>.never().do(onDispose: { order.append("inner \(value)") })
+        }
+        .subscribe()
+        outer.onNext(1)
+        outer.onNext(2)
+        outer.onNext(3)
+        subscription.dispose()
+        XCTAssertEqual(order, ["outer", "inner 1", "inner 2", "inner 3"])
+    }
+
     // MARK: merge(maxConcurrent:)
 
     func testMergeMaxConcurrent_QueuesAndSubscribesAsSlotsFree() {

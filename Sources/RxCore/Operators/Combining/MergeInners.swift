@@ -1,0 +1,134 @@
+import Synchronization
+
+/// The subscriptions of a `MergeSink` (its outer sequence and every running
+/// inner) and its counts, under one lock.
+///
+/// An inner costs three short critical sections and no allocation:
+/// `reserve` counts it and gives it a slot (a key in a `Bag`), `assign`
+/// stores the subscription its `subscribe` returned in that slot, and
+/// `complete` empties the slot and decides whether the merge completes. An
+/// inner that completes during its own `subscribe` (a write the kernel takes
+/// at once, a `just`) has left its slot before `assign`, which then disposes
+/// what it was given and stores nothing.
+///
+/// Where a `CompositeDisposable` of `SingleAssignmentDisposable`s would
+/// allocate one disposable per inner and take a lock for the counts, one for
+/// the group and an atomic for the assignment, on every element of a
+/// `flatMap`.
+///
+/// Disposing disposes the outer subscription, then every running inner in
+/// the order they were subscribed; an inner assigned afterwards is disposed
+/// at once.
+///
+/// `@unchecked Sendable`: every mutable field is under `state`'s lock.
+final class MergeInners: Cancelable, @unchecked Sendable {
+    private struct State {
+        var counters = MergeCounters()
+        /// The running inners' subscriptions; a no-op in a slot whose
+        /// inner is still being subscribed.
+        var running = Bag<Disposable>()
+        var isDisposed = false
+    }
+
+    private let state = Mutex(State())
+    /// The outer sequence's subscription.
+    let source = SingleAssignmentDisposable()
+
+    init() {
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// `true` once disposed.
+    var isDisposed: Bool {
+        state.withLock { $0.isDisposed }
+    }
+
+    /// Counts a new inner and gives it a slot. `nil` when no inner may
+    /// start: disposed, a terminal event decided, or (`firstOnly`, for
+    /// `flatMapFirst`) an inner still running.
+    func reserve(firstOnly: Bool) -> BagKey? {
+        state.withLock { state -> BagKey? in
+            if state.isDisposed || state.counters.isStopped || (firstOnly && state.counters.activeCount > 0) {
+                return nil
+            }
+            state.counters.activeCount += 1
+            return state.running.insert(NopDisposable())
+        }
+    }
+
+    /// Counts `count` inners known up front (`Observable.merge` of a list),
+    /// each to be given its slot by `slot()`.
+    func expect(_ count: Int) {
+        state.withLock { $0.counters.activeCount = count }
+    }
+
+    /// A slot for an inner already counted by `expect(_:)`; `nil` once
+    /// disposed.
+    func slot() -> BagKey? {
+        state.withLock { state -> BagKey? in
+            state.isDisposed ? nil : state.running.insert(NopDisposable())
+        }
+    }
+
+    /// Stores the subscription of the inner in slot `key`; disposes it at
+    /// once when the inner has already completed or the merge was disposed.
+    func assign(_ subscription: Disposable, to key: BagKey) {
+        let stored = state.withLock { $0.running.replace(key, with: subscription) }
+        if !stored {
+            subscription.dispose()
+        }
+    }
+
+    /// The inner in slot `key` completed: empties its slot and disposes its
+    /// subscription. Returns `true` when the merge completes now (the outer
+    /// sequence is done and no inner is left).
+    func complete(_ key: BagKey) -> Bool {
+        // Moved out into a non-optional: no `Optional` copies of the
+        // existential inside and out of the lock.
+        var removed: Disposable = NopDisposable()
+        let finished = state.withLock { state -> Bool in
+            state.running.removeKey(key, into: &removed)
+            state.counters.activeCount -= 1
+            return state.counters.stopIfFinished()
+        }
+        removed.dispose()
+        return finished
+    }
+
+    /// The outer sequence completed (or, for a list, every source was
+    /// subscribed). Returns `true` when the merge completes now.
+    func finishSource() -> Bool {
+        state.withLock { state -> Bool in
+            state.counters.isSourceDone = true
+            return state.counters.stopIfFinished()
+        }
+    }
+
+    /// A terminal event was decided: no more inners start.
+    func stop() {
+        state.withLock { $0.counters.isStopped = true }
+    }
+
+    /// Disposes the outer subscription, then every running inner in
+    /// subscription order; later calls do nothing.
+    func dispose() {
+        let running = state.withLock { state -> Bag<Disposable>? in
+            if state.isDisposed { return nil }
+            state.isDisposed = true
+            var running = Bag<Disposable>()
+            swap(&running, &state.running)
+            return running
+        }
+        guard let running else { return }
+        source.dispose()
+        running.forEach { $0.dispose() }
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}

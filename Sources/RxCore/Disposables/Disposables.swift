@@ -6,7 +6,9 @@ public struct Disposables {
 extension Disposables {
     /// A disposable that does nothing when disposed.
     public static func create() -> Disposable {
-        NopDisposable.noOp
+        // A fresh empty struct in the existential's inline buffer: no
+        // allocation, and no `swift_once` for a shared instance.
+        NopDisposable()
     }
 
     /// A disposable that runs `dispose` once, on the first `dispose()` call.

@@ -1,6 +1,5 @@
-/// The disposable that does nothing; shared, allocation-free.
+/// The disposable that does nothing; an empty struct, so an existential
+/// holds it inline, with no allocation.
 struct NopDisposable: Disposable {
-    static let noOp: Disposable = NopDisposable()
-
     func dispose() {}
 }

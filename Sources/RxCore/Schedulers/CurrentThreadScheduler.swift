@@ -136,6 +136,11 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
         trampoline.isRunning = true
         defer { trampoline.isRunning = false }
         let disposable = first()
+        // Tested first: most subscriptions queue nothing, and a `nil` from
+        // `dequeue` is an optional existential to destroy.
+        if trampoline.queue.isEmpty {
+            return disposable
+        }
         while let next = trampoline.queue.dequeue() {
             if !next.isDisposed {
                 next.invoke()

@@ -32,6 +32,14 @@ public struct ByteBuffer: @unchecked Sendable {
             #endif
             return unsafeDowncast(create(minimumCapacity: capacity) { _ in count }, to: Storage.self)
         }
+
+        /// The bytes written from the start (the header). Set through a
+        /// pointer: a write of `header` itself is a class property write,
+        /// checked for exclusivity at run time on every call.
+        var count: Int {
+            get { withUnsafeMutablePointerToHeader { $0.pointee } }
+            set { withUnsafeMutablePointerToHeader { $0.pointee = newValue } }
+        }
     }
 
     #if TRACE_RESOURCES
@@ -58,7 +66,7 @@ public struct ByteBuffer: @unchecked Sendable {
 
     /// A buffer over all the bytes written into `storage`.
     private init(storage: Storage) {
-        self.init(storage: storage, offset: 0, length: storage.header)
+        self.init(storage: storage, offset: 0, length: storage.count)
     }
 
     /// Copies `count` bytes from `source`.
@@ -82,7 +90,7 @@ public struct ByteBuffer: @unchecked Sendable {
             try initializer(UnsafeMutableRawBufferPointer(start: elements, count: capacity))
         }
         precondition(written >= 0 && written <= capacity, "ByteBuffer: the initializer wrote \(written) bytes into \(capacity)")
-        storage.header = written
+        storage.count = written
         self.init(storage: storage)
     }
 
@@ -189,7 +197,7 @@ public struct ByteBuffer: @unchecked Sendable {
     static func copying(_ source: UnsafeRawPointer, count: Int, reusing spare: inout Storage?, keepLimit: Int) -> ByteBuffer {
         let buffer: ByteBuffer
         if isKnownUniquelyReferenced(&spare), let storage = spare, storage.capacity >= count {
-            storage.header = count
+            storage.count = count
             storage.withUnsafeMutablePointerToElements { elements in
                 elements.update(from: source.assumingMemoryBound(to: UInt8.self), count: count)
             }
@@ -214,7 +222,7 @@ public struct ByteBuffer: @unchecked Sendable {
             storage.withUnsafeMutablePointerToElements { elements in
                 (elements + end).update(from: more.baseAddress, count: more.length)
             }
-            storage.header = end + more.length
+            storage.count = end + more.length
             length += more.length
             return
         }

@@ -8,26 +8,14 @@ public final class CompositeDisposable: Cancelable {
     /// The key of one disposable in the group.
     public struct DisposeKey: Sendable {
         let key: BagKey
-        /// Which of the two bags holds it.
-        let isAssignment: Bool
     }
 
-    /// What the group holds: any disposables, and apart from them the
-    /// `SingleAssignmentDisposable`s the operators add per inner
-    /// subscription, kept as the class they are, so adding and removing one
-    /// copies a reference instead of an existential. `nil` once disposed.
-    private struct Contents {
-        var disposables = Bag<Disposable>()
-        var assignments = Bag<SingleAssignmentDisposable>()
-
-        var count: Int { disposables.count + assignments.count }
-    }
-
-    private let state: Mutex<Contents?>
+    /// What the group holds; `nil` once disposed.
+    private let state: Mutex<Bag<Disposable>?>
 
     /// Creates an empty group.
     public init() {
-        state = Mutex(Contents())
+        state = Mutex(Bag())
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif
@@ -50,9 +38,9 @@ public final class CompositeDisposable: Cancelable {
 
     /// Creates a group of `disposables`.
     public init(disposables: [Disposable]) {
-        var contents = Contents()
+        var contents = Bag<Disposable>()
         for disposable in disposables {
-            _ = contents.disposables.insert(disposable)
+            _ = contents.insert(disposable)
         }
         state = Mutex(contents)
         #if TRACE_RESOURCES
@@ -65,24 +53,11 @@ public final class CompositeDisposable: Cancelable {
     /// - Returns: the key that removes it, or `nil` when the group was already
     ///   disposed, in which case `disposable` has been disposed.
     public func insert(_ disposable: Disposable) -> DisposeKey? {
-        disposeKey(state.withLock { $0?.disposables.insert(disposable) }, isAssignment: false, orDispose: disposable)
-    }
-
-    /// `insert(_:)` for the disposable of one inner subscription, kept in its
-    /// own bag (see `Contents`).
-    func insert(_ assignment: SingleAssignmentDisposable) -> DisposeKey? {
-        disposeKey(state.withLock { $0?.assignments.insert(assignment) }, isAssignment: true, orDispose: assignment)
-    }
-
-    /// The key of an insertion, or, when the group was disposed already
-    /// (`key` is `nil`), disposes `inserted` and returns `nil`.
-    @inline(__always)
-    private func disposeKey<Inserted: Disposable>(_ key: BagKey?, isAssignment: Bool, orDispose inserted: Inserted) -> DisposeKey? {
-        guard let key else {
-            inserted.dispose()
+        guard let key = state.withLock({ $0?.insert(disposable) }) else {
+            disposable.dispose()
             return nil
         }
-        return DisposeKey(key: key, isAssignment: isAssignment)
+        return DisposeKey(key: key)
     }
 
     /// The number of disposables in the group.
@@ -92,13 +67,8 @@ public final class CompositeDisposable: Cancelable {
 
     /// Removes the disposable under `disposeKey` from the group and disposes it.
     public func remove(for disposeKey: DisposeKey) {
-        if disposeKey.isAssignment {
-            let removed = state.withLock { contents in contents?.assignments.removeKey(disposeKey.key) }
-            removed?.dispose()
-        } else {
-            let removed = state.withLock { contents in contents?.disposables.removeKey(disposeKey.key) }
-            removed?.dispose()
-        }
+        let removed = state.withLock { contents in contents?.removeKey(disposeKey.key) }
+        removed?.dispose()
     }
 
     /// `true` once disposed.
@@ -106,16 +76,13 @@ public final class CompositeDisposable: Cancelable {
         state.withLock { $0 == nil }
     }
 
-    /// Disposes every disposable in the group, in insertion order (the
-    /// per-inner disposables operators add, kept apart, come after the
-    /// others, in their own insertion order).
+    /// Disposes every disposable in the group, in insertion order.
     public func dispose() {
-        let contents = state.withLock { contents -> Contents? in
+        let contents = state.withLock { contents -> Bag<Disposable>? in
             defer { contents = nil }
             return contents
         }
-        contents?.disposables.forEach { $0.dispose() }
-        contents?.assignments.forEach { $0.dispose() }
+        contents?.forEach { $0.dispose() }
     }
 
     deinit {

@@ -294,8 +294,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     private let selector: Selector
     private let maxConcurrent: Int
     private let state = Mutex(State())
-    private let group = CompositeDisposable()
-    private let sourceSubscription = SingleAssignmentDisposable()
+    private let inners = MergeInners()
 
     init(selector: @escaping Selector, maxConcurrent: Int, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
@@ -304,9 +303,8 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        _ = group.insert(sourceSubscription)
-        sourceSubscription.setDisposable(source.subscribe(self))
-        return group
+        inners.source.setDisposable(source.subscribe(self))
+        return inners
     }
 
     func on(_ event: Event<SourceElement>) {
@@ -335,7 +333,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
         case .error(let error):
             forwardSerially(.error(error), in: state)
         case .completed:
-            sourceSubscription.dispose()
+            inners.source.dispose()
             let first = state.withLock { state -> Event<Observer.Element>? in
                 state.isSourceDone = true
                 return state.activeCount == 0 ? state.delivery.accept(.completed) : nil
@@ -345,17 +343,16 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     }
 
     private func subscribeInner(_ inner: Observable<Observer.Element>) {
-        let subscription = SingleAssignmentDisposable()
-        guard let key = group.insert(subscription) else { return }
-        subscription.setDisposable(inner.subscribe(MergeLimitedInnerObserver(parent: self, key: key)))
+        guard let key = inners.slot() else { return }
+        inners.assign(inner.subscribe(MergeLimitedInnerObserver(parent: self, key: key)), to: key)
     }
 
-    fileprivate func innerOn(_ event: Event<Observer.Element>, key: CompositeDisposable.DisposeKey) {
+    fileprivate func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
         switch event {
         case .next, .error:
             forwardSerially(event, in: state)
         case .completed:
-            group.remove(for: key)
+            inners.release(key)
             let completion = state.withLock { state -> Completion in
                 if state.queue.count > state.handovers {
                     // Hand the slot to the oldest queued inner.
@@ -402,7 +399,7 @@ private struct MergeLimitedInnerObserver<SourceElement, Inner: ObservableConvert
     typealias Element = Observer.Element
 
     let parent: MergeLimitedSink<SourceElement, Inner, Observer>
-    let key: CompositeDisposable.DisposeKey
+    let key: BagKey
 
     func on(_ event: Event<Element>) {
         parent.innerOn(event, key: key)

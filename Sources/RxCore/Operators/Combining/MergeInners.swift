@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The subscriptions of a `MergeSink` (its outer sequence and every running
-/// inner) and its counts, under one lock.
+/// The subscriptions of a merging sink (its outer sequence and every running
+/// inner) and, for a `MergeSink`, its counts, under one lock.
 ///
 /// An inner costs three short critical sections and no allocation:
 /// `reserve` counts it and gives it a slot (a key in a `Bag`), `assign`
@@ -14,7 +14,8 @@ import Synchronization
 /// Where a `CompositeDisposable` of `SingleAssignmentDisposable`s would
 /// allocate one disposable per inner and take a lock for the counts, one for
 /// the group and an atomic for the assignment, on every element of a
-/// `flatMap`.
+/// `flatMap`. A `MergeLimitedSink` (`concat`, `concatMap`) keeps its own
+/// counts and queue and uses only the slots: `slot`, `assign` and `release`.
 ///
 /// Disposing disposes the outer subscription, then every running inner in
 /// the order they were subscribed; an inner assigned afterwards is disposed
@@ -64,8 +65,8 @@ final class MergeInners: Cancelable, @unchecked Sendable {
         state.withLock { $0.counters.activeCount = count }
     }
 
-    /// A slot for an inner already counted by `expect(_:)`; `nil` once
-    /// disposed.
+    /// A slot for an inner already counted (by `expect(_:)`, or by a sink
+    /// that keeps its own counts); `nil` once disposed.
     func slot() -> BagKey? {
         state.withLock { state -> BagKey? in
             state.isDisposed ? nil : state.running.insert(NopDisposable())
@@ -95,6 +96,16 @@ final class MergeInners: Cancelable, @unchecked Sendable {
         }
         removed.dispose()
         return finished
+    }
+
+    /// The inner in slot `key` completed: empties its slot and disposes its
+    /// subscription, counting nothing (for a sink that keeps its own counts).
+    func release(_ key: BagKey) {
+        var removed: Disposable = NopDisposable()
+        state.withLock { state -> Void in
+            state.running.removeKey(key, into: &removed)
+        }
+        removed.dispose()
     }
 
     /// The outer sequence completed (or, for a list, every source was

@@ -36,9 +36,17 @@ open class Producer<Element>: Observable<Element> {
     @_spi(Bridge)
     @inline(__always)
     public final func subscribeSink(_ makeSink: (SinkDisposer) -> (sink: Disposable, subscription: Disposable)) -> Disposable {
-        let disposer = SinkDisposer()
-        let (sink, subscription) = makeSink(disposer)
-        disposer.setSinkAndSubscription(sink: sink, subscription: subscription)
+        var disposer = SinkDisposer.make()
+        // Handed over as a temporary, not bound to locals: once the
+        // disposer has let go of an ended subscription, nothing here still
+        // holds the sink (and through it the disposer).
+        disposer.setSinkAndSubscription(makeSink(disposer))
+        // A subscription that ended during subscribe (`just(1).map { … }`)
+        // needs no disposer: when nothing else holds this one, the thread
+        // keeps it for its next subscription, and the caller gets a no-op.
+        if SinkDisposer.keepAsSpare(&disposer) {
+            return NopDisposable()
+        }
         return disposer
     }
 
@@ -94,6 +102,48 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
         #endif
     }
 
+    /// The calling thread's spare disposer, or a new one.
+    ///
+    /// A subscription that ends during `subscribe` leaves its disposer
+    /// finished and held by nothing else; `keepAsSpare(_:)` gives it to the
+    /// thread, and the thread's next subscription takes it here instead of
+    /// allocating, so a synchronous subscription costs its sinks and its
+    /// observer and no disposer. One spare per thread, released with it.
+    static func make() -> SinkDisposer {
+        let trampoline = currentTrampoline
+        guard let spare = trampoline.spareDisposer else {
+            return SinkDisposer()
+        }
+        trampoline.spareDisposer = nil
+        #if TRACE_RESOURCES
+        // In use again: counted again (see `keepAsSpare`).
+        _ = Resources.incrementTotal()
+        #endif
+        return spare
+    }
+
+    /// Keeps `disposer` as the calling thread's spare when its subscription
+    /// is over (its contents published and disposed) and nothing else holds
+    /// it, and the thread has no spare yet. Returns whether it did: the
+    /// caller then hands out a no-op instead.
+    static func keepAsSpare(_ disposer: inout SinkDisposer) -> Bool {
+        guard disposer.flags.isFinished, isKnownUniquelyReferenced(&disposer) else {
+            return false
+        }
+        let trampoline = currentTrampoline
+        guard trampoline.spareDisposer == nil else { return false }
+        // Whatever the threads that last touched it wrote is seen before
+        // it starts over.
+        atomicMemoryFence(ordering: .acquiring)
+        disposer.flags.reset()
+        trampoline.spareDisposer = disposer
+        #if TRACE_RESOURCES
+        // A spare is no live object: the leak gates count subscriptions.
+        _ = Resources.decrementTotal()
+        #endif
+        return true
+    }
+
     /// `true` once disposed.
     public var isDisposed: Bool {
         flags.isDisposed
@@ -101,9 +151,8 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
 
     /// Hands over the sink and its upstream subscription, once; disposes
     /// both at once if the disposer was disposed meanwhile.
-    func setSinkAndSubscription(sink: consuming Disposable, subscription: consuming Disposable) {
-        self.sink = sink
-        self.subscription = subscription
+    func setSinkAndSubscription(_ contents: consuming (sink: Disposable, subscription: Disposable)) {
+        (self.sink, self.subscription) = contents
         if flags.publish(twice: "SinkDisposer: sink and subscription set twice") {
             disposeBoth()
         }

@@ -33,6 +33,18 @@ struct HandOverFlags: ~Copyable {
         return previous & Self.disposedFlag != 0
     }
 
+    /// `true` once the contents were published and disposed: the owner is
+    /// done with them.
+    var isFinished: Bool {
+        state.load(ordering: .acquiring) == Self.disposedFlag | Self.handedOverFlag
+    }
+
+    /// Starts over, for an owner that is used again. Only for an owner that
+    /// no other thread can reach.
+    func reset() {
+        state.store(0, ordering: .releasing)
+    }
+
     /// Marks the owner disposed. Returns `true` for the first call once the
     /// contents are published: the caller disposes them now. Later calls,
     /// and a first call before the contents arrive, return `false`.

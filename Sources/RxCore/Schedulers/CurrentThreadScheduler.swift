@@ -7,11 +7,23 @@ import Darwin
 #endif
 
 /// The per-thread trampoline: whether a trampoline is running on this thread,
-/// and the actions queued behind the one that runs.
-private final class Trampoline {
+/// and the actions queued behind the one that runs; and, beside it, the
+/// thread's spare `SinkDisposer` (see `SinkDisposer.make()`).
+final class Trampoline {
     var isRunning = false
     // Only its own thread touches a trampoline.
     @exclusivity(unchecked) var queue = RingQueue<InvocableType>()
+    @exclusivity(unchecked) var spareDisposer: SinkDisposer?
+
+    #if TRACE_RESOURCES
+    deinit {
+        // The spare goes with its thread: it was uncounted when it became
+        // the spare, and its deinit counts it off again.
+        if spareDisposer != nil {
+            _ = Resources.incrementTotal()
+        }
+    }
+    #endif
 }
 
 #if canImport(Darwin)
@@ -34,7 +46,7 @@ private let trampolineKey: pthread_key_t = {
 }()
 
 /// The trampoline of the calling thread, created on first use.
-private var currentTrampoline: Trampoline {
+var currentTrampoline: Trampoline {
     if let pointer = pthread_getspecific(trampolineKey) {
         return Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue()
     }

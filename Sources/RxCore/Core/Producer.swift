@@ -44,10 +44,10 @@ open class Producer<Element>: Observable<Element> {
         // A subscription that ended during subscribe (`just(1).map { … }`)
         // needs no disposer: when nothing else holds this one, the thread
         // keeps it for its next subscription, and the caller gets a no-op.
-        if SinkDisposer.keepAsSpare(&disposer) {
-            return NopDisposable()
+        guard disposer.isFinished, isKnownUniquelyReferenced(&disposer) else {
+            return disposer
         }
-        return disposer
+        return SinkDisposer.keepAsSpare(consume disposer)
     }
 
     /// For a source whose work often finishes during subscribe (a write the
@@ -109,39 +109,53 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
     /// thread, and the thread's next subscription takes it here instead of
     /// allocating, so a synchronous subscription costs its sinks and its
     /// observer and no disposer. One spare per thread, released with it.
+    /// Its ownership moves in and out of the thread's slot: no reference
+    /// counting, which would cost more than the allocation it saves.
     static func make() -> SinkDisposer {
-        let trampoline = currentTrampoline
-        guard let spare = trampoline.spareDisposer else {
-            return SinkDisposer()
+        withCurrentTrampoline { trampoline in
+            guard let spare = trampoline.spareDisposer else {
+                return SinkDisposer()
+            }
+            trampoline.spareDisposer = nil
+            #if TRACE_RESOURCES
+            // In use again: counted again (see `keepAsSpare`).
+            _ = Resources.incrementTotal()
+            #endif
+            return spare.takeRetainedValue()
         }
-        trampoline.spareDisposer = nil
-        #if TRACE_RESOURCES
-        // In use again: counted again (see `keepAsSpare`).
-        _ = Resources.incrementTotal()
-        #endif
-        return spare
     }
 
-    /// Keeps `disposer` as the calling thread's spare when its subscription
-    /// is over (its contents published and disposed) and nothing else holds
-    /// it, and the thread has no spare yet. Returns whether it did: the
-    /// caller then hands out a no-op instead.
-    static func keepAsSpare(_ disposer: inout SinkDisposer) -> Bool {
-        guard disposer.flags.isFinished, isKnownUniquelyReferenced(&disposer) else {
-            return false
-        }
-        let trampoline = currentTrampoline
-        guard trampoline.spareDisposer == nil else { return false }
+    /// `true` once the subscription is over: the sink and the subscription
+    /// were handed over and disposed.
+    var isFinished: Bool {
+        flags.isFinished
+    }
+
+    /// Keeps `disposer`, finished and held by nothing else, as the calling
+    /// thread's spare, unless the thread has one: returns what the caller
+    /// hands out instead, a no-op, or `disposer` itself when it was not
+    /// kept.
+    static func keepAsSpare(_ disposer: consuming SinkDisposer) -> Disposable {
         // Whatever the threads that last touched it wrote is seen before
         // it starts over.
         atomicMemoryFence(ordering: .acquiring)
-        disposer.flags.reset()
-        trampoline.spareDisposer = disposer
+        // The caller's reference becomes the slot's: retained here and
+        // released as `disposer` ends, a pair the optimiser removes.
+        let kept = Unmanaged.passRetained(disposer)
+        let stored = withCurrentTrampoline { trampoline -> Bool in
+            guard trampoline.spareDisposer == nil else { return false }
+            kept._withUnsafeGuaranteedRef { $0.flags.reset() }
+            trampoline.spareDisposer = kept
+            return true
+        }
+        guard stored else {
+            return kept.takeRetainedValue()
+        }
         #if TRACE_RESOURCES
         // A spare is no live object: the leak gates count subscriptions.
         _ = Resources.decrementTotal()
         #endif
-        return true
+        return NopDisposable()
     }
 
     /// `true` once disposed.

@@ -13,17 +13,20 @@ final class Trampoline {
     var isRunning = false
     // Only its own thread touches a trampoline.
     @exclusivity(unchecked) var queue = RingQueue<InvocableType>()
-    @exclusivity(unchecked) var spareDisposer: SinkDisposer?
+    /// Owned (+1) by the trampoline; moved in and out without reference
+    /// counting.
+    @exclusivity(unchecked) var spareDisposer: Unmanaged<SinkDisposer>?
 
-    #if TRACE_RESOURCES
     deinit {
-        // The spare goes with its thread: it was uncounted when it became
-        // the spare, and its deinit counts it off again.
-        if spareDisposer != nil {
+        if let spareDisposer {
+            #if TRACE_RESOURCES
+            // The spare goes with its thread: it was uncounted when it
+            // became the spare, and its deinit counts it off again.
             _ = Resources.incrementTotal()
+            #endif
+            spareDisposer.release()
         }
     }
-    #endif
 }
 
 #if canImport(Darwin)
@@ -45,14 +48,20 @@ private let trampolineKey: pthread_key_t = {
     return key
 }()
 
-/// The trampoline of the calling thread, created on first use.
-var currentTrampoline: Trampoline {
+/// Runs `body` with the calling thread's trampoline (created on first
+/// use), borrowed: the thread's key keeps it alive until the thread ends and
+/// only its own thread touches it, so it is not retained and released
+/// around every subscription (two atomic operations each time).
+@inline(__always)
+func withCurrentTrampoline<Result>(_ body: (Trampoline) throws -> Result) rethrows -> Result {
+    let reference: Unmanaged<Trampoline>
     if let pointer = pthread_getspecific(trampolineKey) {
-        return Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue()
+        reference = Unmanaged.fromOpaque(pointer)
+    } else {
+        reference = Unmanaged.passRetained(Trampoline())
+        pthread_setspecific(trampolineKey, reference.toOpaque())
     }
-    let trampoline = Trampoline()
-    pthread_setspecific(trampolineKey, Unmanaged.passRetained(trampoline).toOpaque())
-    return trampoline
+    return try reference._withUnsafeGuaranteedRef(body)
 }
 
 /// Runs work on the current thread, queueing work that is scheduled while
@@ -72,7 +81,7 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     /// `true` when no trampoline is running on the calling thread, so a
     /// `schedule` call would run its action at once.
     public static var isScheduleRequired: Bool {
-        !currentTrampoline.isRunning
+        withCurrentTrampoline { !$0.isRunning }
     }
 
     /// Tells a loop on the calling thread whether actions wait in the
@@ -95,13 +104,14 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     /// - Returns: a disposable that cancels a queued action, or disposes what
     ///   the action returned.
     public func schedule<StateType>(_ state: StateType, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
-        let trampoline = currentTrampoline
-        if trampoline.isRunning {
-            let item = ScheduledItem(action: action, state: state)
-            trampoline.queue.enqueue(item)
-            return item
+        withCurrentTrampoline { trampoline in
+            if trampoline.isRunning {
+                let item = ScheduledItem(action: action, state: state)
+                trampoline.queue.enqueue(item)
+                return item
+            }
+            return Self.runTrampoline(trampoline) { action(state) }
         }
-        return Self.runTrampoline(trampoline) { action(state) }
     }
 
     /// Subscribes through the trampoline: runs `subscribe` at once, and, if no
@@ -114,11 +124,12 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     /// must capture its generic environment in a heap box), and the thread's
     /// trampoline is looked up once instead of twice.
     static func subscribe(_ subscribe: () -> Disposable) -> Disposable {
-        let trampoline = currentTrampoline
-        if trampoline.isRunning {
-            return subscribe()
+        withCurrentTrampoline { trampoline in
+            if trampoline.isRunning {
+                return subscribe()
+            }
+            return runTrampoline(trampoline, subscribe)
         }
-        return runTrampoline(trampoline, subscribe)
     }
 
     /// Runs `body` with a trampoline of its own on this thread: work that
@@ -130,16 +141,17 @@ public final class CurrentThreadScheduler: ImmediateSchedulerType {
     /// schedules on `CurrentThreadScheduler` cannot deadlock: the work the
     /// waiting thread owes the chain is done before it waits.
     package static func withOwnTrampoline<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let trampoline = currentTrampoline
-        let wasRunning = trampoline.isRunning
-        var queued = RingQueue<InvocableType>()
-        swap(&queued, &trampoline.queue)
-        trampoline.isRunning = false
-        defer {
-            trampoline.isRunning = wasRunning
+        try withCurrentTrampoline { trampoline in
+            let wasRunning = trampoline.isRunning
+            var queued = RingQueue<InvocableType>()
             swap(&queued, &trampoline.queue)
+            trampoline.isRunning = false
+            defer {
+                trampoline.isRunning = wasRunning
+                swap(&queued, &trampoline.queue)
+            }
+            return try body()
         }
-        return try body()
     }
 
     /// Runs `first` as the trampoline's first action, then every action queued

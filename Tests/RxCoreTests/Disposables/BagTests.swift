@@ -5,7 +5,7 @@ import XCTest
 /// `Bag`: keys remove exactly their element, order is insertion order
 /// whatever was removed, and removal from the middle leaves nothing behind
 /// that iteration, `count` or a later removal could see.
-final class BagTests: XCTestCase {
+final class BagTests: RxCoreTestCase {
     func testRemovingEveryOtherFromTheMiddle_KeepsTheRestInOrder() {
         var bag = Bag<Int>()
         let keys = (0..<1000).map { bag.insert($0) }

@@ -11,9 +11,9 @@ import Synchronization
 /// at once, a `just`) has left its slot before `assign`, which then disposes
 /// what it was given and stores nothing.
 ///
-/// Where a `CompositeDisposable` of `SingleAssignmentDisposable`s would
-/// allocate one disposable per inner and take a lock for the counts, one for
-/// the group and an atomic for the assignment, on every element of a
+/// The usual way, a `CompositeDisposable` of `SingleAssignmentDisposable`s,
+/// allocates a disposable per inner and takes a lock for the counts, one
+/// for the group and an atomic for the assignment, on every element of a
 /// `flatMap`. A `MergeLimitedSink` (`concat`, `concatMap`) keeps its own
 /// counts and queue and uses only the slots: `slot`, `assign` and `release`.
 ///

@@ -86,26 +86,30 @@ final class MergeInners: Cancelable, @unchecked Sendable {
     /// subscription. Returns `true` when the merge completes now (the outer
     /// sequence is done and no inner is left).
     func complete(_ key: BagKey) -> Bool {
-        // Moved out into a non-optional: no `Optional` copies of the
-        // existential inside and out of the lock.
-        var removed: Disposable = NopDisposable()
-        let finished = state.withLock { state -> Bool in
-            state.running.removeKey(key, into: &removed)
-            state.counters.activeCount -= 1
-            return state.counters.stopIfFinished()
-        }
-        removed.dispose()
-        return finished
+        empty(key, counting: true)
     }
 
     /// The inner in slot `key` completed: empties its slot and disposes its
     /// subscription, counting nothing (for a sink that keeps its own counts).
     func release(_ key: BagKey) {
+        _ = empty(key, counting: false)
+    }
+
+    /// Empties slot `key` and disposes what it held; with `counting`, counts
+    /// the inner off and returns whether the merge completes now.
+    @inline(__always)
+    private func empty(_ key: BagKey, counting: Bool) -> Bool {
+        // Moved out into a non-optional: no `Optional` copies of the
+        // existential inside and out of the lock.
         var removed: Disposable = NopDisposable()
-        state.withLock { state -> Void in
+        let finished = state.withLock { state -> Bool in
             state.running.removeKey(key, into: &removed)
+            guard counting else { return false }
+            state.counters.activeCount -= 1
+            return state.counters.stopIfFinished()
         }
         removed.dispose()
+        return finished
     }
 
     /// The outer sequence completed (or, for a list, every source was

@@ -14,18 +14,49 @@ extension Loop: SerialExecutor, TaskExecutor {
     /// at once on the calling thread, so that its task still ends and frees
     /// what it holds; jobs run that way are no longer serialised, so close a
     /// loop only when no actor or task still needs it.
+    ///
+    /// A job enqueued here runs on the loop as its task executor (a task
+    /// that prefers this loop, running code of no actor); an actor's job
+    /// comes through the executor that `asUnownedSerialExecutor()` returns
+    /// (see `LoopActorExecutor` for how it runs).
     public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        if !queue.enqueue(.job(unowned, Unmanaged.passUnretained(self)), onLoopThread: isOnLoopThread) {
+        enqueue(UnownedJob(job), isolated: false)
+    }
+
+    /// Queues `job` as one typed item, to run isolated to the actor face
+    /// (`isolated`) or on the loop as the task executor. On a closed loop,
+    /// reports and runs it at once.
+    func enqueue(_ job: UnownedJob, isolated: Bool) {
+        if !queue.enqueue(.job(job, Unmanaged.passUnretained(self), isolated: isolated), onLoopThread: isOnLoopThread) {
             report(UVError(code: UVError.Code.invalidArgument, operation: "Loop.enqueue (the loop is closed: an async job runs on the calling thread)"), ReportContext(loop: self))
-            unowned.runSynchronously(on: asUnownedTaskExecutor())
+            run(job, isolated: isolated)
+        }
+    }
+
+    /// Runs `job` here and now: isolated to the actor face, or on the loop
+    /// as the task executor (its serial executor the generic one), which
+    /// `runsTaskExecutorJob` says meanwhile.
+    @inline(__always)
+    func run(_ job: UnownedJob, isolated: Bool) {
+        jobsRun &+= 1
+        if isolated {
+            job.runSynchronously(on: actorExecutor.asUnownedSerialExecutor())
+        } else {
+            let outer = runsTaskExecutorJob
+            runsTaskExecutorJob = true
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            runsTaskExecutorJob = outer
         }
     }
 
     /// This loop as an actor's executor: `nonisolated var unownedExecutor:
-    /// UnownedSerialExecutor { loop.asUnownedSerialExecutor() }`.
+    /// UnownedSerialExecutor { loop.asUnownedSerialExecutor() }`. The
+    /// actor's code runs on the loop thread, and an `await` from one actor
+    /// on this loop to another (or to code that inherits the caller's
+    /// isolation) goes on without a hop. All actors on one loop share its
+    /// isolation domain, as they share its thread.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
-        UnownedSerialExecutor(complexEquality: self)
+        actorExecutor.asUnownedSerialExecutor()
     }
 
     /// This loop as a task executor, for `Task(executorPreference:)`.

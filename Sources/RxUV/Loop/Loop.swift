@@ -38,6 +38,14 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// Work queued by other threads (and jobs of Swift concurrency), and the
     /// handle that wakes the loop for it.
     let queue = LoopWorkQueue()
+    /// The loop as actors' serial executor (`asUnownedSerialExecutor()`).
+    let actorExecutor = LoopActorExecutor()
+    /// Whether the loop runs a job as the task executor now (loop thread
+    /// only): see `LoopActorExecutor`.
+    var runsTaskExecutorJob = false
+    /// The jobs of Swift concurrency run so far (loop thread only): what
+    /// the tests count hops by.
+    var jobsRun = 0
     /// Open handles counted by kind (`timer`, `tcp`...): counts rather than
     /// a record per handle, so a million timers cost the loop nothing here.
     private let openHandles = Mutex<[Int]>(Array(repeating: 0, count: UVHandleKind.allCases.count))
@@ -85,6 +93,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         }
         self.raw = raw
         owner = Atomic(UInt(bitPattern: Int(bitPattern: pthread_self())))
+        actorExecutor.loop = self
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()
         #endif

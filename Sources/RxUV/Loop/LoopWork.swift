@@ -13,9 +13,9 @@ enum LoopWork: @unchecked Sendable {
     /// A closure (`Loop.execute`).
     case closure(@Sendable () -> Void)
     /// A job of Swift concurrency (`Loop.enqueue`): an actor's whose
-    /// executor is the loop, or a task's that prefers it. The loop is not
-    /// retained: the loop owns its queue.
-    case job(UnownedJob, Unmanaged<Loop>)
+    /// executor is the loop (`isolated`), or a task's that prefers it. The
+    /// loop is not retained: the loop owns its queue.
+    case job(UnownedJob, Unmanaged<Loop>, isolated: Bool)
 
     /// Does the work. Loop thread.
     @inline(__always)
@@ -25,13 +25,8 @@ enum LoopWork: @unchecked Sendable {
             target.runOnLoopThread(step)
         case .closure(let work):
             work()
-        case .job(let job, let loop):
-            let loop = loop.takeUnretainedValue()
-            // On the loop as the task executor: a task that prefers the loop
-            // starts here without a second hop (run as the serial executor,
-            // the runtime enqueues its first job once more); an actor's job
-            // runs the same, on the one thread its isolation needs.
-            job.runSynchronously(on: loop.asUnownedTaskExecutor())
+        case .job(let job, let loop, let isolated):
+            loop.takeUnretainedValue().run(job, isolated: isolated)
         }
     }
 }

@@ -1,8 +1,9 @@
 import Dispatch
 import RxCore
-import RxUV
 import Synchronization
 import XCTest
+
+@testable import RxUV
 
 /// An actor whose methods run on a loop's thread.
 private actor LoopCounter {
@@ -40,6 +41,17 @@ private actor LoopCounter {
         return String(decoding: Array(echoed), as: UTF8.self)
     }
 
+    /// Calls `other.bump()` `times` times and returns how many jobs the
+    /// loop ran meanwhile.
+    func callRepeatedly(_ other: LoopCounter, times: Int) async throws -> Int {
+        let before = loop.jobsRun
+        for _ in 0..<times {
+            _ = await other.bump()
+        }
+        if !loop.isOnLoopThread { offLoop += 1 }
+        return loop.jobsRun - before
+    }
+
     func bump() -> Int {
         calls += 1
         return calls
@@ -69,6 +81,43 @@ final class LoopExecutorTests: BridgeTestCase {
         let (offLoop, outOfOrder) = try loop.run { (await counter.offLoop, await counter.outOfOrder) }
         XCTAssertEqual(offLoop, 0)
         XCTAssertEqual(outOfOrder, 0)
+    }
+
+    /// An actor's method that awaits another actor's on the same loop a
+    /// thousand times, in a task that prefers no executor: the jobs run
+    /// isolated to the loop, so the calls go on without a hop (a hop is a
+    /// job through the loop's queue).
+    func testActorCallingActorOnTheLoop_DoesNotHopPerCall() throws {
+        let first = LoopCounter(loop: loop)
+        let second = LoopCounter(loop: loop)
+        let loop = self.loop!
+        let jobs = try loop.run {
+            try await Task {
+                try await first.callRepeatedly(second, times: 1_000)
+            }.value
+        }
+        XCTAssertEqual(try loop.run { await second.calls }, 1_000)
+        XCTAssertLessThan(jobs, 10)
+        XCTAssertEqual(try loop.run { await first.offLoop }, 0)
+    }
+
+    /// A task that prefers the loop calls an actor on it a thousand times:
+    /// one hop into each call and none back.
+    func testTaskPreferringTheLoop_HopsOncePerActorCall() throws {
+        let counter = LoopCounter(loop: loop)
+        let loop = self.loop!
+        let jobs = try loop.run {
+            await Task(executorPreference: loop) {
+                let before = loop.jobsRun
+                for _ in 0..<1_000 {
+                    _ = await counter.bump()
+                }
+                return loop.jobsRun - before
+            }.value
+        }
+        XCTAssertEqual(try loop.run { await counter.calls }, 1_000)
+        XCTAssertGreaterThanOrEqual(jobs, 1_000)
+        XCTAssertLessThan(jobs, 1_100)
     }
 
     /// An actor method that connects, writes and reads on its loop, with

@@ -15,7 +15,7 @@ import Synchronization
 /// which made the async echo cost three times the instructions
 /// (BENCHMARKS.md).
 @usableFromInline
-final class AsyncValues<Element>: @unchecked Sendable {
+package final class AsyncValues<Element>: @unchecked Sendable {
     // @unchecked Sendable: the state is read and written under its lock;
     // elements cross to the iterating task as they cross threads in Rx. The
     // waiting continuation is an unsafe one (no checking object per wait):
@@ -102,22 +102,12 @@ final class AsyncValues<Element>: @unchecked Sendable {
 
     /// The next element, `nil` at the end; throws the source's error, or
     /// `CancellationError` where the rules say. Runs on the caller's
-    /// executor and resumes there.
+    /// executor and resumes there: for code of no actor, on the generic
+    /// executor, which for a task that prefers an executor (a `Loop`) is
+    /// that one. A caller isolated to an actor calls `next(isolation:)`.
     @inlinable
     nonisolated(nonsending) func next() async throws -> Element? {
-        let (start, resumes) = state.locked { state -> (Bool, Bool) in
-            defer { state.started = true }
-            return (!state.started, state.release(demand))
-        }
-        if resumes {
-            demand?.resume()
-        }
-        if start {
-            subscription.setDisposable(
-                source.subscribe { [weak self] event in self?.on(event) }
-            )
-        }
-        if let ready = takeReady() {
+        if let ready = prepareNext() {
             return try ready.get()
         }
         return try await withTaskCancellationHandler {
@@ -127,6 +117,49 @@ final class AsyncValues<Element>: @unchecked Sendable {
         } onCancel: {
             self.cancel()
         }
+    }
+
+    /// The next element for a caller isolated to `actor`: see `next()`.
+    /// The wait's closures capture `actor`, so that they are isolated to it
+    /// too: a closure of no isolation would leave the actor for the
+    /// generic executor (the global one, for a task that prefers none) to
+    /// register the wait, and hop back after it.
+    @inlinable
+    func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+        if let ready = prepareNext() {
+            return try ready.get()
+        }
+        return try await withTaskCancellationHandler(
+            operation: {
+                _ = actor
+                return try await withUnsafeThrowingContinuation(isolation: actor) { continuation in
+                    self.wait(continuation)
+                }
+            },
+            onCancel: { self.cancel() },
+            isolation: actor)
+    }
+
+    /// What a `next()` does before it may wait: the consumer is done with
+    /// the element it held (a paused source may resume), the first call
+    /// subscribes, and what is ready is taken.
+    @inlinable
+    func prepareNext() -> Result<Element?, Error>? {
+        let (start, resumes) = state.locked { state -> (Bool, Bool) in
+            defer { state.started = true }
+            return (!state.started, state.release(demand))
+        }
+        if resumes {
+            demand?.resume()
+        }
+        if start {
+            if let subscribe = demand?.subscribe {
+                subscription.setDisposable(subscribe(source, self))
+            } else {
+                subscription.setDisposable(source.subscribe { [weak self] event in self?.on(event) })
+            }
+        }
+        return takeReady()
     }
 
     @inlinable
@@ -169,8 +202,10 @@ final class AsyncValues<Element>: @unchecked Sendable {
         }
     }
 
+    /// Takes one event of the source: hands it to a waiting `next()` or
+    /// buffers it. Any thread, one event at a time.
     @inlinable
-    func on(_ event: Event<Element>) {
+    package func on(_ event: Event<Element>) {
         let (waiter, pauses) = state.locked { state -> (UnsafeContinuation<Element?, Error>?, Bool) in
             if case .some = state.end { return (nil, false) }
             if let waiter = state.waiter {
@@ -231,29 +266,42 @@ final class AsyncValues<Element>: @unchecked Sendable {
 /// called on the consumer's executor when it asks for an element with the
 /// weight held at `lowWatermark` or less. The source may deliver what is
 /// already on its way after a pause.
+///
+/// A class, so that the iteration's state hands it around by reference:
+/// as a struct of closures, each use under the lock copied it, retaining
+/// and releasing every closure.
 @usableFromInline
-package struct AsyncValuesDemand<Element>: Sendable {
+package final class AsyncValuesDemand<Element>: Sendable {
     /// Above this buffered weight the source is asked to pause.
-    @usableFromInline package var highWatermark: Int
+    @usableFromInline package let highWatermark: Int
     /// At or below this buffered weight a paused source is asked to resume.
-    @usableFromInline package var lowWatermark: Int
+    @usableFromInline package let lowWatermark: Int
     /// An element's weight (a byte count, or 1 to count elements).
-    @usableFromInline package var weight: @Sendable (Element) -> Int
+    @usableFromInline package let weight: @Sendable (Element) -> Int
     /// Asks the source to pause.
-    @usableFromInline package var pause: @Sendable () -> Void
+    @usableFromInline package let pause: @Sendable () -> Void
     /// Asks a paused source to resume.
-    @usableFromInline package var resume: @Sendable () -> Void
+    @usableFromInline package let resume: @Sendable () -> Void
+    /// Subscribes the iteration to the source, when the module that knows
+    /// the element type brings an observer of its own: one whose
+    /// conformance is compiled for that type, so that each element reaches
+    /// `AsyncValues.on(_:)` in specialised code. The observer must hold the
+    /// iteration weakly (the iteration holds the subscription). `nil`: a
+    /// closure observer.
+    @usableFromInline package let subscribe: (@Sendable (Observable<Element>, AsyncValues<Element>) -> Disposable)?
 
     /// A demand with these watermarks, weight and calls; `lowWatermark`
     /// is kept at or below `highWatermark`.
     package init(
         highWatermark: Int, lowWatermark: Int, weight: @escaping @Sendable (Element) -> Int,
-        pause: @escaping @Sendable () -> Void, resume: @escaping @Sendable () -> Void
+        pause: @escaping @Sendable () -> Void, resume: @escaping @Sendable () -> Void,
+        subscribe: (@Sendable (Observable<Element>, AsyncValues<Element>) -> Disposable)? = nil
     ) {
         self.highWatermark = max(highWatermark, 0)
         self.lowWatermark = min(max(lowWatermark, 0), self.highWatermark)
         self.weight = weight
         self.pause = pause
         self.resume = resume
+        self.subscribe = subscribe
     }
 }

@@ -66,10 +66,14 @@ public struct ObservableValues<Element>: AsyncSequence {
         }
 
         /// The next element, on `actor`'s executor: what `for try await`
-        /// calls. See `next()`.
+        /// calls. See `next()`. On an actor, the wait itself stays on the
+        /// actor (no hop to the generic executor and back to register it).
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
-            try await values.next()
+            if actor == nil {
+                return try await values.next()
+            }
+            return try await values.next(isolation: actor)
         }
     }
 }

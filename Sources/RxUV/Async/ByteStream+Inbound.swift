@@ -43,7 +43,8 @@ extension ByteStream {
             highWatermark: highWatermark, lowWatermark: lowWatermark,
             weight: { $0.count },
             pause: { [self] in holdReading(true) },
-            resume: { [self] in holdReading(false) }
+            resume: { [self] in holdReading(false) },
+            subscribe: ByteBufferValuesObserver.subscribe
         )
         return ObservableValues(source: receivedData, demand: demand)
     }

@@ -241,7 +241,7 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
         case .completed: error = nil
         case .error(let failure): error = failure as? UVError ?? UVError(code: .ioError, operation: "write (\(failure))")
         }
-        let (waiter, room, parks) = state.withLock { state -> (UnsafeContinuation<Void, Error>?, Disposable?, Bool) in
+        let (waiter, room, parks) = state.withLock { state -> (UnsafeContinuation<Void, Error>?, SingleAssignmentDisposable?, Bool) in
             switch state {
             case .running:
                 state = .finished(error)
@@ -272,7 +272,7 @@ private final class PendingWrite: ObserverType, @unchecked Sendable {
     }
 
     private func resumeWaiter(with result: Result<Void, Error>) {
-        let taken = state.withLock { state -> (UnsafeContinuation<Void, Error>, Disposable)? in
+        let taken = state.withLock { state -> (UnsafeContinuation<Void, Error>, SingleAssignmentDisposable)? in
             guard case .waiting(let continuation, let room) = state else {
                 if case .running = state {
                     // Cancelled before it waited: `waitForRoom` throws.

@@ -70,7 +70,8 @@ public final class HTTPRequestBody: Sendable {
             highWatermark: highWatermark, lowWatermark: lowWatermark,
             weight: { $0.count },
             pause: { source?.consumerHolds(true) },
-            resume: { source?.consumerHolds(false) }
+            resume: { source?.consumerHolds(false) },
+            subscribe: ByteBufferValuesObserver.subscribe
         )
         return ObservableValues(source: bytes, demand: demand)
     }

@@ -39,6 +39,13 @@ final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
     /// Work the loop thread queued for itself, without the lock. Loop-thread
     /// state.
     @exclusivity(unchecked) private var local: [LoopWork] = []
+    /// An empty array that keeps its capacity between batches, so that
+    /// taking a batch out of `local` or `pending` allocates nothing.
+    /// Loop-thread state.
+    @exclusivity(unchecked) private var spare: [LoopWork] = []
+    /// The same for the work of other threads: it changes places with
+    /// `pending`'s array under the lock. Loop-thread state.
+    @exclusivity(unchecked) private var othersSpare: [LoopWork] = []
     /// The wake-up handle as the loop thread sees it: set by `open`, cleared
     /// by `close` (so `nil` means closed). Loop-thread state.
     @exclusivity(unchecked) private var localWakeup: UVAsync?
@@ -135,15 +142,41 @@ final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
     /// timers are served between batches; the idle handle stops once
     /// nothing is left. Loop thread.
     func idleFired() {
-        var batch: [LoopWork] = []
-        swap(&batch, &local)
+        var batch = takeLocal()
         for work in batch {
             work.run()
         }
+        Self.recycle(&batch, into: &spare)
         if local.isEmpty {
             localRunner?.resource.stop()
         }
     }
+
+    /// The loop thread's own work queued so far; `local` starts again with
+    /// the spare's capacity. Loop thread.
+    private func takeLocal() -> [LoopWork] {
+        var batch: [LoopWork] = []
+        swap(&batch, &spare)
+        swap(&batch, &local)
+        return batch
+    }
+
+    /// Empties a batch that has run and keeps its capacity in `spare`,
+    /// up to `LoopWorkQueue.keptCapacity` items: a burst's array is let go.
+    /// Loop thread.
+    private static func recycle(_ batch: inout [LoopWork], into spare: inout [LoopWork]) {
+        if batch.capacity > keptCapacity {
+            batch = []
+        } else {
+            batch.removeAll(keepingCapacity: true)
+        }
+        if batch.capacity >= spare.capacity {
+            swap(&batch, &spare)
+        }
+    }
+
+    /// The most items whose room a spare array keeps.
+    private static let keptCapacity = 4096
 
     /// Runs what was queued when the loop woke up. Work queued while it
     /// runs (an async job that yields, two actors calling each other) waits
@@ -153,16 +186,22 @@ final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
     func asyncWokeUp() {
         // The loop thread's own work first: what other threads queued
         // before it went to `pending` ahead of anything queued after.
-        var batch: [LoopWork] = []
-        swap(&batch, &local)
-        batch += pending.withLock { pending -> [LoopWork] in
+        var batch = takeLocal()
+        // Other threads' work changes places with their spare array.
+        var others: [LoopWork] = []
+        swap(&others, &othersSpare)
+        pending.withLock { pending in
             othersWaiting.store(false, ordering: .releasing)
-            defer { pending.work.removeAll(keepingCapacity: true) }
-            return pending.work
+            swap(&others, &pending.work)
         }
         for work in batch {
             work.run()
         }
+        for work in others {
+            work.run()
+        }
+        Self.recycle(&batch, into: &spare)
+        Self.recycle(&others, into: &othersSpare)
         if local.isEmpty {
             localRunner?.resource.stop()
         }

@@ -10,7 +10,7 @@ import RxUV
 
 // rxuv-echo: the echo server of README.md, as the bridge benchmarks run it.
 //
-//   rxuv-echo [--port N] [--array | --async | --group LOOPS | --server off|noop|prometheus]
+//   rxuv-echo [--port N] [--array | --async | --actor | --group LOOPS | --server off|noop|prometheus]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
 // prints "port N" once listening. `--array` converts each read to `[UInt8]`
@@ -27,6 +27,7 @@ import RxUV
 var port = 0
 var throughArray = false
 var async = false
+var onActor = false
 var serverMetrics: String?
 var groupLoops = 0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -36,6 +37,8 @@ while let argument = arguments.next() {
         throughArray = true
     case "--async":
         async = true
+    case "--actor":
+        onActor = true
     case "--server":
         guard let value = arguments.next(), ["off", "noop", "prometheus"].contains(value) else {
             fputs("rxuv-echo: --server needs off, noop or prometheus\n", stderr)
@@ -55,7 +58,7 @@ while let argument = arguments.next() {
         }
         port = value
     default:
-        fputs("usage: rxuv-echo [--port N] [--array | --async | --group LOOPS | --server off|noop|prometheus]\n", stderr)
+        fputs("usage: rxuv-echo [--port N] [--array | --async | --actor | --group LOOPS | --server off|noop|prometheus]\n", stderr)
         exit(2)
     }
 }
@@ -65,6 +68,24 @@ var files = rlimit()
 if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &files) == 0, files.rlim_cur < files.rlim_max {
     files.rlim_cur = files.rlim_max
     _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &files)
+}
+
+/// One connection's echo on an actor whose executor is a loop.
+actor EchoSession {
+    nonisolated let unownedExecutor: UnownedSerialExecutor
+    let connection: TCPConnection
+
+    init(_ connection: TCPConnection, on loop: Loop) {
+        self.connection = connection
+        unownedExecutor = loop.asUnownedSerialExecutor()
+    }
+
+    func run() async throws {
+        let outbound = connection.outbound
+        for try await chunk in connection.inbound {
+            try await outbound.write(chunk)
+        }
+    }
 }
 
 /// A `Server`'s handler: the README chain on one served connection.
@@ -127,6 +148,17 @@ if let serverMetrics {
             }
             .asObservable()
             .catch { _ in .empty() }
+        }
+        .subscribe(onError: failed)
+} else if onActor {
+    // Each connection on an actor whose executor is this loop: the
+    // iteration and the writes run on the loop thread, with no hop.
+    server = loop.rx.listen(host: "127.0.0.1", port: port, onListening: listening)
+        .flatMap { connection in
+            let session = EchoSession(connection, on: loop)
+            return Completable.create { try await session.run() }
+                .asObservable()
+                .catch { _ in .empty() }
         }
         .subscribe(onError: failed)
 } else if throughArray {

@@ -43,6 +43,7 @@ SERVERS = [
     ("nio", "SwiftNIO, 1 EventLoop", ["nio-echo"]),
     ("rxuv-array", "RxUV, each read through [UInt8]", ["rxuv-echo", "--array"]),
     ("rxuv-async", "RxUV, for try await on the loop", ["rxuv-echo", "--async"]),
+    ("rxuv-actor", "RxUV, for try await in an actor on the loop", ["rxuv-echo", "--actor"]),
     ("nio-async", "SwiftNIO, NIOAsyncChannel for try await", ["nio-echo", "--async"]),
     ("server-off", "RxUV Server, metrics off", ["rxuv-echo", "--server", "off"]),
     ("server-noop", "RxUV Server, metrics on, no-op backend", ["rxuv-echo", "--server", "noop"]),
@@ -307,6 +308,14 @@ def report(settings, echo, timers, load_before, load_after, pinning):
             to_rx = paired_ratio(echo, "rxuv-async", "rxuv", f"rt{c}")
             to_nio = paired_ratio(echo, "rxuv-async", "nio-async", f"rt{c}")
             async_rows.append(f"| rt/s, c={c} | {to_rx:.2f} | | {to_nio:.2f} | > 1 {mark(to_nio > 1)} |")
+        for c in connections:
+            to_rx = paired_ratio(echo, "rxuv-actor", "rxuv", f"cpu{c}")
+            to_nio = paired_ratio(echo, "rxuv-actor", "nio-async", f"cpu{c}")
+            async_rows.append(f"| server CPU per round trip, c={c}, in an actor | {to_rx:.2f} | | {to_nio:.2f} | |")
+        if "rxuv-async-baseline" in echo:
+            for c in connections:
+                before = paired_ratio(echo, "rxuv-async-baseline", "rxuv", f"cpu{c}")
+                async_rows.append(f"| server CPU per round trip, c={c}, baseline build's async / this Rx chain | {before:.2f} | | | |")
         metrics_rows = []
         for c in connections:
             noop = paired_ratio(echo, "server-noop", "server-off", f"cpu{c}")
@@ -390,6 +399,7 @@ def main():
         if not os.path.exists(baseline):
             parser.error(f"--baseline: no rxuv-echo in {settings.baseline}")
         SERVERS.append(("rxuv-baseline", "RxUV (README chain), baseline build", [baseline]))
+        SERVERS.append(("rxuv-async-baseline", "RxUV, for try await on the loop, baseline build", [baseline, "--async"]))
     if not settings.no_build:
         build()
     bins = bin_path()

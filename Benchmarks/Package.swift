@@ -66,6 +66,18 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // RxUVHTTP's server on one loop on the main thread, for counting a
+        // request's instructions under valgrind.
+        .executableTarget(
+            name: "rxuv-http",
+            dependencies: [
+                .product(name: "RxCore", package: "RxUV"),
+                .product(name: "RxUV", package: "RxUV"),
+                .product(name: "RxUVHTTP", package: "RxUV"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // 1,000,000 timers through loop.rx.timer or Observable.timer on the Loop.
         .executableTarget(
             name: "rxuv-timers",

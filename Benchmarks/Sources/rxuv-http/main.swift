@@ -1,0 +1,70 @@
+import CoreMetrics
+import RxCore
+import RxUV
+import RxUVHTTP
+
+#if canImport(Glibc)
+// @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
+@preconcurrency import Glibc
+#endif
+
+// rxuv-http: RxUVHTTP's server on one loop on the main thread, with the
+// routes the HTTP benchmark asks http-server for (GET /plaintext: "hello";
+// GET /json: 1 KiB of JSON), and nothing else: no threads, no service
+// group, so that it runs under valgrind (the http-server example's
+// threads do not), and a request's instructions can be counted
+// (`Benchmarks/Scripts/httpcallgrind.sh`).
+//
+//   rxuv-http [--port N] [--metered]
+//
+// Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
+// prints "port N" once listening. `--metered` counts every answer by
+// method and status through swift-metrics, as the example's
+// `RequestMetrics` does: with `do(onSuccess:)` on each answer.
+
+var port = 0
+var metered = false
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--metered":
+        metered = true
+    case "--port":
+        guard let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
+            fputs("rxuv-http: --port needs a number from 0 to 65535\n", stderr)
+            exit(2)
+        }
+        port = value
+    default:
+        fputs("usage: rxuv-http [--port N] [--metered]\n", stderr)
+        exit(2)
+    }
+}
+
+let plaintext = HTTPServerResponse.text("hello")
+let json = HTTPServerResponse.text("{\"message\":\"" + String(repeating: "x", count: 1010) + "\"}")
+
+var router = HTTPRouter()
+router.get("/plaintext") { _ in .just(plaintext) }
+router.get("/json") { _ in .just(json) }
+var handler = router.handler
+if metered {
+    let answered = Counter(label: "http_requests_total", dimensions: [("method", "GET"), ("status", "200")])
+    let routed = handler
+    handler = { request in
+        routed(request).do(onSuccess: { _ in answered.increment() })
+    }
+}
+
+let loop = try Loop()
+let serving = loop.rx.serveHTTP(host: "127.0.0.1", port: port, handler: handler).subscribe(
+    onSuccess: { server in
+        print("port \(server.address.port)")
+        fflush(stdout)
+    },
+    onFailure: { error in
+        fputs("rxuv-http: \(error)\n", stderr)
+        exit(1)
+    })
+loop.run()
+serving.dispose()

@@ -40,20 +40,19 @@ public struct HTTPResponseEncoder: FrameEncoder {
         }
     }
 
-    /// The status line and fields in one pass over the response's fields:
-    /// its own `Content-Length` and `Transfer-Encoding` give way to the
-    /// framing's (when there is a body), its `Date` and `Connection: close`
-    /// are kept and not written twice.
+    /// The status line and the fields, written once into a buffer of the
+    /// exact size: a first pass over the response's fields sizes the head
+    /// and decides which of them are written (its own `Content-Length`
+    /// and `Transfer-Encoding` give way to the framing's when there is a
+    /// body; its `Date` and `Connection: close` are kept and not written
+    /// twice), the second writes them.
     private static func head(_ response: HTTPResponse, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?) -> ByteBuffer {
-        var text = [UInt8]()
-        text.reserveCapacity(128 + response.headerFields.count * 48)
-        text += "HTTP/1.1 ".utf8
-        text += String(response.status.code).utf8
-        text.append(0x20)
-        text += response.status.reasonPhrase.utf8
-        text += [0x0D, 0x0A]
+        let status = response.status
+        let code = status.code
+        let reason = status.reasonPhrase
         var hasDate = false
         var saysClose = false
+        var size = 9 + HeadWriter.decimalCount(code) + 1 + reason.utf8.count + 2
         for field in response.headerFields {
             switch field.name {
             case contentLength, transferEncoding:
@@ -65,28 +64,114 @@ public struct HTTPResponseEncoder: FrameEncoder {
             default:
                 break
             }
-            append(field, to: &text)
+            size += field.name.rawName.utf8.count + 2 + field.value.utf8.count + 2
         }
         switch body {
-        case .none:
-            break
-        case .length(let length):
-            text += "Content-Length: ".utf8
-            text += String(length).utf8
-            text += [0x0D, 0x0A]
-        case .chunked:
-            text += "Transfer-Encoding: chunked\r\n".utf8
+        case .none: break
+        case .length(let length): size += 16 + HeadWriter.decimalCount(length) + 2
+        case .chunked: size += 28
         }
-        if !keepAlive, !saysClose {
-            text += "Connection: close\r\n".utf8
+        let closes = !keepAlive && !saysClose
+        if closes { size += 19 }
+        let writesDate = date != nil && !hasDate
+        if writesDate, let date { size += 6 + date.utf8.count + 2 }
+        size += 2
+        return ByteBuffer(unsafeUninitializedCapacity: size) { memory in
+            var writer = HeadWriter(memory)
+            writer.write(literal: "HTTP/1.1 ")
+            writer.write(decimal: code)
+            writer.write(literal: " ")
+            writer.write(reason)
+            writer.write(literal: "\r\n")
+            for field in response.headerFields {
+                switch field.name {
+                case contentLength, transferEncoding:
+                    if body != .none { continue }
+                default:
+                    break
+                }
+                writer.write(field.name.rawName)
+                writer.write(literal: ": ")
+                field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }
+                writer.write(literal: "\r\n")
+            }
+            switch body {
+            case .none:
+                break
+            case .length(let length):
+                writer.write(literal: "Content-Length: ")
+                writer.write(decimal: length)
+                writer.write(literal: "\r\n")
+            case .chunked:
+                writer.write(literal: "Transfer-Encoding: chunked\r\n")
+            }
+            if closes {
+                writer.write(literal: "Connection: close\r\n")
+            }
+            if writesDate, let date {
+                writer.write(literal: "Date: ")
+                writer.write(date)
+                writer.write(literal: "\r\n")
+            }
+            writer.write(literal: "\r\n")
+            return writer.count
         }
-        if let date, !hasDate {
-            text += "Date: ".utf8
-            text += date.utf8
-            text += [0x0D, 0x0A]
+    }
+
+    /// Writes a head into memory sized for it (`head` counts first); a
+    /// write past the end stops the program rather than corrupt memory.
+    private struct HeadWriter {
+        private let memory: UnsafeMutableRawBufferPointer
+        private(set) var count = 0
+
+        init(_ memory: UnsafeMutableRawBufferPointer) {
+            self.memory = memory
         }
-        text += [0x0D, 0x0A]
-        return ByteBuffer(text)
+
+        /// The number of decimal digits of `value` (and its sign).
+        static func decimalCount(_ value: Int) -> Int {
+            var digits = value < 0 ? 2 : 1
+            var rest = value.magnitude / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            return digits
+        }
+
+        @inline(__always)
+        mutating func write(bytes: UnsafeRawBufferPointer) {
+            precondition(bytes.count <= memory.count - count, "HTTPResponseEncoder: a head past its size")
+            if let source = bytes.baseAddress {
+                (memory.baseAddress! + count).copyMemory(from: source, byteCount: bytes.count)
+            }
+            count += bytes.count
+        }
+
+        @inline(__always)
+        mutating func write(literal text: StaticString) {
+            write(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+
+        @inline(__always)
+        mutating func write(_ text: String) {
+            var text = text
+            text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+        }
+
+        mutating func write(decimal value: Int) {
+            let digits = Self.decimalCount(value)
+            precondition(digits <= memory.count - count, "HTTPResponseEncoder: a head past its size")
+            var rest = value.magnitude
+            var index = count + digits - 1
+            repeat {
+                memory[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                index -= 1
+            } while rest > 0
+            if value < 0 { memory[count] = UInt8(ascii: "-") }
+            count += digits
+        }
     }
 
     /// `name: value CRLF`, the name as it was given.

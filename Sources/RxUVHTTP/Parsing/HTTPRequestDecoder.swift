@@ -179,42 +179,63 @@ public struct HTTPRequestDecoder: FrameDecoder {
         }
     }
 
-    /// The head's lines without their line ends; a CR anywhere but before
-    /// an LF is an error.
-    private static func lines(_ head: [UInt8]) throws -> [ArraySlice<UInt8>] {
-        var lines: [ArraySlice<UInt8>] = []
+    /// The number of the head's lines before the empty one that ends it;
+    /// a CR anywhere but before an LF is an error. Checked in a first pass
+    /// with nothing allocated, so that these errors come before any other.
+    private static func countLines(_ head: [UInt8]) throws -> Int {
+        var count = 0
         var start = 0
         for index in head.indices where head[index] == HTTPSyntax.lf {
             var end = index
             if end > start, head[end - 1] == HTTPSyntax.cr { end -= 1 }
-            let line = head[start..<end]
-            if line.contains(HTTPSyntax.cr) { throw HTTPParseError.badRequest("bare CR") }
-            lines.append(line)
+            if head[start..<end].contains(HTTPSyntax.cr) { throw HTTPParseError.badRequest("bare CR") }
+            if end > start { count += 1 }
             start = index + 1
         }
-        // The last line is the empty one that ended the head.
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        return lines
+        return count
+    }
+
+    /// The head's lines without their line ends, one at a time, up to the
+    /// empty line that ends the head (`countLines` has checked them).
+    private struct Lines {
+        let head: [UInt8]
+        var start = 0
+
+        init(_ head: [UInt8]) {
+            self.head = head
+        }
+
+        mutating func next() -> ArraySlice<UInt8>? {
+            guard start < head.count, let newline = head[start...].firstIndex(of: HTTPSyntax.lf) else { return nil }
+            var end = newline
+            if end > start, head[end - 1] == HTTPSyntax.cr { end -= 1 }
+            let line = head[start..<end]
+            start = newline + 1
+            return line.isEmpty ? nil : line
+        }
     }
 
     private func parseHead(_ head: [UInt8]) throws -> HTTPRequestHead {
-        let lines = try Self.lines(head)
-        guard let requestLine = lines.first else { throw HTTPParseError.badRequest("no request line") }
+        let lineCount = try Self.countLines(head)
+        var lines = Lines(head)
+        guard let requestLine = lines.next() else { throw HTTPParseError.badRequest("no request line") }
         let (method, target, minor) = try Self.parseRequestLine(requestLine)
-        guard lines.count - 1 <= limits.maxHeaderFields else {
+        guard lineCount - 1 <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) header fields")
         }
         // One pass: the fields that frame the request are set aside as
         // they come; Host leaves the fields (it becomes the authority).
         var framing = FramingFields()
         var fields = HTTPFields()
-        fields.reserveCapacity(lines.count - 1)
-        for line in lines.dropFirst() {
+        fields.reserveCapacity(lineCount - 1)
+        while let line = lines.next() {
+            if let host = try Self.hostValue(line) {
+                framing.hostCount += 1
+                if framing.host == nil { framing.host = host }
+                continue
+            }
             let field = try Self.parseField(line)
             switch field.name {
-            case Self.host:
-                framing.hosts.append(field.value)
-                continue
             case .transferEncoding:
                 framing.transferEncodings.append(field.value)
             case .contentLength:
@@ -233,7 +254,9 @@ public struct HTTPRequestDecoder: FrameDecoder {
 
     /// The values of the fields that decide a request's framing, in order.
     private struct FramingFields {
-        var hosts: [String] = []
+        /// The first Host, and how many there were.
+        var host: String?
+        var hostCount = 0
         var transferEncodings: [String] = []
         var contentLengths: [String] = []
         var connection: [String] = []
@@ -282,18 +305,29 @@ public struct HTTPRequestDecoder: FrameDecoder {
         return HTTPField(name: fieldName, value: value)
     }
 
-    private static let host = HTTPField.Name("Host")!
+    /// The value of a `Host` line (any case), checked as `parseField`
+    /// checks a value; `nil` for any other line. Host becomes the
+    /// request's authority, not a field, so it is never made one.
+    private static func hostValue(_ line: ArraySlice<UInt8>) throws -> String? {
+        let start = line.startIndex
+        guard line.count >= 5, line[start + 4] == HTTPSyntax.colon,
+            line[start] | 0x20 == UInt8(ascii: "h"), line[start + 1] | 0x20 == UInt8(ascii: "o"),
+            line[start + 2] | 0x20 == UInt8(ascii: "s"), line[start + 3] | 0x20 == UInt8(ascii: "t")
+        else { return nil }
+        let value = HTTPSyntax.trimmed(line[(start + 5)...])
+        guard value.allSatisfy(HTTPSyntax.isFieldValue) else { throw HTTPParseError.badRequest("malformed value of Host") }
+        return String(decoding: value, as: UTF8.self)
+    }
 
     /// The request's meaning: Host, the body's framing, keep-alive, Expect.
     private func interpret(method: HTTPRequest.Method, target: String, minor: Int, fields: HTTPFields, framing: FramingFields) throws -> HTTPRequestHead {
         // Host becomes the request's authority (swift-http-types keeps it
         // out of the header fields, as HTTP/2's :authority).
-        let hosts = framing.hosts
-        if minor >= 1, hosts.count != 1 {
-            throw HTTPParseError.badRequest(hosts.isEmpty ? "no Host" : "more than one Host")
+        if minor >= 1, framing.hostCount != 1 {
+            throw HTTPParseError.badRequest(framing.hostCount == 0 ? "no Host" : "more than one Host")
         }
-        if hosts.count > 1 { throw HTTPParseError.badRequest("more than one Host") }
-        if let host = hosts.first, !host.utf8.allSatisfy(HTTPSyntax.isHost) {
+        if framing.hostCount > 1 { throw HTTPParseError.badRequest("more than one Host") }
+        if var host = framing.host, !host.withUTF8({ $0.allSatisfy(HTTPSyntax.isHost) }) {
             throw HTTPParseError.badRequest("malformed Host")
         }
         let transferEncodings = framing.transferEncodings
@@ -321,7 +355,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
         let connection = framing.connection.flatMap(HTTPSyntax.listMembers)
         let keepAlive = minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
         let expects = minor >= 1 && body != .none && framing.expect.flatMap(HTTPSyntax.listMembers).contains("100-continue")
-        let request = HTTPRequest(method: method, scheme: nil, authority: hosts.first, path: target, headerFields: fields)
+        let request = HTTPRequest(method: method, scheme: nil, authority: framing.host, path: target, headerFields: fields)
         return HTTPRequestHead(request: request, minorVersion: minor, body: body, keepAlive: keepAlive, expectsContinue: expects)
     }
 
@@ -384,11 +418,12 @@ public struct HTTPRequestDecoder: FrameDecoder {
         guard let section = reader.readBytes(end) else { return nil }
         scanned = 0
         var fields = HTTPFields()
-        let lines = try Self.lines(Array(section))
-        guard lines.count <= limits.maxHeaderFields else {
+        let bytes = Array(section)
+        guard try Self.countLines(bytes) <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) trailer fields")
         }
-        for line in lines { fields.append(try Self.parseField(line)) }
+        var lines = Lines(bytes)
+        while let line = lines.next() { fields.append(try Self.parseField(line)) }
         state = .head
         return .end(last: ByteBuffer(), trailers: fields)
     }

@@ -7,11 +7,11 @@ enum HTTPSyntax {
     static let colon: UInt8 = 0x3A
     static let semicolon: UInt8 = 0x3B
 
-    /// `tchar` (RFC 9110 §5.6.2): the bytes of a token (a method, a field name).
-    private static let tokenBytes: [Bool] = table(extra: "!#$%&'*+-.^_`|~")
-
+    /// `tchar` (RFC 9110 §5.6.2): the bytes of a token (a method, a field
+    /// name): letters, digits and `!#$%&'*+-.^_`|~`.
+    @inline(__always)
     static func isToken(_ byte: UInt8) -> Bool {
-        tokenBytes[Int(byte)]
+        isMember(byte, low: 0x03FF_6CFA_0000_0000, high: 0x57FF_FFFF_C7FF_FFFE)
     }
 
     /// A byte of a field value (RFC 9110 §5.5): VCHAR, obs-text, SP, HTAB.
@@ -26,21 +26,22 @@ enum HTTPSyntax {
 
     /// A byte of `uri-host [":" port]` (RFC 9110 §7.2, RFC 3986 §3.2.2):
     /// unreserved, sub-delims, `%` of pct-encoded, `:` and the brackets of
-    /// an IP literal.
+    /// an IP literal: letters, digits and `-._~!$&'()*+,;=%:[]`.
+    @inline(__always)
     static func isHost(_ byte: UInt8) -> Bool {
-        hostBytes[Int(byte)]
+        isMember(byte, low: 0x2FFF_7FF2_0000_0000, high: 0x47FF_FFFE_AFFF_FFFE)
     }
 
-    private static let hostBytes: [Bool] = table(extra: "-._~!$&'()*+,;=%:[]")
-
-    /// Letters, digits and `extra`.
-    private static func table(extra: String) -> [Bool] {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
-        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = true }
-        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = true }
-        for byte in extra.utf8 { table[Int(byte)] = true }
-        return table
+    /// Whether `byte` is in the ASCII set whose bits `low` (bytes 0–63)
+    /// and `high` (64–127) hold: two constants and a shift, where a table
+    /// would cost a lazy global's check per byte.
+    @inline(__always)
+    private static func isMember(_ byte: UInt8, low: UInt64, high: UInt64) -> Bool {
+        switch byte {
+        case 0..<64: low & (1 << UInt64(byte)) != 0
+        case 64..<128: high & (1 << UInt64(byte - 64)) != 0
+        default: false
+        }
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {

@@ -55,6 +55,9 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     private var dates = HTTPDateCache()
     /// The peer's description, asked for once.
     private lazy var peer = stream.peerDescription
+    /// What every write of this connection reports to: one observer for
+    /// all of them.
+    private lazy var writeWatcher = HTTPWriteWatcher(self)
 
     init(_ served: ServedConnection<Connection>, options: HTTPServerOptions, handler: @escaping HTTPHandler) {
         self.stream = served.connection
@@ -185,13 +188,13 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             case .chunked: nil
             }
         let body = head.body == .none ? nil : HTTPBodySource(loop: loop, declaredLength: declared, connection: self, bufferLimit: options.bodyBufferSize)
-        let exchange = HTTPExchange(head: head, body: body, keepAlive: keepAlive)
+        let exchange = HTTPExchange(head: head, body: body, keepAlive: keepAlive, connection: self)
         self.exchange = exchange
         let request = HTTPServerRequest(
             head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
             parameters: [:], peer: peer, loop: loop)
         let answer = handler(request)
-        let subscription = answer.asObservable().subscribe(HTTPAnswerObserver(self, exchange))
+        let subscription = answer.asObservable().subscribe(exchange)
         if !exchange.started {
             exchange.work = subscription
         }
@@ -512,11 +515,13 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
 
     private func write(_ buffers: [ByteBuffer]) {
         let written = buffers.count == 1 ? stream.write(buffers[0]) : stream.write(buffers)
-        _ = written.subscribe(onError: { [weak self] _ in
-            // The read side sees the same failure; stop answering.
-            guard let self else { return }
-            loop.enter { self.finish() }
-        })
+        _ = written.asObservable().subscribe(writeWatcher)
+    }
+
+    /// A write failed, on any thread: the read side sees the same failure;
+    /// stop answering.
+    func writeFailed() {
+        loop.enter { [self] in finish() }
     }
 }
 
@@ -527,8 +532,11 @@ enum HTTPServerInput {
     case ended
 }
 
-/// One request and its answer.
-final class HTTPExchange {
+/// One request and its answer; the observer of the handler's `Single`,
+/// whose outcome it passes to the connection, once.
+// @unchecked Sendable: the answer may come on any thread, and `on` reads
+// only `connection`, set once; the rest is loop-thread state.
+final class HTTPExchange: ObserverType, @unchecked Sendable {
     let head: HTTPRequestHead
     let body: HTTPBodySource?
     var keepAlive: Bool
@@ -548,10 +556,25 @@ final class HTTPExchange {
         work?.dispose()
     }
 
-    init(head: HTTPRequestHead, body: HTTPBodySource?, keepAlive: Bool) {
+    /// The connection the answer goes to (none for a refusal, which
+    /// answers in place of a handler).
+    private weak var connection: (any HTTPServerEvents)?
+
+    init(head: HTTPRequestHead, body: HTTPBodySource?, keepAlive: Bool, connection: (any HTTPServerEvents)? = nil) {
         self.head = head
         self.body = body
         self.keepAlive = keepAlive
+        self.connection = connection
+    }
+
+    /// The handler's answer. A Single's grammar: one element or one error;
+    /// the completion after an element is nothing more.
+    func on(_ event: Event<HTTPServerResponse>) {
+        switch event {
+        case .next(let response): connection?.answered(.success(response), for: self)
+        case .error(let error): connection?.answered(.failure(error), for: self)
+        case .completed: break
+        }
     }
 
     /// The request's body has arrived whole (or there is none).
@@ -568,6 +591,8 @@ protocol HTTPServerEvents: AnyObject {
     func input(_ input: HTTPServerInput)
     /// The handler's answer for `exchange`, from any thread.
     func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTPExchange)
+    /// A write failed, from any thread.
+    func writeFailed()
 }
 
 /// Passes the decoder's events to the connection.
@@ -587,23 +612,18 @@ final class HTTPPartObserver: ObserverType {
     }
 }
 
-/// Passes a handler's `Single` outcome to the connection, once.
-final class HTTPAnswerObserver: ObserverType, @unchecked Sendable {
+/// Watches a connection's writes: a failure stops its answering.
+final class HTTPWriteWatcher: ObserverType, @unchecked Sendable {
+    // @unchecked Sendable: `connection` is set once.
     private weak var connection: (any HTTPServerEvents)?
-    private let exchange: HTTPExchange
 
-    init(_ connection: any HTTPServerEvents, _ exchange: HTTPExchange) {
+    init(_ connection: any HTTPServerEvents) {
         self.connection = connection
-        self.exchange = exchange
     }
 
-    func on(_ event: Event<HTTPServerResponse>) {
-        // A Single's grammar: one element or one error; the completion
-        // after an element is nothing more.
-        switch event {
-        case .next(let response): connection?.answered(.success(response), for: exchange)
-        case .error(let error): connection?.answered(.failure(error), for: exchange)
-        case .completed: break
+    func on(_ event: Event<Never>) {
+        if case .error = event {
+            connection?.writeFailed()
         }
     }
 }

@@ -24,7 +24,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
     public func encode(_ part: HTTPResponsePart, into buffers: inout [ByteBuffer]) throws {
         switch part {
         case .head(let response, let body, let keepAlive, let date):
-            buffers.append(Self.head(response, body: body, keepAlive: keepAlive, date: date))
+            buffers.append(Self.head(response, status: response.status, body: body, keepAlive: keepAlive, date: date))
         case .body(let bytes):
             if !bytes.isEmpty { buffers.append(bytes) }
         case .chunk(let bytes):
@@ -46,8 +46,10 @@ public struct HTTPResponseEncoder: FrameEncoder {
     /// and `Transfer-Encoding` give way to the framing's when there is a
     /// body; its `Date` and `Connection: close` are kept and not written
     /// twice), the second writes them.
-    private static func head(_ response: HTTPResponse, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?) -> ByteBuffer {
-        let status = response.status
+    ///
+    /// `status` is `response.status`, which swift-http-types reads out of a
+    /// field on every call: a server that has it already passes it.
+    static func head(_ response: HTTPResponse, status: HTTPResponse.Status, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?) -> ByteBuffer {
         let code = status.code
         let reason = status.reasonPhrase
         var hasDate = false

@@ -183,16 +183,26 @@ public struct HTTPRequestDecoder: FrameDecoder {
     /// a CR anywhere but before an LF is an error. Checked in a first pass
     /// with nothing allocated, so that these errors come before any other.
     private static func countLines(_ head: [UInt8]) throws -> Int {
-        var count = 0
-        var start = 0
-        for index in head.indices where head[index] == HTTPSyntax.lf {
-            var end = index
-            if end > start, head[end - 1] == HTTPSyntax.cr { end -= 1 }
-            if head[start..<end].contains(HTTPSyntax.cr) { throw HTTPParseError.badRequest("bare CR") }
-            if end > start { count += 1 }
-            start = index + 1
+        try head.withUnsafeBufferPointer { bytes in
+            var count = 0
+            var lineStart = 0
+            for index in bytes.indices {
+                switch bytes[index] {
+                case HTTPSyntax.cr:
+                    // A CR ends a line only right before its LF.
+                    guard index + 1 < bytes.count, bytes[index + 1] == HTTPSyntax.lf else {
+                        throw HTTPParseError.badRequest("bare CR")
+                    }
+                case HTTPSyntax.lf:
+                    let end = index > lineStart && bytes[index - 1] == HTTPSyntax.cr ? index - 1 : index
+                    if end > lineStart { count += 1 }
+                    lineStart = index + 1
+                default:
+                    break
+                }
+            }
+            return count
         }
-        return count
     }
 
     /// The head's lines without their line ends, one at a time, up to the
@@ -272,14 +282,15 @@ public struct HTTPRequestDecoder: FrameDecoder {
         let methodBytes = line[line.startIndex..<firstSpace]
         let targetBytes = line[(firstSpace + 1)..<secondSpace]
         let version = line[(secondSpace + 1)...]
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPSyntax.isToken),
-            let method = HTTPRequest.Method(String(decoding: methodBytes, as: UTF8.self))
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPSyntax.isToken), let method = Self.method(methodBytes)
         else { throw HTTPParseError.badRequest("malformed method") }
         guard !targetBytes.isEmpty, targetBytes.allSatisfy(HTTPSyntax.isTarget) else {
             throw HTTPParseError.badRequest("malformed request-target")
         }
         let start = version.startIndex
-        guard version.count == 8, version.starts(with: "HTTP/".utf8), HTTPSyntax.isDigit(version[start + 5]),
+        guard version.count == 8, version[start] == UInt8(ascii: "H"), version[start + 1] == UInt8(ascii: "T"),
+            version[start + 2] == UInt8(ascii: "T"), version[start + 3] == UInt8(ascii: "P"),
+            version[start + 4] == UInt8(ascii: "/"), HTTPSyntax.isDigit(version[start + 5]),
             version[start + 6] == UInt8(ascii: "."), HTTPSyntax.isDigit(version[start + 7])
         else { throw HTTPParseError.badRequest("malformed HTTP version") }
         let (major, minor) = (version[start + 5], version[start + 7])
@@ -287,6 +298,33 @@ public struct HTTPRequestDecoder: FrameDecoder {
             throw HTTPParseError(status: .httpVersionNotSupported, reason: "HTTP/\(Character(UnicodeScalar(major))).\(Character(UnicodeScalar(minor)))")
         }
         return (method, String(decoding: targetBytes, as: UTF8.self), Int(minor - UInt8(ascii: "0")))
+    }
+
+    /// The method a token names: the common ones without making a string
+    /// (case-sensitive, RFC 9110 §9.1), any other through swift-http-types.
+    private static func method(_ token: ArraySlice<UInt8>) -> HTTPRequest.Method? {
+        func spells(_ name: StaticString) -> Bool {
+            guard token.count == name.utf8CodeUnitCount else { return false }
+            let letters = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            return token.elementsEqual(letters)
+        }
+        switch token.count {
+        case 3:
+            if spells("GET") { return .get }
+            if spells("PUT") { return .put }
+        case 4:
+            if spells("HEAD") { return .head }
+            if spells("POST") { return .post }
+        case 5:
+            if spells("PATCH") { return .patch }
+        case 6:
+            if spells("DELETE") { return .delete }
+        case 7:
+            if spells("OPTIONS") { return .options }
+        default:
+            break
+        }
+        return HTTPRequest.Method(String(decoding: token, as: UTF8.self))
     }
 
     /// `field-name ":" OWS field-value OWS` (RFC 9112 §5); no whitespace

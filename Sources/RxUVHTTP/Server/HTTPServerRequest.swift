@@ -23,12 +23,20 @@ public struct HTTPServerRequest: Sendable {
     /// The target's path, without its query.
     public var path: Substring {
         let target = head.path ?? ""
-        return target[..<(target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)]
+        return target[..<(Self.questionMark(in: target) ?? target.endIndex)]
     }
 
     /// The target's query, after its `?`; `nil` without one.
     public var query: Substring? {
-        guard let target = head.path, let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        guard let target = head.path, let mark = Self.questionMark(in: target) else { return nil }
         return target[target.utf8.index(after: mark)...]
+    }
+
+    /// Where the target's `?` is, found in its UTF-8 bytes at once rather
+    /// than through the string's views.
+    private static func questionMark(in target: String) -> String.Index? {
+        var target = target
+        guard let offset = target.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return nil }
+        return target.utf8.index(target.utf8.startIndex, offsetBy: offset)
     }
 }

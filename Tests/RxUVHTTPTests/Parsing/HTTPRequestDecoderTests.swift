@@ -31,6 +31,23 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         }
     }
 
+    /// Methods as sent, case-sensitive (RFC 9110 §9.1): the common ones
+    /// and any other token; `Host` in any case becomes the authority, its
+    /// value without the whitespace around it, and never a field.
+    func testMethodsAndHost_AsSent() throws {
+        let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "PURGE", "get", "Post", "M-SEARCH"]
+        for method in methods {
+            for host in ["Host", "host", "HOST", "hOsT"] {
+                let decoded = decodeAll([ByteBuffer(Array("\(method) / HTTP/1.1\r\n\(host): \t example.com:8080 \r\nHostname: x\r\n\r\n".utf8))])
+                XCTAssertNil(decoded.error, "\(method), \(host)")
+                guard case .head(let head)? = decoded.parts.first else { return XCTFail("\(method), \(host): \(decoded.parts)") }
+                XCTAssertEqual(head.request.method.rawValue, method)
+                XCTAssertEqual(head.request.authority, "example.com:8080")
+                XCTAssertEqual(head.request.headerFields.map(\.name.rawName), ["Hostname"])
+            }
+        }
+    }
+
     func testBody_LengthAndChunked_ByteAtATime() throws {
         let requests = Array(
             ("POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
@@ -62,6 +79,11 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
             ("GET / HTTP/1.1\r\nHost : h\r\n\r\n", 400, "whitespace before the colon"),
             ("GET / HTTP/1.1\r\nHost: h\r\nX: a\r\n b\r\n\r\n", 400, "obsolete line folding"),
             ("GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", 400, "bare CR"),
+            ("GET / HTTP/1.1\r\nHost\t: h\r\n\r\n", 400, "a tab before the colon"),
+            ("GET / HTTP/1.1\r\nHost: a\u{1}b\r\n\r\n", 400, "a control byte in Host"),
+            ("GET / HTTP/1.1\r\nHost: a b\r\n\r\n", 400, "a space in Host"),
+            ("G\u{1}T / HTTP/1.1\r\nHost: h\r\n\r\n", 400, "a control byte in the method"),
+            ("GET / HTTQ/1.1\r\nHost: h\r\n\r\n", 400, "not HTTP"),
             ("GET / HTTP/1.1\r\n\r\n", 400, "no Host"),
             ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "two Hosts"),
             ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", 400, "CL and TE"),

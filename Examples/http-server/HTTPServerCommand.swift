@@ -103,13 +103,14 @@ struct HTTPServerCommand: AsyncParsableCommand {
             let files = StaticFiles(root: root)
             router.get("/static/*") { request in files.answer(request) }
         }
-        let handler = RequestMetrics().metered(router.handler)
+        let handler = router.handler
+        let metrics = RequestMetrics()
 
         var options = ServerOptions()
         options.maxConnections = maxConnections
         let http = HTTPServerOptions(
             limits: HTTPLimits(maxBodyLength: maxBody), headTimeout: .nanoseconds(headTimeout.nanoseconds),
-            idleTimeout: .nanoseconds(idleTimeout.nanoseconds))
+            idleTimeout: .nanoseconds(idleTimeout.nanoseconds), onResponse: metrics.record)
         let server = ServerService(
             group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler),
             drainedBy: daemon, name: Endpoint.format(host: host, port: port)

@@ -18,9 +18,9 @@ import RxUVHTTP
 //   rxuv-http [--port N] [--metered]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
-// prints "port N" once listening. `--metered` counts every answer by
-// method and status through swift-metrics, as the example's
-// `RequestMetrics` does: with `do(onSuccess:)` on each answer.
+// prints "port N" once listening. `--metered` counts and times every
+// response through swift-metrics from `HTTPServerOptions.onResponse`, as
+// the example's `RequestMetrics` does.
 
 var port = 0
 var metered = false
@@ -47,17 +47,19 @@ let json = HTTPServerResponse.text("{\"message\":\"" + String(repeating: "x", co
 var router = HTTPRouter()
 router.get("/plaintext") { _ in .just(plaintext) }
 router.get("/json") { _ in .just(json) }
-var handler = router.handler
+var http = HTTPServerOptions()
 if metered {
     let answered = Counter(label: "http_requests_total", dimensions: [("method", "GET"), ("status", "200")])
-    let routed = handler
-    handler = { request in
-        routed(request).do(onSuccess: { _ in answered.increment() })
+    let duration = Timer(label: "http_request_duration_seconds")
+    http.onResponse = { response in
+        answered.increment()
+        let (seconds, attoseconds) = response.duration.components
+        duration.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
 
 let loop = try Loop()
-let serving = loop.rx.serveHTTP(host: "127.0.0.1", port: port, handler: handler).subscribe(
+let serving = loop.rx.serveHTTP(host: "127.0.0.1", port: port, http: http, handler: router.handler).subscribe(
     onSuccess: { server in
         print("port \(server.address.port)")
         fflush(stdout)

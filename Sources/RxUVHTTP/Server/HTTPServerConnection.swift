@@ -196,6 +196,9 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             }
         let body = head.body == .none ? nil : HTTPBodySource(loop: loop, declaredLength: declared, connection: self, bufferLimit: options.bodyBufferSize)
         let exchange = HTTPExchange(head: head, body: body, keepAlive: keepAlive, connection: self)
+        if options.onResponse != nil {
+            exchange.began = .now
+        }
         self.exchange = exchange
         let request = HTTPServerRequest(
             head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
@@ -250,6 +253,10 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         var head = response.head
         let responseStatus = head.status
         let status = responseStatus.code
+        if let onResponse = options.onResponse {
+            let duration = exchange.began.map { ContinuousClock.now - $0 } ?? .zero
+            onResponse(HTTPResponseRecord(method: exchange.head.request.method, status: responseStatus, duration: duration))
+        }
         let method = exchange.head.request.method
         let sendsBody = method != .head && status >= 200 && status != 204 && status != 304
         let framing: HTTPResponsePart.BodyFraming
@@ -546,6 +553,9 @@ final class HTTPExchange: ObserverType, @unchecked Sendable {
     let head: HTTPRequestHead
     let body: HTTPBodySource?
     var keepAlive: Bool
+    /// When the head was decoded, for `HTTPServerOptions.onResponse`;
+    /// `nil` when nothing is measured.
+    var began: ContinuousClock.Instant?
     var continueSent = false
     /// The head of the response is written.
     var started = false

@@ -21,12 +21,20 @@ public struct HTTPServerOptions: Sendable {
     public var bodyBufferSize: Int
     /// The `Server` field of every response; `nil` writes none.
     public var serverName: String?
+    /// Called with each response as its head is written (refusals
+    /// included), on the connection's loop thread: where a server counts
+    /// and times its requests. It runs on the request's path: keep it
+    /// short, and hand anything slow to another thread. `nil` (the
+    /// default): nothing is measured.
+    public var onResponse: (@Sendable (HTTPResponseRecord) -> Void)?
 
     /// Defaults: `HTTPLimits()`, a 10 s head timeout, a 60 s idle timeout,
-    /// 1,000 requests a connection, a 64 KiB body buffer, no `Server` field.
+    /// 1,000 requests a connection, a 64 KiB body buffer, no `Server`
+    /// field, no response hook.
     public init(
         limits: HTTPLimits = HTTPLimits(), headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
-        maxRequestsPerConnection: Int = 1000, bodyBufferSize: Int = 64 * 1024, serverName: String? = nil
+        maxRequestsPerConnection: Int = 1000, bodyBufferSize: Int = 64 * 1024, serverName: String? = nil,
+        onResponse: (@Sendable (HTTPResponseRecord) -> Void)? = nil
     ) {
         self.limits = limits
         self.headTimeout = headTimeout
@@ -34,5 +42,6 @@ public struct HTTPServerOptions: Sendable {
         self.maxRequestsPerConnection = max(maxRequestsPerConnection, 1)
         self.bodyBufferSize = max(bodyBufferSize, 0)
         self.serverName = serverName
+        self.onResponse = onResponse
     }
 }

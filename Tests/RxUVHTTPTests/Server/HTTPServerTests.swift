@@ -2,6 +2,7 @@ import HTTPTypes
 import RxCore
 import RxUV
 import RxUVHTTP
+import Synchronization
 import XCTest
 
 /// The server face with real clients: Python's `http.client`, curl, and raw
@@ -72,6 +73,41 @@ final class HTTPServerTests: BridgeTestCase {
         XCTAssertEqual(lines[9], "DELETE /hello 405 19 None GET Method Not Allowed")
         XCTAssertEqual(lines[10], "GET /fail 500 22 None None Internal Server Error")
         XCTAssertEqual(lines[11], "GET /hello 200 5 None None hello")
+        XCTAssertEqual(reports.names, ["EINVAL"])
+    }
+
+    /// `onResponse` hears of every response as its head is written, on the
+    /// loop thread, with the request's method, the status and the time
+    /// since the head was decoded: handlers' answers, a handler's failure,
+    /// a route that is not there and a request that is refused.
+    func testOnResponse_RecordsEveryResponse() throws {
+        let records = Mutex<[HTTPResponseRecord]>([])
+        let offLoop = Mutex(0)
+        var http = HTTPServerOptions()
+        http.onResponse = { [loop = loop!] record in
+            if !loop.isOnLoopThread { offLoop.withLock { $0 += 1 } }
+            records.withLock { $0.append(record) }
+        }
+        let requests = [
+            "GET /hello HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+            "HEAD /async HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+            "GET /fail HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+            "DELETE /missing HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+            "GET / HTTP/1.1\\r\\nHost : x\\r\\n\\r\\n",
+        ].joined()
+        let reports = CapturedReports(on: loop)
+        let output = try withHTTPServer(http, handler: Self.router.handler) { [loop = loop!] server in
+            try await loop.python(rawHTTPClient, ["\(server.address.port)", "b\"\(requests)\""])
+        }
+        XCTAssertEqual(output.statusCodes, [200, 200, 500, 404, 400])
+        let recorded = records.withLock { $0 }
+        XCTAssertEqual(recorded.map(\.method), [.get, .head, .get, .delete, .get])
+        XCTAssertEqual(recorded.map(\.status.code), [200, 200, 500, 404, 400])
+        // The async handler sleeps 5 ms; the refusal has no request to time.
+        XCTAssertGreaterThanOrEqual(recorded[1].duration, .milliseconds(5))
+        XCTAssertTrue(recorded.allSatisfy { $0.duration >= .zero })
+        XCTAssertEqual(recorded[4].duration, .zero)
+        XCTAssertEqual(offLoop.withLock { $0 }, 0)
         XCTAssertEqual(reports.names, ["EINVAL"])
     }
 

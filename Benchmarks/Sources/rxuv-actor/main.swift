@@ -146,4 +146,7 @@ try loop.close()
 let actor = actorRates.sorted()[rounds / 2]
 let consecutive = consecutiveRates.sorted()[rounds / 2]
 let execute = executeRates.sorted()[rounds / 2]
-print("callers=\(callers) calls=\(calls) rounds=\(rounds) actor_calls_per_s=\(Int(actor)) actor_consecutive_calls_per_s=\(Int(consecutive)) execute_calls_per_s=\(Int(execute)) actor_over_execute=\(Double(Int(actor / execute * 100)) / 100)")
+print(
+    "callers=\(callers) calls=\(calls) rounds=\(rounds) actor_calls_per_s=\(Int(actor))",
+    "actor_consecutive_calls_per_s=\(Int(consecutive)) execute_calls_per_s=\(Int(execute))",
+    "actor_over_execute=\(Double(Int(actor / execute * 100)) / 100)")

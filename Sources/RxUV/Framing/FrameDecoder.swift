@@ -29,9 +29,32 @@ public protocol FrameDecoder {
     /// fails with `FramingError.truncatedFrame`, unless the decoder read and
     /// dropped them all). By default the same as `decode(_:)`.
     mutating func decodeLast(_ reader: inout ByteBuffer.Reader) throws -> Frame?
+
+    /// Reads every whole frame at the front of `reader`, handing each to
+    /// `deliver` in order, until more bytes are needed or `deliver` returns
+    /// `false`; throws as `decode(_:)` does. What the framing operator calls
+    /// for each buffer. By default `decode(_:)` in a loop, which a decoder
+    /// has no reason to replace: the default is inlinable, so the module
+    /// that defines the decoder compiles the loop for its frame type, and
+    /// the operator's generic code never handles a frame (or its optional)
+    /// by run-time type.
+    mutating func decodeAll(_ reader: inout ByteBuffer.Reader, into deliver: (Frame) throws -> Bool) throws
 }
 
 extension FrameDecoder {
+    /// `decode(_:)` until it returns `nil` or `deliver` returns `false`; a
+    /// frame returned without reading a byte is a programmer error (a
+    /// precondition), since the loop would never get further.
+    @inlinable
+    public mutating func decodeAll(_ reader: inout ByteBuffer.Reader, into deliver: (Frame) throws -> Bool) throws {
+        while true {
+            let before = reader.readerIndex
+            guard let frame = try decode(&reader) else { return }
+            precondition(reader.readerIndex > before, "FrameDecoder: \(Self.self) returned a frame without reading a byte")
+            guard try deliver(frame) else { return }
+        }
+    }
+
     /// `decode(_:)`: at the end of the stream, unread bytes that make no
     /// frame are an error.
     public mutating func decodeLast(_ reader: inout ByteBuffer.Reader) throws -> Frame? {
@@ -116,11 +139,18 @@ where Observer.Element == Decoder.Frame {
             input = bytes
         }
         var reader = ByteBuffer.Reader(input)
+        guard !isDisposed else { return }
+        // The decoder is taken out for the loop, and put back after it: a
+        // frame's observer runs inside it, and must not find it in use.
+        var decoder = self.decoder
         do {
-            while !isDisposed, let frame = try decodeOne(&reader, last: false) {
+            try decoder.decodeAll(&reader) { frame in
                 forwardNext(frame)
+                return !isDisposed
             }
+            self.decoder = decoder
         } catch {
+            self.decoder = decoder
             forwardError(error)
             return
         }

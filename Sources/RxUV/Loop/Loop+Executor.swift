@@ -29,13 +29,19 @@ extension Loop: SerialExecutor, TaskExecutor {
     func enqueue(_ job: UnownedJob, isolated: Bool) {
         if !queue.enqueue(.job(job, Unmanaged.passUnretained(self), isolated: isolated), onLoopThread: isOnLoopThread) {
             report(UVError(code: UVError.Code.invalidArgument, operation: "Loop.enqueue (the loop is closed: an async job runs on the calling thread)"), ReportContext(loop: self))
-            run(job, isolated: isolated)
+            // On the calling thread, which may be any: none of the loop
+            // thread's bookkeeping.
+            if isolated {
+                job.runSynchronously(on: actorExecutor.asUnownedSerialExecutor())
+            } else {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
         }
     }
 
-    /// Runs `job` here and now: isolated to the actor face, or on the loop
-    /// as the task executor (its serial executor the generic one), which
-    /// `runsTaskExecutorJob` says meanwhile.
+    /// Runs `job` on the loop thread: isolated to the actor face, or on the
+    /// loop as the task executor (its serial executor the generic one),
+    /// which `runsTaskExecutorJob` says meanwhile.
     @inline(__always)
     func run(_ job: UnownedJob, isolated: Bool) {
         jobsRun &+= 1

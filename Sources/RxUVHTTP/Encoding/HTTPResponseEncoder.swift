@@ -55,10 +55,12 @@ public struct HTTPResponseEncoder: FrameEncoder {
         var hasDate = false
         var saysClose = false
         var size = 9 + HeadWriter.decimalCount(code) + 1 + reason.utf8.count + 2
-        for field in response.headerFields {
+        // The response's own framing fields give way to the framing's.
+        func written(_ field: HTTPField) -> Bool {
+            body == .none || (field.name != contentLength && field.name != transferEncoding)
+        }
+        for field in response.headerFields where written(field) {
             switch field.name {
-            case contentLength, transferEncoding:
-                if body != .none { continue }
             case Self.date:
                 hasDate = true
             case connection:
@@ -85,13 +87,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
             writer.write(literal: " ")
             writer.write(reason)
             writer.write(literal: "\r\n")
-            for field in response.headerFields {
-                switch field.name {
-                case contentLength, transferEncoding:
-                    if body != .none { continue }
-                default:
-                    break
-                }
+            for field in response.headerFields where written(field) {
                 writer.write(field.name.rawName)
                 writer.write(literal: ": ")
                 field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }

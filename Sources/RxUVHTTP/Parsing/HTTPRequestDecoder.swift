@@ -239,12 +239,13 @@ public struct HTTPRequestDecoder: FrameDecoder {
         var fields = HTTPFields()
         fields.reserveCapacity(lineCount - 1)
         while let line = lines.next() {
-            if let host = try Self.hostValue(line) {
+            let split = try Self.splitField(line)
+            if Self.isHost(split.name) {
                 framing.hostCount += 1
-                if framing.host == nil { framing.host = host }
+                if framing.host == nil { framing.host = String(decoding: split.value, as: UTF8.self) }
                 continue
             }
-            let field = try Self.parseField(line)
+            let field = try Self.field(split)
             switch field.name {
             case .transferEncoding:
                 framing.transferEncodings.append(field.value)
@@ -328,33 +329,41 @@ public struct HTTPRequestDecoder: FrameDecoder {
     }
 
     /// `field-name ":" OWS field-value OWS` (RFC 9112 §5); no whitespace
-    /// before the colon, no obsolete line folding.
-    private static func parseField(_ line: ArraySlice<UInt8>) throws -> HTTPField {
+    /// before the colon, no obsolete line folding: the name and the value,
+    /// both checked.
+    private static func splitField(_ line: ArraySlice<UInt8>) throws -> (name: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {
         if let first = line.first, first == HTTPSyntax.space || first == HTTPSyntax.tab {
             throw HTTPParseError.badRequest("obsolete line folding")
         }
         guard let colon = line.firstIndex(of: HTTPSyntax.colon) else { throw HTTPParseError.badRequest("header line without a colon") }
         let name = line[line.startIndex..<colon]
-        guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isToken),
-            let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self))
-        else { throw HTTPParseError.badRequest("malformed field name") }
+        guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isToken) else { throw HTTPParseError.badRequest("malformed field name") }
         let value = HTTPSyntax.trimmed(line[(colon + 1)...])
-        guard value.allSatisfy(HTTPSyntax.isFieldValue) else { throw HTTPParseError.badRequest("malformed value of \(fieldName)") }
-        return HTTPField(name: fieldName, value: value)
+        guard value.allSatisfy(HTTPSyntax.isFieldValue) else {
+            throw HTTPParseError.badRequest("malformed value of \(String(decoding: name, as: UTF8.self))")
+        }
+        return (name, value)
     }
 
-    /// The value of a `Host` line (any case), checked as `parseField`
-    /// checks a value; `nil` for any other line. Host becomes the
+    private static func parseField(_ line: ArraySlice<UInt8>) throws -> HTTPField {
+        try field(splitField(line))
+    }
+
+    /// A split line as a field.
+    private static func field(_ split: (name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)) throws -> HTTPField {
+        guard let name = HTTPField.Name(String(decoding: split.name, as: UTF8.self)) else {
+            throw HTTPParseError.badRequest("malformed field name")
+        }
+        return HTTPField(name: name, value: split.value)
+    }
+
+    /// Whether a field's name is `Host` (any case). Host becomes the
     /// request's authority, not a field, so it is never made one.
-    private static func hostValue(_ line: ArraySlice<UInt8>) throws -> String? {
-        let start = line.startIndex
-        guard line.count >= 5, line[start + 4] == HTTPSyntax.colon,
-            line[start] | 0x20 == UInt8(ascii: "h"), line[start + 1] | 0x20 == UInt8(ascii: "o"),
-            line[start + 2] | 0x20 == UInt8(ascii: "s"), line[start + 3] | 0x20 == UInt8(ascii: "t")
-        else { return nil }
-        let value = HTTPSyntax.trimmed(line[(start + 5)...])
-        guard value.allSatisfy(HTTPSyntax.isFieldValue) else { throw HTTPParseError.badRequest("malformed value of Host") }
-        return String(decoding: value, as: UTF8.self)
+    private static func isHost(_ name: ArraySlice<UInt8>) -> Bool {
+        let start = name.startIndex
+        return name.count == 4
+            && name[start] | 0x20 == UInt8(ascii: "h") && name[start + 1] | 0x20 == UInt8(ascii: "o")
+            && name[start + 2] | 0x20 == UInt8(ascii: "s") && name[start + 3] | 0x20 == UInt8(ascii: "t")
     }
 
     /// The request's meaning: Host, the body's framing, keep-alive, Expect.

@@ -25,23 +25,23 @@ final class Keyspace: Sendable {
     }
 
     struct Store {
-        private(set) var entries: [StoredKey: Entry] = [:]
+        private(set) var entries = KeyTable()
         /// How many entries have an expiry.
         private(set) var expiring = 0
         private var deadlines = ExpiryHeap()
 
         /// The live entry of `key` at `now`; an expired one is deleted.
         mutating func lookup(_ key: ByteBuffer, now: Int64) -> Entry? {
-            liveIndex(of: key, now: now).map { entries.values[$0] }
+            liveIndex(of: key, now: now).map { entries[slot: $0] }
         }
 
-        /// Where the live entry of `key` at `now` is; an expired one is
+        /// The slot of the live entry of `key` at `now`; an expired one is
         /// deleted. Reading the entry and replacing its value through the
-        /// index (INCR) hashes the key once in all.
-        mutating func liveIndex(of key: ByteBuffer, now: Int64) -> [StoredKey: Entry].Index? {
+        /// slot (INCR) hashes the key once in all.
+        mutating func liveIndex(of key: ByteBuffer, now: Int64) -> Int? {
             let key = StoredKey(key, copyingLong: false)
-            guard let index = entries.index(forKey: key) else { return nil }
-            let expiresAt = entries.values[index].expiresAt
+            guard let index = entries.slot(of: key) else { return nil }
+            let expiresAt = entries[slot: index].expiresAt
             if expiresAt != 0, expiresAt <= now {
                 remove(key)
                 return nil
@@ -49,10 +49,10 @@ final class Keyspace: Sendable {
             return index
         }
 
-        /// Replaces the value at `index` (from `liveIndex`), keeping its
-        /// expiry; `value` is a buffer of its own.
-        mutating func replaceValue(at index: [StoredKey: Entry].Index, with value: ByteBuffer) {
-            entries.values[index].value = value
+        /// Replaces the value in slot `index` (from `liveIndex`), keeping
+        /// its expiry; `value` is a buffer of its own.
+        mutating func replaceValue(at index: Int, with value: ByteBuffer) {
+            entries[slot: index].value = value
         }
 
         /// Stores `value` under `key` with `expiresAt` (0: no expiry). The
@@ -67,14 +67,16 @@ final class Keyspace: Sendable {
         /// Replaces the value of an existing `key`, keeping its expiry. The
         /// value is copied unless `compact` says it is a buffer of its own.
         mutating func replaceValue(_ key: ByteBuffer, _ value: ByteBuffer, compact: Bool = false) {
-            entries[StoredKey(key, copyingLong: false)]?.value = compact ? value : ByteBuffer(value)
+            guard let slot = entries.slot(of: StoredKey(key, copyingLong: false)) else { return }
+            entries[slot: slot].value = compact ? value : ByteBuffer(value)
         }
 
         /// Sets or clears (0) the expiry of an existing `key`.
         mutating func setExpiry(_ key: ByteBuffer, _ expiresAt: Int64) {
             let stored = StoredKey(key, copyingLong: true)
-            guard let old = entries[stored]?.expiresAt else { return }
-            entries[stored]?.expiresAt = expiresAt
+            guard let slot = entries.slot(of: stored) else { return }
+            let old = entries[slot: slot].expiresAt
+            entries[slot: slot].expiresAt = expiresAt
             if old != 0 { expiring -= 1 }
             if expiresAt != 0 { noteExpiry(stored, expiresAt) }
         }
@@ -104,7 +106,7 @@ final class Keyspace: Sendable {
             // they come due; rebuilt when they outnumber the live ones, so a
             // client that keeps moving a far expiry cannot grow it forever.
             if deadlines.count > 2 * expiring + 1024 {
-                deadlines = ExpiryHeap(entries.lazy.filter { $0.value.expiresAt != 0 }.map { ($0.value.expiresAt, $0.key) })
+                deadlines = ExpiryHeap(entries.elements.lazy.filter { $0.entry.expiresAt != 0 }.map { ($0.entry.expiresAt, $0.key) })
             }
         }
 

@@ -121,7 +121,7 @@ extension Keyspace {
             let index = store.liveIndex(of: args[1], now: now)
             var current: Int64 = 0
             if let index {
-                guard let parsed = RedisInteger.parse(store.entries.values[index].value) else { return .notAnInteger }
+                guard let parsed = RedisInteger.parse(store.entries[slot: index].value) else { return .notAnInteger }
                 current = parsed
             }
             let (result, overflow) = current.addingReportingOverflow(amount)
@@ -222,7 +222,7 @@ extension Keyspace {
         let now = Self.now()
         return withStore { store in
             var found: [Reply] = []
-            for (key, entry) in store.entries where entry.expiresAt == 0 || entry.expiresAt > now {
+            for (key, entry) in store.entries.elements where entry.expiresAt == 0 || entry.expiresAt > now {
                 let bytes = key.bytes
                 if matchesAll || pattern.matches(bytes) { found.append(.bulk(bytes)) }
             }

@@ -24,6 +24,22 @@ struct StoredKey: Hashable {
 
     private static let inlineCapacity = 23
     private static let longMark: UInt64 = 0xFF << 56
+    private static let vacantMark: UInt64 = 0xFE << 56
+
+    private init(first: UInt64, second: UInt64, third: UInt64) {
+        (self.first, self.second, self.third) = (first, second, third)
+        long = nil
+    }
+
+    /// No key: what a removed key's slot in `KeyTable` holds. Its length
+    /// byte (`0xFE`) is no short key's (at most 23) nor a long one's
+    /// (`0xFF`), so it equals no key.
+    static let vacant = StoredKey(first: 0, second: 0, third: vacantMark)
+
+    /// `true` for `vacant`.
+    var isVacant: Bool {
+        third == Self.vacantMark
+    }
 
     /// `bytes` as a key: a long key is copied into storage of its own when
     /// `copyingLong` (a key to keep), else kept as the slice it is (a key to

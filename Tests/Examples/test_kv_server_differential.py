@@ -1,6 +1,7 @@
 """kv-server against Debian's redis-server: the same command sequences sent to
 both on fresh connections, replies compared byte for byte."""
 
+import random
 import shutil
 import ssl
 import time
@@ -230,6 +231,45 @@ class DifferentialCases:
         self.assertEqual(len(actual), 10_000)
         mismatches = [index for index, (want, got) in enumerate(zip(expected, actual)) if want != got]
         self.assertEqual(mismatches, [])
+        type(self).compared += len(expected)
+
+    def churn_transcript(self, port):
+        """The keyspace's table grown, emptied down to a tenth, refilled and
+        churned: 5,000 keys set (short and long), nine in ten deleted, then
+        20,000 seeded random commands over them, pipelined in chunks; DBSIZE
+        after each phase and every key's value at the end."""
+        rng = random.Random(29)
+        keys = [f"key:{index}" if index % 5 else f"long-key-{'x' * 30}:{index}" for index in range(5_000)]
+        phases = [[encode("SET", key, f"v{index}") for index, key in enumerate(keys)] + [encode("DBSIZE")],
+                  [encode("DEL", key) for index, key in enumerate(keys) if index % 10] + [encode("DBSIZE")]]
+        random_commands = []
+        for _ in range(20_000):
+            key = rng.choice(keys)
+            kind = rng.randrange(6)
+            random_commands.append([encode("SET", key, rng.randrange(1000)), encode("GET", key), encode("DEL", key),
+                                    encode("INCR", key), encode("EXISTS", key), encode("GETDEL", key)][kind])
+        phases.append(random_commands + [encode("DBSIZE")])
+        phases.append([encode("MGET", *keys[start:start + 500]) for start in range(0, len(keys), 500)])
+        connection = self.connect(port)
+        connection.command("FLUSHALL")
+        replies = []
+        for commands in phases:
+            for start in range(0, len(commands), 1_000):
+                chunk = commands[start:start + 1_000]
+                connection.send(b"".join(chunk))
+                replies.extend(connection.reply() for _ in chunk)
+        connection.send(encode("KEYS", "*"))
+        replies.append(sorted(parse(connection.reply())))
+        connection.close()
+        return replies
+
+    def test_keyspace_churn_matches_redis(self):
+        expected = self.churn_transcript(self.redis_port)
+        actual = self.churn_transcript(self.kv_port)
+        self.assertEqual(len(actual), len(expected))
+        mismatches = [index for index, (want, got) in enumerate(zip(expected, actual)) if want != got]
+        self.assertEqual(mismatches, [], f"first: kv-server {actual[mismatches[0]]!r}, redis-server {expected[mismatches[0]]!r}"
+                         if mismatches else "")
         type(self).compared += len(expected)
 
     def test_server_keeps_serving_after_malformed_input(self):

@@ -79,6 +79,9 @@ enum Commands {
         }
         let errorsBefore = session.errorReplies
         let started = Keyspace.clockNanoseconds()
+        // The command's one reading of the clock, as Redis's command time
+        // snapshot: what expiry is judged against while it runs.
+        session.commandTime = started / 1_000_000
         command.run(session, arguments)
         command.metrics.duration.recordNanoseconds(Keyspace.clockNanoseconds() - started)
         command.metrics.calls.increment()
@@ -155,37 +158,37 @@ enum Commands {
         Command("command", arity: -1, flags: ["loading", "stale"]) { session, args in session.reply(commandCommand(args)) },
         Command("info", arity: -1, flags: ["loading", "stale"]) { session, args in session.reply(ServerInfo.reply(args, server: session.server)) },
 
-        Command("get", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.get(args)) },
-        Command("set", arity: -3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.set(args)) },
-        Command("getdel", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.getdel(args)) },
-        Command("mget", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.mget(args)) },
+        Command("get", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.get(args, now: session.commandTime)) },
+        Command("set", arity: -3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.set(args, now: session.commandTime)) },
+        Command("getdel", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.getdel(args, now: session.commandTime)) },
+        Command("mget", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.mget(args, now: session.commandTime)) },
         Command("mset", arity: -3, flags: write, keys: (1, -1, 2)) { session, args in session.reply(session.server.keyspace.mset(args)) },
-        Command("del", arity: -2, flags: ["write"], keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.del(args)) },
-        Command("exists", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.exists(args)) },
+        Command("del", arity: -2, flags: ["write"], keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.del(args, now: session.commandTime)) },
+        Command("exists", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.exists(args, now: session.commandTime)) },
         Command("incr", arity: 2, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.incrementBy(args, sign: 1, amountGiven: false))
+            session.reply(session.server.keyspace.incrementBy(args, sign: 1, amountGiven: false, now: session.commandTime))
         },
         Command("decr", arity: 2, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.incrementBy(args, sign: -1, amountGiven: false))
+            session.reply(session.server.keyspace.incrementBy(args, sign: -1, amountGiven: false, now: session.commandTime))
         },
         Command("incrby", arity: 3, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.incrementBy(args, sign: 1, amountGiven: true))
+            session.reply(session.server.keyspace.incrementBy(args, sign: 1, amountGiven: true, now: session.commandTime))
         },
         Command("decrby", arity: 3, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.incrementBy(args, sign: -1, amountGiven: true))
+            session.reply(session.server.keyspace.incrementBy(args, sign: -1, amountGiven: true, now: session.commandTime))
         },
-        Command("append", arity: 3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.append(args)) },
-        Command("strlen", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.strlen(args)) },
+        Command("append", arity: 3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.append(args, now: session.commandTime)) },
+        Command("strlen", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.strlen(args, now: session.commandTime)) },
         Command("expire", arity: -3, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.expire(args, unit: 1000, name: "expire"))
+            session.reply(session.server.keyspace.expire(args, unit: 1000, name: "expire", now: session.commandTime))
         },
         Command("pexpire", arity: -3, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.expire(args, unit: 1, name: "pexpire"))
+            session.reply(session.server.keyspace.expire(args, unit: 1, name: "pexpire", now: session.commandTime))
         },
-        Command("ttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1000)) },
-        Command("pttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1)) },
-        Command("persist", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.persist(args)) },
-        Command("keys", arity: 2, flags: ["readonly"]) { session, args in session.reply(session.server.keyspace.keys(args)) },
+        Command("ttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1000, now: session.commandTime)) },
+        Command("pttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1, now: session.commandTime)) },
+        Command("persist", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.persist(args, now: session.commandTime)) },
+        Command("keys", arity: 2, flags: ["readonly"]) { session, args in session.reply(session.server.keyspace.keys(args, now: session.commandTime)) },
 
         Command("publish", arity: 3, flags: ["pubsub", "loading", "stale", "fast"]) { session, args in
             session.reply(.integer(Int64(session.server.pubSub.publish(channel: args[1], message: args[2]))))

@@ -1,74 +1,75 @@
 import RxUV
 
-/// The keyspace's table: a compact hash table in two arrays, laid out as
-/// CPython's `dict` and Rust's `indexmap` are. `slots` holds each key with
-/// its entry, densely and in insertion order; `buckets` is the index into
-/// it, open addressing with linear probing, four bytes a bucket and at most
-/// three quarters full.
+/// The keyspace's table: open addressing over two arrays, laid out as
+/// SwissTable (Abseil's `flat_hash_map`) lays one out. `slots` holds each
+/// key with its entry, in the bucket its hash picks (or the next free one,
+/// by linear probing); `control` holds one byte a bucket: empty, deleted,
+/// or 7 bits of the key's hash. A lookup walks the control bytes (a small
+/// array, in the cache) and reads the slot only where those 7 bits match,
+/// so it reads one slot, one cache miss in a table of megabytes, the same
+/// as a `Dictionary` lookup.
 ///
-/// Why not `Dictionary`: a Swift dictionary keeps a whole key and a whole
-/// value in every bucket (64 bytes here) and grows at three quarters full,
-/// so 100,000 keys sat in 262,144 buckets, 168 bytes a key before a single
-/// value byte. Here a 64-byte slot is paid per key (the slot array grows by
-/// doubling, as every array does) and a bucket per 4 bytes: at 100,000 keys,
-/// 131,072 slots and 262,144 buckets, 94 bytes a key.
+/// Why not `Dictionary`: it keeps a whole key and a whole value in every
+/// bucket (64 bytes here) and grows at three quarters full, so 100,000 keys
+/// sat in 262,144 buckets, 168 bytes a key before a single value byte.
+/// Here the table fills to seven eighths before it doubles, the control
+/// bytes telling a full bucket from a free one in the cache: 100,000 keys
+/// fit in 131,072 buckets, 85 bytes a key.
 ///
-/// A removed key leaves a vacant slot and a deleted bucket; both are
-/// reclaimed when the index is rebuilt: when inserting would fill it past
-/// three quarters (deleted buckets count, so a churn of sets and deletes
-/// cannot lengthen probes for ever), and when vacant slots outnumber the
-/// live ones (so a table that shrank gives its memory back). Every
-/// operation is amortised O(1); a rebuild hashes each live key once.
+/// A removed key leaves a deleted bucket (its slot's value released at
+/// once); deleted buckets are reclaimed when the table is rebuilt, which
+/// happens when inserting would fill it past seven eighths (deleted buckets
+/// count, so a churn of sets and deletes cannot lengthen probes for ever)
+/// and when it falls below an eighth full (so a table that shrank gives its
+/// memory back). Every operation is amortised O(1); a rebuild hashes each
+/// key once.
 struct KeyTable {
-    /// A key and its entry; a removed key's slot holds `StoredKey.vacant`.
-    struct Slot {
+    /// A key and its entry; a free bucket's slot holds `StoredKey.vacant`
+    /// and no value.
+    private struct Slot {
         var key: StoredKey
         var entry: Keyspace.Entry
     }
 
     private var slots: ContiguousArray<Slot> = []
-    /// A bucket holds `empty`, `deleted` or a slot's index plus `firstSlot`.
-    private var buckets: ContiguousArray<UInt32> = []
-    /// Keys in the table (slots that are not vacant).
+    /// `empty`, `deleted`, or the 7 bits of the hash of the key in the slot.
+    private var control: ContiguousArray<UInt8> = []
+    /// Keys in the table.
     private(set) var count = 0
     /// Buckets marked `deleted`.
     private var deletedBuckets = 0
 
-    private static let empty: UInt32 = 0
-    private static let deleted: UInt32 = 1
-    private static let firstSlot: UInt32 = 2
-    /// What a vacant slot's entry holds: one shared empty buffer, so that
-    /// removing a key releases its value.
-    private static let noValue = ByteBuffer()
+    private static let empty: UInt8 = 0x80
+    private static let deleted: UInt8 = 0xFE
+    private static let vacantSlot = Slot(key: .vacant, entry: Keyspace.Entry(value: ByteBuffer(), expiresAt: 0))
 
     init() {}
 
-    /// The slot of `key`, or `nil` when it is not in the table.
-    func slot(of key: StoredKey) -> Int? {
-        find(key)?.slot
+    /// Where a probe for `hash` starts, in a table of `mask + 1` buckets,
+    /// and the control byte of a key with that hash: its top 7 bits, which
+    /// the start (its low bits) does not use.
+    private static func split(_ hash: Int, mask: Int) -> (start: Int, tag: UInt8) {
+        (hash & mask, UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57))
     }
 
-    /// Where `key` is: its bucket and its slot.
-    private func find(_ key: StoredKey) -> (bucket: Int, slot: Int)? {
-        guard !buckets.isEmpty else { return nil }
-        return buckets.withUnsafeBufferPointer { buckets in
+    /// The bucket of `key`, or `nil` when it is not in the table.
+    func slot(of key: StoredKey) -> Int? {
+        guard !control.isEmpty else { return nil }
+        return control.withUnsafeBufferPointer { control in
             slots.withUnsafeBufferPointer { slots in
-                let mask = buckets.count - 1
-                var bucket = key.hashValue & mask
+                let mask = control.count - 1
+                var (bucket, tag) = Self.split(key.hashValue, mask: mask)
                 while true {
-                    let mark = buckets[bucket]
-                    if mark == Self.empty { return nil }
-                    if mark != Self.deleted {
-                        let slot = Int(mark - Self.firstSlot)
-                        if slots[slot].key == key { return (bucket, slot) }
-                    }
+                    let byte = control[bucket]
+                    if byte == tag, slots[bucket].key == key { return bucket }
+                    if byte == Self.empty { return nil }
                     bucket = (bucket + 1) & mask
                 }
             }
         }
     }
 
-    /// The entry in `slot` (from `slot(of:)`), to read or replace.
+    /// The entry in bucket `slot` (from `slot(of:)`), to read or replace.
     subscript(slot slot: Int) -> Keyspace.Entry {
         get { slots[slot].entry }
         set { slots[slot].entry = newValue }
@@ -86,36 +87,33 @@ struct KeyTable {
             defer { slots[slot].entry = entry }
             return slots[slot].entry
         }
-        if (count + deletedBuckets + 1) * 4 > buckets.count * 3 {
+        if (count + deletedBuckets + 1) * 8 > control.count * 7 {
             rebuild(forCount: count + 1)
         }
-        let slot = slots.count
-        slots.append(Slot(key: key, entry: entry))
-        count += 1
-        // A key not in the table goes to the first bucket that holds none:
-        // a deleted one on its probe path, or the empty one that ends it.
-        buckets.withUnsafeMutableBufferPointer { buckets in
-            let mask = buckets.count - 1
-            var bucket = key.hashValue & mask
-            while buckets[bucket] != Self.empty, buckets[bucket] != Self.deleted {
-                bucket = (bucket + 1) & mask
-            }
-            if buckets[bucket] == Self.deleted { deletedBuckets -= 1 }
-            buckets[bucket] = UInt32(slot) + Self.firstSlot
+        // A key not in the table goes to the first bucket on its probe path
+        // that holds none: a deleted one, or the empty one that ends it.
+        let mask = control.count - 1
+        var (bucket, tag) = Self.split(key.hashValue, mask: mask)
+        while control[bucket] != Self.empty, control[bucket] != Self.deleted {
+            bucket = (bucket + 1) & mask
         }
+        if control[bucket] == Self.deleted { deletedBuckets -= 1 }
+        control[bucket] = tag
+        slots[bucket] = Slot(key: key, entry: entry)
+        count += 1
         return nil
     }
 
     /// Removes `key`; returns its entry, or `nil` when it was not there.
     @discardableResult
     mutating func removeValue(forKey key: StoredKey) -> Keyspace.Entry? {
-        guard let (bucket, slot) = find(key) else { return nil }
-        buckets[bucket] = Self.deleted
+        guard let bucket = slot(of: key) else { return nil }
+        let removed = slots[bucket].entry
+        slots[bucket] = Self.vacantSlot
+        control[bucket] = Self.deleted
         deletedBuckets += 1
         count -= 1
-        let removed = slots[slot].entry
-        slots[slot] = Slot(key: .vacant, entry: Keyspace.Entry(value: Self.noValue, expiresAt: 0))
-        if slots.count - count > Swift.max(count, 64) {
+        if control.count > 64, count * 8 < control.count {
             rebuild(forCount: count)
         }
         return removed
@@ -126,38 +124,33 @@ struct KeyTable {
         self = KeyTable()
     }
 
-    /// The keys and their entries, in the order they were first stored.
+    /// The keys and their entries, in no particular order.
     var elements: some Sequence<(key: StoredKey, entry: Keyspace.Entry)> {
         slots.lazy.filter { !$0.key.isVacant }.map { ($0.key, $0.entry) }
     }
 
-    /// Compacts the slots (vacant ones go) and makes an index with room for
-    /// `count` keys at most three quarters full.
+    /// Moves every key into a table of the fewest buckets (a power of two,
+    /// at least 8) that hold `count` keys at most seven eighths full.
     private mutating func rebuild(forCount count: Int) {
-        if slots.count > self.count {
-            var live = ContiguousArray<Slot>()
-            live.reserveCapacity(Swift.max(count, self.count))
-            for slot in slots where !slot.key.isVacant {
-                live.append(slot)
-            }
-            slots = live
-        }
         var size = 8
-        while size * 3 < count * 4 { size *= 2 }
-        var buckets = ContiguousArray<UInt32>(repeating: Self.empty, count: size)
-        slots.withUnsafeBufferPointer { slots in
-            buckets.withUnsafeMutableBufferPointer { buckets in
-                let mask = size - 1
-                for (index, slot) in slots.enumerated() {
-                    var bucket = slot.key.hashValue & mask
-                    while buckets[bucket] != Self.empty {
+        while size * 7 < count * 8 { size *= 2 }
+        var newSlots = ContiguousArray(repeating: Self.vacantSlot, count: size)
+        var newControl = ContiguousArray(repeating: Self.empty, count: size)
+        let mask = size - 1
+        newControl.withUnsafeMutableBufferPointer { newControl in
+            newSlots.withUnsafeMutableBufferPointer { newSlots in
+                for index in slots.indices where !slots[index].key.isVacant {
+                    var (bucket, tag) = Self.split(slots[index].key.hashValue, mask: mask)
+                    while newControl[bucket] != Self.empty {
                         bucket = (bucket + 1) & mask
                     }
-                    buckets[bucket] = UInt32(index) + Self.firstSlot
+                    newControl[bucket] = tag
+                    swap(&newSlots[bucket], &slots[index])
                 }
             }
         }
-        self.buckets = buckets
+        slots = newSlots
+        control = newControl
         deletedBuckets = 0
     }
 }

@@ -6,15 +6,13 @@ extension Keyspace {
     /// The longest string APPEND may make (Redis's `proto-max-bulk-len`).
     static let maxStringLength = 512 * 1024 * 1024
 
-    func get(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func get(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
             store.lookup(args[1], now: now).map { .bulk($0.value) } ?? .null
         }
     }
 
-    func getdel(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func getdel(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
             guard let entry = store.lookup(args[1], now: now) else { return .null }
             store.remove(args[1])
@@ -22,8 +20,7 @@ extension Keyspace {
         }
     }
 
-    func mget(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func mget(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
             .array(args.dropFirst().map { key in store.lookup(key, now: now).map { .bulk($0.value) } ?? .null })
         }
@@ -40,7 +37,7 @@ extension Keyspace {
     }
 
     /// SET key value [NX | XX] [GET] [EX seconds | PX milliseconds | KEEPTTL]
-    func set(_ args: [ByteBuffer]) -> Reply {
+    func set(_ args: [ByteBuffer], now: Int64) -> Reply {
         var onlyIfAbsent = false
         var onlyIfPresent = false
         var returnOld = false
@@ -66,7 +63,6 @@ extension Keyspace {
             }
             index += 1
         }
-        let now = Self.now()
         var expiresAt: Int64 = 0
         if let (amount, unit) = expiry {
             guard let value = RedisInteger.parse(amount) else { return .notAnInteger }
@@ -88,8 +84,7 @@ extension Keyspace {
         }
     }
 
-    func del(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func del(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
             var deleted: Int64 = 0
             for key in args.dropFirst() where store.lookup(key, now: now) != nil {
@@ -100,15 +95,14 @@ extension Keyspace {
         }
     }
 
-    func exists(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func exists(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
             .integer(Int64(args.dropFirst().count { store.lookup($0, now: now) != nil }))
         }
     }
 
     /// INCR, DECR, INCRBY, DECRBY: `args[2]` is the amount when `amountIndex` says so.
-    func incrementBy(_ args: [ByteBuffer], sign: Int64, amountGiven: Bool) -> Reply {
+    func incrementBy(_ args: [ByteBuffer], sign: Int64, amountGiven: Bool, now: Int64) -> Reply {
         var amount: Int64 = 1
         if amountGiven {
             guard let parsed = RedisInteger.parse(args[2]) else { return .notAnInteger }
@@ -116,7 +110,6 @@ extension Keyspace {
             amount = parsed
         }
         amount *= sign
-        let now = Self.now()
         return withStore { store in
             let index = store.liveIndex(of: args[1], now: now)
             var current: Int64 = 0
@@ -135,8 +128,7 @@ extension Keyspace {
         }
     }
 
-    func append(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func append(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
             guard let entry = store.lookup(args[1], now: now) else {
                 store.set(args[1], args[2], expiresAt: 0)
@@ -151,13 +143,12 @@ extension Keyspace {
         }
     }
 
-    func strlen(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func strlen(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in .integer(Int64(store.lookup(args[1], now: now)?.value.count ?? 0)) }
     }
 
     /// EXPIRE / PEXPIRE key amount [NX | XX | GT | LT]; `unit` is 1000 for seconds.
-    func expire(_ args: [ByteBuffer], unit: Int64, name: String) -> Reply {
+    func expire(_ args: [ByteBuffer], unit: Int64, name: String, now: Int64) -> Reply {
         var (nx, xx, gt, lt) = (false, false, false, false)
         for option in args.dropFirst(3) {
             switch option.string.uppercased() {
@@ -177,7 +168,6 @@ extension Keyspace {
             guard amount <= Int64.max / 1000, amount >= Int64.min / 1000 else { return .invalidExpireTime(name) }
             amount *= 1000
         }
-        let now = Self.now()
         guard amount <= Int64.max - now else { return .invalidExpireTime(name) }
         let deadline = now + amount
         return withStore { store in
@@ -197,8 +187,7 @@ extension Keyspace {
     }
 
     /// TTL (`unit` 1000, rounded to the nearest second) and PTTL (`unit` 1).
-    func ttl(_ args: [ByteBuffer], unit: Int64) -> Reply {
-        let now = Self.now()
+    func ttl(_ args: [ByteBuffer], unit: Int64, now: Int64) -> Reply {
         return withStore { store in
             guard let entry = store.lookup(args[1], now: now) else { return .integer(-2) }
             guard entry.expiresAt != 0 else { return .integer(-1) }
@@ -207,8 +196,7 @@ extension Keyspace {
         }
     }
 
-    func persist(_ args: [ByteBuffer]) -> Reply {
-        let now = Self.now()
+    func persist(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
             guard let entry = store.lookup(args[1], now: now), entry.expiresAt != 0 else { return .integer(0) }
             store.setExpiry(args[1], 0)
@@ -216,10 +204,9 @@ extension Keyspace {
         }
     }
 
-    func keys(_ args: [ByteBuffer]) -> Reply {
+    func keys(_ args: [ByteBuffer], now: Int64) -> Reply {
         let pattern = GlobPattern(args[1])
         let matchesAll = args[1].count == 1 && args[1][0] == UInt8(ascii: "*")
-        let now = Self.now()
         return withStore { store in
             var found: [Reply] = []
             for (key, entry) in store.entries.elements where entry.expiresAt == 0 || entry.expiresAt > now {

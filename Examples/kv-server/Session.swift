@@ -147,6 +147,9 @@ final class Session: @unchecked Sendable {
     /// Error replies queued so far: how a command that failed is told from
     /// one that succeeded (`kv_commands_failed`).
     private(set) var errorReplies = 0
+    /// When the running command started, in `Keyspace.now()` milliseconds:
+    /// the time its keyspace operations judge expiry by.
+    var commandTime: Int64 = 0
 
     /// After this command's reply, stop reading and close the connection.
     func closeAfterReply() {

@@ -6,8 +6,9 @@ import Glibc
 
 /// One command: its name, its arity (Redis's rule: `n` means exactly `n`
 /// arguments counting the name, `-n` at least `n`), whether a subscribed
-/// client may call it, and what it does.
-struct Command: Sendable {
+/// client may call it, and what it does. A class: the table hands out a
+/// reference per call, not a copy of every field.
+final class Command: Sendable {
     let name: String
     let arity: Int
     let allowedWhileSubscribed: Bool
@@ -56,6 +57,12 @@ struct CommandName: Hashable {
         }
         (low, high) = words
     }
+
+    /// The name's 16 bytes mixed into one word (multiplicative hashing),
+    /// for `CommandTable`.
+    var mixed: UInt64 {
+        (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F)
+    }
 }
 
 /// The command table, and the way a command is looked up, checked and run
@@ -103,11 +110,7 @@ enum Commands {
         return .error("ERR unknown command '", .argument(arguments[0], limit: 128), "', with args beginning with: ", .raw(listed))
     }
 
-    static let table: [CommandName: Command] = {
-        var table: [CommandName: Command] = [:]
-        for command in all { table[CommandName(ByteBuffer(string: command.name))!] = command }
-        return table
-    }()
+    static let table = CommandTable(all)
 
     private static let readonly = ["readonly", "fast"]
     private static let write = ["write", "denyoom"]

@@ -80,12 +80,15 @@ struct KeyTable {
         slot(of: key).map { slots[$0].entry }
     }
 
-    /// Stores `entry` under `key`; returns the entry it replaced, if any.
+    /// Stores `entry` under `key`; returns the expiry of the entry it
+    /// replaced, if any (only that: handing back the old value would touch
+    /// its storage, a cache miss, once more).
     @discardableResult
-    mutating func updateValue(_ entry: Keyspace.Entry, forKey key: StoredKey) -> Keyspace.Entry? {
+    mutating func updateValue(_ entry: Keyspace.Entry, forKey key: StoredKey) -> Int64? {
         if let slot = slot(of: key) {
-            defer { slots[slot].entry = entry }
-            return slots[slot].entry
+            let expiresAt = slots[slot].entry.expiresAt
+            slots[slot].entry = entry
+            return expiresAt
         }
         if (count + deletedBuckets + 1) * 8 > control.count * 7 {
             rebuild(forCount: count + 1)

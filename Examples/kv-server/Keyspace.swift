@@ -59,8 +59,8 @@ final class Keyspace: Sendable {
         /// value is copied unless `compact` says it is a buffer of its own.
         mutating func set(_ key: ByteBuffer, _ value: ByteBuffer, expiresAt: Int64, compact: Bool = false) {
             let stored = StoredKey(key, copyingLong: true)
-            let old = entries.updateValue(Entry(value: compact ? value : ByteBuffer(value), expiresAt: expiresAt), forKey: stored)
-            if old?.expiresAt ?? 0 != 0 { expiring -= 1 }
+            let oldExpiry = entries.updateValue(Entry(value: compact ? value : ByteBuffer(value), expiresAt: expiresAt), forKey: stored)
+            if oldExpiry ?? 0 != 0 { expiring -= 1 }
             if expiresAt != 0 { noteExpiry(stored, expiresAt) }
         }
 

@@ -6,6 +6,7 @@
 /// event-loop binding such as RxUV subclasses the `Producer` of the `Bridge`
 /// SPI (`@_spi(Bridge) import RxCore`), which needs the class to be `open`.
 open class Observable<Element>: ObservableType {
+    @usableFromInline
     init() {
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()

@@ -117,8 +117,9 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     }
 
     /// A `Maybe` of `element`.
+    @inlinable
     public static func just(_ element: Element) -> Maybe<Element> {
-        PrimitiveSequence(raw: Observable.just(element))
+        PrimitiveSequence(inlinable: Observable.just(element))
     }
 
     /// A `Maybe` of `element`, delivered on `scheduler`.

@@ -13,6 +13,12 @@ public struct PrimitiveSequence<Trait, Element> {
     public init(raw: Observable<Element>) {
         self.source = raw
     }
+
+    /// `init(raw:)` for RxCore's inlinable factories (`Single.just`).
+    @usableFromInline
+    init(inlinable source: Observable<Element>) {
+        self.source = source
+    }
 }
 
 /// A type that is a `PrimitiveSequence`.

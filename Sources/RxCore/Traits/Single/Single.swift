@@ -104,8 +104,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 
     /// A `Single` of `element`.
+    @inlinable
     public static func just(_ element: Element) -> Single<Element> {
-        PrimitiveSequence(raw: Observable.just(element))
+        PrimitiveSequence(inlinable: Observable.just(element))
     }
 
     /// A `Single` of `element`, delivered on `scheduler`.

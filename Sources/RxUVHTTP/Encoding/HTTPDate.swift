@@ -1,18 +1,56 @@
 /// The `Date` field's value (RFC 9110 §5.6.7, IMF-fixdate), without
 /// Foundation: `Sun, 06 Nov 1994 08:49:37 GMT`.
 public enum HTTPDate {
-    private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// The IMF-fixdate of `seconds` since 1970-01-01 00:00:00 UTC.
+    /// The IMF-fixdate of `seconds` since 1970-01-01 00:00:00 UTC. Written
+    /// byte by byte into one string (a server formats it once a second per
+    /// connection or loop: string interpolation made it cost thousands of
+    /// instructions). Years outside 0...9999 are written in full.
     public static func format(secondsSince1970 seconds: Int64) -> String {
         let (dayNumber, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, second) = secondOfDay < 0 ? (dayNumber - 1, secondOfDay + 86_400) : (dayNumber, secondOfDay)
         let (year, month, dayOfMonth) = civil(fromDays: day)
-        let weekday = days[Int(((day % 7) + 7) % 7)]
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(dayOfMonth)) \(months[Int(month - 1)]) \(year) \(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) GMT"
+        guard (0...9999).contains(year) else {
+            func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return "\(weekdayNames[Int(((day % 7) + 7) % 7)]), \(two(dayOfMonth)) \(monthNames[Int(month - 1)]) \(year) "
+                + "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) GMT"
+        }
+        return String(unsafeUninitializedCapacity: 29) { text in
+            var at = 0
+            func put(_ name: StaticString) {
+                name.withUTF8Buffer { for byte in $0 { text[at] = byte; at += 1 } }
+            }
+            func put(_ byte: UInt8) {
+                text[at] = byte
+                at += 1
+            }
+            func put(_ value: Int64, digits: Int) {
+                var divisor: Int64 = 1
+                for _ in 1..<digits { divisor *= 10 }
+                while divisor > 0 {
+                    put(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                    divisor /= 10
+                }
+            }
+            put(weekdayNames[Int(((day % 7) + 7) % 7)])
+            put(", ")
+            put(dayOfMonth, digits: 2)
+            put(UInt8(ascii: " "))
+            put(monthNames[Int(month - 1)])
+            put(UInt8(ascii: " "))
+            put(year, digits: 4)
+            put(UInt8(ascii: " "))
+            put(second / 3600, digits: 2)
+            put(UInt8(ascii: ":"))
+            put(second / 60 % 60, digits: 2)
+            put(UInt8(ascii: ":"))
+            put(second % 60, digits: 2)
+            put(" GMT")
+            return at
+        }
     }
+
+    private static let weekdayNames: [StaticString] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    private static let monthNames: [StaticString] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The seconds since 1970 of an IMF-fixdate (`Sun, 06 Nov 1994
     /// 08:49:37 GMT`), as `If-Modified-Since` carries it; `nil` for any
@@ -23,8 +61,8 @@ public enum HTTPDate {
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == 0x20, bytes[7] == 0x20, bytes[11] == 0x20,
             bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 0x20,
             String(decoding: bytes[26...], as: UTF8.self) == "GMT",
-            days.contains(String(decoding: bytes[0..<3], as: UTF8.self)),
-            let month = months.firstIndex(of: String(decoding: bytes[8..<11], as: UTF8.self)),
+            weekdayNames.contains(where: { $0.description == String(decoding: bytes[0..<3], as: UTF8.self) }),
+            let month = monthNames.firstIndex(where: { $0.description == String(decoding: bytes[8..<11], as: UTF8.self) }),
             let day = number(bytes[5..<7]), let year = number(bytes[12..<16]),
             let hour = number(bytes[17..<19]), let minute = number(bytes[20..<22]), let second = number(bytes[23..<25]),
             (1...31).contains(day), hour < 24, minute < 60, second < 61

@@ -49,23 +49,31 @@ public struct HTTPResponseEncoder: FrameEncoder {
     ///
     /// `status` is `response.status`, which swift-http-types reads out of a
     /// field on every call: a server that has it already passes it.
-    static func head(_ response: HTTPResponse, status: HTTPResponse.Status, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?) -> ByteBuffer {
+    /// `content`, a small body, is copied in after the head: one buffer
+    /// and one write for the whole response, where a head and a body of a
+    /// few bytes would cost an array of two and a vectored write.
+    static func head(
+        _ response: HTTPResponse, status: HTTPResponse.Status, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?,
+        content: ByteBuffer? = nil
+    ) -> ByteBuffer {
         let code = status.code
         let reason = status.reasonPhrase
         var hasDate = false
         var saysClose = false
         var size = 9 + HeadWriter.decimalCount(code) + 1 + reason.utf8.count + 2
         // The response's own framing fields give way to the framing's.
-        func written(_ field: HTTPField) -> Bool {
-            body == .none || (field.name != contentLength && field.name != transferEncoding)
+        func written(_ role: FieldRole) -> Bool {
+            body == .none || role != .framing
         }
-        for field in response.headerFields where written(field) {
-            switch field.name {
-            case Self.date:
+        for field in response.headerFields {
+            let role = Self.role(of: field.name)
+            guard written(role) else { continue }
+            switch role {
+            case .date:
                 hasDate = true
-            case connection:
+            case .connection:
                 saysClose = saysClose || field.value.utf8.elementsEqual("close".utf8) { $0 | 0x20 == $1 }
-            default:
+            case .framing, .other:
                 break
             }
             size += field.name.rawName.utf8.count + 2 + field.value.utf8.count + 2
@@ -79,7 +87,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
         if closes { size += 19 }
         let writesDate = date != nil && !hasDate
         if writesDate, let date { size += 6 + date.utf8.count + 2 }
-        size += 2
+        size += 2 + (content?.count ?? 0)
         return ByteBuffer(unsafeUninitializedCapacity: size) { memory in
             var writer = HeadWriter(memory)
             writer.write(literal: "HTTP/1.1 ")
@@ -87,7 +95,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
             writer.write(literal: " ")
             writer.write(reason)
             writer.write(literal: "\r\n")
-            for field in response.headerFields where written(field) {
+            for field in response.headerFields where written(Self.role(of: field.name)) {
                 writer.write(field.name.rawName)
                 writer.write(literal: ": ")
                 field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }
@@ -112,7 +120,30 @@ public struct HTTPResponseEncoder: FrameEncoder {
                 writer.write(literal: "\r\n")
             }
             writer.write(literal: "\r\n")
+            content?.withUnsafeBytes { writer.write(bytes: $0) }
             return writer.count
+        }
+    }
+
+    /// What a response's field is to the head.
+    private enum FieldRole {
+        /// `Content-Length` or `Transfer-Encoding`.
+        case framing
+        case date
+        case connection
+        case other
+    }
+
+    /// Told by the name's length first: most fields are none of the four
+    /// and differ from them in length, so a field costs a comparison of
+    /// counts, not four of strings (two passes of them per response).
+    private static func role(of name: HTTPField.Name) -> FieldRole {
+        switch name.canonicalName.utf8.count {
+        case 4: name == date ? .date : .other
+        case 10: name == connection ? .connection : .other
+        case 14: name == contentLength ? .framing : .other
+        case 17: name == transferEncoding ? .framing : .other
+        default: .other
         }
     }
 

@@ -55,12 +55,14 @@ final class HTTPServerTests: BridgeTestCase {
             ask("DELETE", "/hello")
             ask("GET", "/fail")
             ask("GET", "/hello")
+            ask("POST", "/echo", b"y" * 4096)
+            ask("POST", "/echo", b"z" * 4097)
             """
         let output = try withHTTPServer(handler: Self.router.handler) { [loop = loop!] server in
             try await loop.python(script, ["\(server.address.port)"])
         }
         let lines = output.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 12, output)
+        XCTAssertEqual(lines.count, 14, output)
         XCTAssertEqual(lines[0], "GET /hello 200 5 None None hello")
         XCTAssertEqual(lines[1], "GET /users/42 200 7 None None user 42")
         XCTAssertEqual(lines[2], "GET /users/a%20b 200 8 None None user a b")
@@ -73,6 +75,10 @@ final class HTTPServerTests: BridgeTestCase {
         XCTAssertEqual(lines[9], "DELETE /hello 405 19 None GET Method Not Allowed")
         XCTAssertEqual(lines[10], "GET /fail 500 22 None None Internal Server Error")
         XCTAssertEqual(lines[11], "GET /hello 200 5 None None hello")
+        // The largest body written in its head's buffer, and the smallest
+        // written beside it.
+        XCTAssertEqual(lines[12], "POST /echo 200 4096 None None " + String(repeating: "y", count: 4096))
+        XCTAssertEqual(lines[13], "POST /echo 200 4097 None None " + String(repeating: "z", count: 4097))
         XCTAssertEqual(reports.names, ["EINVAL"])
     }
 

@@ -59,7 +59,7 @@ enum HTTPSyntax {
     }
 
     /// `bytes` without leading and trailing SP and HTAB (OWS).
-    static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    static func trimmed(_ bytes: HeadSlice) -> HeadSlice {
         var slice = bytes
         while let first = slice.first, first == space || first == tab { slice = slice.dropFirst() }
         while let last = slice.last, last == space || last == tab { slice = slice.dropLast() }

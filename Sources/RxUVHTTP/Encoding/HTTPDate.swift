@@ -17,7 +17,12 @@ public enum HTTPDate {
         return String(unsafeUninitializedCapacity: 29) { text in
             var at = 0
             func put(_ name: StaticString) {
-                name.withUTF8Buffer { for byte in $0 { text[at] = byte; at += 1 } }
+                name.withUTF8Buffer {
+                    for byte in $0 {
+                        text[at] = byte
+                        at += 1
+                    }
+                }
             }
             func put(_ byte: UInt8) {
                 text[at] = byte

@@ -1,6 +1,10 @@
 import HTTPTypes
 import RxUV
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Cuts a server connection's bytes into requests (RFC 9112): each one's
 /// head, then its body as it arrives, however the bytes were split into
 /// reads. A `FrameDecoder`, so `decodeFrames` runs it on `rx.data`.
@@ -183,26 +187,27 @@ public struct HTTPRequestDecoder: FrameDecoder {
     /// a CR anywhere but before an LF is an error. Checked in a first pass
     /// with nothing allocated, so that these errors come before any other.
     private static func countLines(_ bytes: HeadBytes) throws -> Int {
-        do {
-            var count = 0
-            var lineStart = 0
-            for index in bytes.indices {
-                switch bytes[index] {
-                case HTTPSyntax.cr:
-                    // A CR ends a line only right before its LF.
-                    guard index + 1 < bytes.count, bytes[index + 1] == HTTPSyntax.lf else {
-                        throw HTTPParseError.badRequest("bare CR")
-                    }
-                case HTTPSyntax.lf:
-                    let end = index > lineStart && bytes[index - 1] == HTTPSyntax.cr ? index - 1 : index
-                    if end > lineStart { count += 1 }
-                    lineStart = index + 1
-                default:
-                    break
-                }
+        guard let base = bytes.baseAddress else { return 0 }
+        // The line ends are found with `memchr` (a byte at a time cost ten
+        // instructions a byte): every CR first, each of which must come
+        // right before an LF, then every LF.
+        var at = 0
+        while at < bytes.count, let found = memchr(base + at, Int32(HTTPSyntax.cr), bytes.count - at) {
+            let index = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+            guard index + 1 < bytes.count, bytes[index + 1] == HTTPSyntax.lf else {
+                throw HTTPParseError.badRequest("bare CR")
             }
-            return count
+            at = index + 2
         }
+        var count = 0
+        var lineStart = 0
+        while lineStart < bytes.count, let found = memchr(base + lineStart, Int32(HTTPSyntax.lf), bytes.count - lineStart) {
+            let index = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+            let end = index > lineStart && bytes[index - 1] == HTTPSyntax.cr ? index - 1 : index
+            if end > lineStart { count += 1 }
+            lineStart = index + 1
+        }
+        return count
     }
 
     /// The head's lines without their line ends, one at a time, up to the

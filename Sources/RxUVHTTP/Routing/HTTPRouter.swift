@@ -26,6 +26,32 @@ public struct HTTPRouter: Sendable {
 
     private var routes: [Route] = []
 
+    /// The routes of literal paths, by path: compared in turn while there
+    /// are a few (two short strings compare in a few instructions, where
+    /// hashing one costs hundreds), looked up by hash beyond that.
+    private enum LiteralRoutes: Sendable {
+        case few([(path: String, routes: [Route])])
+        case many([String: [Route]])
+
+        static var mostCompared: Int { 8 }
+
+        init(_ paths: [String: [Route]]) {
+            self = paths.count <= Self.mostCompared ? .few(paths.map { ($0.key, $0.value) }) : .many(paths)
+        }
+
+        subscript(path: String) -> [Route]? {
+            switch self {
+            case .few(let entries):
+                for entry in entries where entry.path == path {
+                    return entry.routes
+                }
+                return nil
+            case .many(let paths):
+                return paths[path]
+            }
+        }
+    }
+
     /// A router with no routes.
     public init() {}
 
@@ -65,12 +91,13 @@ public struct HTTPRouter: Sendable {
         // The fast path: a route of literal segments, by the path as sent.
         // Every route is then tried in order (the same path spelled with
         // `//` or a trailing `/`, parameters, `*`).
-        var literal: [String: [Route]] = [:]
+        var paths: [String: [Route]] = [:]
         for route in routes {
             if let path = route.pattern.literalPath {
-                literal[path, default: []].append(route)
+                paths[path, default: []].append(route)
             }
         }
+        let literal = LiteralRoutes(paths)
         return { [literal, routes] request in
             let method = request.head.method
             let path = request.path

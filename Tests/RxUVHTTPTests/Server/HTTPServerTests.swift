@@ -82,6 +82,34 @@ final class HTTPServerTests: BridgeTestCase {
         XCTAssertEqual(reports.names, ["EINVAL"])
     }
 
+    /// A router of more literal paths than it compares in turn looks them
+    /// up by hash, with the same answers: the route, its query ignored;
+    /// 405 with `Allow` for a path of another method; 404 for none.
+    func testRouter_ManyLiteralPaths_SameAnswers() throws {
+        var router = HTTPRouter()
+        for index in 0..<12 {
+            router.get("/r\(index)") { _ in .just(.text("route \(index)")) }
+        }
+        router.post("/r3") { _ in .just(.text("posted")) }
+        let script = """
+            import http.client, sys
+            c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+            for method, path in [("GET", "/r0"), ("GET", "/r7"), ("GET", "/r11?x=1"), ("POST", "/r3"), ("DELETE", "/r5"), ("GET", "/r12")]:
+                c.request(method, path)
+                r = c.getresponse()
+                print(method, path, r.status, r.getheader("Allow"), r.read().decode().strip())
+            """
+        let output = try withHTTPServer(handler: router.handler) { [loop = loop!] server in
+            try await loop.python(script, ["\(server.address.port)"])
+        }
+        XCTAssertEqual(
+            output.split(separator: "\n").map(String.init),
+            [
+                "GET /r0 200 None route 0", "GET /r7 200 None route 7", "GET /r11?x=1 200 None route 11", "POST /r3 200 None posted",
+                "DELETE /r5 405 GET Method Not Allowed", "GET /r12 404 None Not Found",
+            ])
+    }
+
     /// `onResponse` hears of every response as its head is written, on the
     /// loop thread, with the request's method, the status and the time
     /// since the head was decoded: handlers' answers, a handler's failure,

@@ -256,7 +256,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         }
         if acceptsNoMore { exchange.keepAlive = false }
         var head = response.head
-        let responseStatus = head.status
+        let responseStatus = response.status
         let status = responseStatus.code
         if let onResponse = options.onResponse {
             let duration = exchange.began.map { ContinuousClock.now - $0 } ?? .zero

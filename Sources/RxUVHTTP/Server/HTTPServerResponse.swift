@@ -7,14 +7,22 @@ import RxUV
 /// `Connection: close`; it writes no body for `HEAD`, 1xx, 204 and 304.
 public struct HTTPServerResponse: Sendable {
     /// The status and header fields.
-    public var head: HTTPResponse
+    public var head: HTTPResponse {
+        didSet { status = head.status }
+    }
     /// The body.
     public var body: HTTPResponseBody
+    /// `head.status`, read when `head` is set: swift-http-types parses the
+    /// status out of a field on every read of `HTTPResponse.status`, and a
+    /// server reads it on every response (a response kept and answered
+    /// many times is parsed once).
+    public private(set) var status: HTTPResponse.Status
 
     /// A response with `head` and `body`.
     public init(head: HTTPResponse, body: HTTPResponseBody = .empty) {
         self.head = head
         self.body = body
+        self.status = head.status
     }
 
     /// A response with `status`, `headerFields` and `body`.

@@ -39,7 +39,10 @@ struct StaticFiles: Sendable {
     /// empty, a segment that starts with `.` (`..`, `.`, a hidden name), a
     /// NUL. Empty segments (`a//b`) are dropped.
     private func path(of relative: String) -> String? {
-        var path = root
+        // Built as bytes, made a string once (appending a scalar at a time
+        // cost more than the rest of the route).
+        var path = Array(root.utf8)
+        path.reserveCapacity(path.count + relative.utf8.count + 1)
         var segmentStart = true
         var segments = 0
         for byte in relative.utf8 {
@@ -53,14 +56,14 @@ struct StaticFiles: Sendable {
                 return nil
             default:
                 if segmentStart {
-                    path.append("/")
+                    path.append(UInt8(ascii: "/"))
                     segments += 1
                     segmentStart = false
                 }
-                path.unicodeScalars.append(Unicode.Scalar(byte))
+                path.append(byte)
             }
         }
-        return segments > 0 ? path : nil
+        return segments > 0 ? String(decoding: path, as: UTF8.self) : nil
     }
 
     /// The answer to `request` for `file`: 200, 206, 304 or 416.
@@ -90,28 +93,35 @@ struct StaticFiles: Sendable {
 
     /// The media type of a name's extension; bytes for any other.
     static func type(of path: String) -> String {
-        // The extension: the bytes after the last `.` of the last segment.
-        var suffix: [UInt8] = []
+        // The extension: the bytes after the last `.` of the last segment,
+        // at most 4, lower-cased (ASCII; a digit is unchanged), read from
+        // the end into one word.
+        var suffix: UInt32 = 0
+        var length = 0
         var found = false
         for byte in path.utf8.reversed() {
             if byte == UInt8(ascii: ".") {
                 found = true
                 break
             }
-            if byte == UInt8(ascii: "/") || suffix.count == 4 { break }
-            suffix.append(byte | 0x20) // ASCII lower case (a digit is unchanged)
+            if byte == UInt8(ascii: "/") || length == 4 { break }
+            suffix |= UInt32(byte | 0x20) << (8 * length)
+            length += 1
         }
         guard found else { return "application/octet-stream" }
-        return switch String(decoding: suffix.reversed(), as: UTF8.self) {
-        case "html", "htm": "text/html; charset=utf-8"
-        case "txt": "text/plain; charset=utf-8"
-        case "css": "text/css; charset=utf-8"
-        case "js": "text/javascript; charset=utf-8"
-        case "json": "application/json"
-        case "png": "image/png"
-        case "jpg", "jpeg": "image/jpeg"
-        case "svg": "image/svg+xml"
-        case "wasm": "application/wasm"
+        func word(_ name: StaticString) -> UInt32 {
+            name.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
+        }
+        return switch suffix {
+        case word("html"), word("htm"): "text/html; charset=utf-8"
+        case word("txt"): "text/plain; charset=utf-8"
+        case word("css"): "text/css; charset=utf-8"
+        case word("js"): "text/javascript; charset=utf-8"
+        case word("json"): "application/json"
+        case word("png"): "image/png"
+        case word("jpg"), word("jpeg"): "image/jpeg"
+        case word("svg"): "image/svg+xml"
+        case word("wasm"): "application/wasm"
         default: "application/octet-stream"
         }
     }

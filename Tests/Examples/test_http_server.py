@@ -81,6 +81,16 @@ class HTTPServerTests(unittest.TestCase):
         modified = headers["Last-Modified"]
         status, headers, body = self.ask(port, "GET", "/static/sub/page.html")
         self.assertEqual((status, headers["Content-Type"], body), (200, "text/html; charset=utf-8", b"<p>hi</p>"))
+        # The type by extension, any case; an unknown or too long one, or none, is bytes.
+        for name, media in [("a.TXT", "text/plain; charset=utf-8"), ("b.jpeg", "image/jpeg"), ("c.js", "text/javascript; charset=utf-8"),
+                            ("d.Wasm", "application/wasm"), ("e.tar.gz", "application/octet-stream"), ("noext", "application/octet-stream"),
+                            ("f.htm", "text/html; charset=utf-8"), ("g.JSON", "application/json"), ("h.html5", "application/octet-stream"),
+                            ("dir.css/i", "application/octet-stream"), ("j.svg", "image/svg+xml")]:
+            os.makedirs(os.path.dirname(os.path.join(self.root, "types", name)), exist_ok=True)
+            with open(os.path.join(self.root, "types", name), "w") as f:
+                f.write(name)
+            status, headers, body = self.ask(port, "GET", "/static/types/" + name)
+            self.assertEqual((status, headers["Content-Type"], body), (200, media, name.encode()), name)
         # A small file is read whole, then cut to the range.
         status, headers, body = self.ask(port, "GET", "/static/sub/page.html", headers={"Range": "bytes=1-3"})
         self.assertEqual((status, headers["Content-Range"], body), (206, "bytes 1-3/9", b"p>h"))

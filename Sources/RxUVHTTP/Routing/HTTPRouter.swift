@@ -110,12 +110,20 @@ public struct HTTPRouter: Sendable {
                     if !allowed.contains(route.method) { allowed.append(route.method) }
                 }
             }
-            for route in routes {
-                guard let parameters = route.pattern.match(path) else { continue }
-                guard route.method == method || (method == .head && route.method == .get) else {
-                    if !allowed.contains(route.method) { allowed.append(route.method) }
-                    continue
+            // Every pattern is matched against the path's bytes, got once.
+            var target = path
+            let found = target.withUTF8 { bytes -> (Route, [String: String]?)? in
+                for route in routes {
+                    guard let parameters = route.pattern.match(bytes) else { continue }
+                    guard route.method == method || (method == .head && route.method == .get) else {
+                        if !allowed.contains(route.method) { allowed.append(route.method) }
+                        continue
+                    }
+                    return (route, parameters)
                 }
+                return nil
+            }
+            if let (route, parameters) = found {
                 guard let parameters else { return .error(HTTPError(.badRequest, message: "malformed percent escape")) }
                 var routed = request
                 routed.parameters = parameters

@@ -110,6 +110,33 @@ final class HTTPServerTests: BridgeTestCase {
             ])
     }
 
+    /// Patterns match the path's bytes: repeated and trailing slashes
+    /// between segments do not count, `*` takes the rest (escapes decoded),
+    /// a malformed escape in a parameter is 400.
+    func testRouter_PatternsOnBytes_SlashesRestAndEscapes() throws {
+        var router = HTTPRouter()
+        router.get("/users/{id}/posts") { request in .just(.text("posts of \(request.parameters["id"] ?? "?")")) }
+        router.get("/files/*") { request in .just(.text("file [\(request.parameters["*"] ?? "?")]")) }
+        let script = """
+            import http.client, sys
+            c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+            for path in ["/users/7/posts", "//users//7//posts/", "/users/%zz/posts", "/users/7", "/files/a/b%20c", "/files", "/files/%e2%82%ac", "/files/%ff"]:
+                c.request("GET", path)
+                r = c.getresponse()
+                print(path, r.status, r.read().decode().strip())
+            """
+        let output = try withHTTPServer(handler: router.handler) { [loop = loop!] server in
+            try await loop.python(script, ["\(server.address.port)"])
+        }
+        XCTAssertEqual(
+            output.split(separator: "\n").map(String.init),
+            [
+                "/users/7/posts 200 posts of 7", "//users//7//posts/ 200 posts of 7", "/users/%zz/posts 400 malformed percent escape",
+                "/users/7 404 Not Found", "/files/a/b%20c 200 file [a/b c]", "/files 200 file []", "/files/%e2%82%ac 200 file [\u{20AC}]",
+                "/files/%ff 400 malformed percent escape",
+            ])
+    }
+
     /// `onResponse` hears of every response as its head is written, on the
     /// loop thread, with the request's method, the status and the time
     /// since the head was decoded: handlers' answers, a handler's failure,

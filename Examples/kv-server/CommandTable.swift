@@ -11,37 +11,34 @@ import RxUV
 /// commands, counted at start-up, and an unknown name stops at the first
 /// empty bucket of one of them.
 struct CommandTable: Sendable {
-    private let names: [CommandName?]
-    private let commands: [Command?]
+    /// A bucket: a command and its name, or `nil`.
+    private let buckets: [(name: CommandName, command: Command)?]
     /// 64 minus the table's bits: `mixed >> shift` is a bucket.
     private let shift: UInt64
 
     init(_ all: [Command]) {
         var bits: UInt64 = 3
         while 1 << bits < 4 * all.count { bits += 1 }
-        var names = [CommandName?](repeating: nil, count: 1 << bits)
-        var commands = [Command?](repeating: nil, count: 1 << bits)
+        var buckets = [(name: CommandName, command: Command)?](repeating: nil, count: 1 << bits)
         for command in all {
             let name = CommandName(ByteBuffer(string: command.name))!
             var bucket = Int(name.mixed >> (64 - bits))
-            while let taken = names[bucket] {
-                precondition(taken != name, "kv-server: the command \(command.name) is listed twice")
-                bucket = (bucket + 1) & (names.count - 1)
+            while let taken = buckets[bucket] {
+                precondition(taken.name != name, "kv-server: the command \(command.name) is listed twice")
+                bucket = (bucket + 1) & (buckets.count - 1)
             }
-            names[bucket] = name
-            commands[bucket] = command
+            buckets[bucket] = (name, command)
         }
-        self.names = names
-        self.commands = commands
+        self.buckets = buckets
         shift = 64 - bits
     }
 
     /// The command called `name`, or `nil`.
     subscript(name: CommandName) -> Command? {
         var bucket = Int(name.mixed >> shift)
-        while let taken = names[bucket] {
-            if taken == name { return commands[bucket] }
-            bucket = (bucket + 1) & (names.count - 1)
+        while let taken = buckets[bucket] {
+            if taken.name == name { return taken.command }
+            bucket = (bucket + 1) & (buckets.count - 1)
         }
         return nil
     }

@@ -159,12 +159,13 @@ where Observer.Element == Decoder.Frame {
         }
     }
 
-    /// One `decode` (or, at the end, `decodeLast`) step, checked to read at
+    /// One `decodeLast` step at the end of the stream, checked to read at
     /// least one byte when it returns a frame: otherwise the operator would
-    /// loop forever, a bug in the decoder.
-    private func decodeOne(_ reader: inout ByteBuffer.Reader, last: Bool) throws -> Decoder.Frame? {
+    /// loop forever, a bug in the decoder. (While the stream runs,
+    /// `decodeAll` makes the same check.)
+    private func decodeLastOne(_ reader: inout ByteBuffer.Reader) throws -> Decoder.Frame? {
         let before = reader.readerIndex
-        let frame = last ? try decoder.decodeLast(&reader) : try decoder.decode(&reader)
+        let frame = try decoder.decodeLast(&reader)
         precondition(frame == nil || reader.readerIndex > before, "FrameDecoder: \(Decoder.self) returned a frame without reading a byte")
         return frame
     }
@@ -175,7 +176,7 @@ where Observer.Element == Decoder.Frame {
             var reader = ByteBuffer.Reader(partial)
             do {
                 while !isDisposed, reader.readableBytes > 0 {
-                    guard let frame = try decodeOne(&reader, last: true) else {
+                    guard let frame = try decodeLastOne(&reader) else {
                         // A decoder may read bytes it then drops (the rest of
                         // a skipped line): only bytes left unread are an error.
                         if reader.readableBytes == 0 { break }

@@ -29,14 +29,33 @@ public struct HTTPResponseEncoder: FrameEncoder {
             if !bytes.isEmpty { buffers.append(bytes) }
         case .chunk(let bytes):
             guard !bytes.isEmpty else { return }
-            buffers.append(ByteBuffer(string: String(bytes.count, radix: 16) + "\r\n"))
+            buffers.append(Self.chunkSizeLine(bytes.count))
             buffers.append(bytes)
-            buffers.append(ByteBuffer(string: "\r\n"))
+            buffers.append(Self.crlf)
         case .lastChunk(let trailers):
             var text = [UInt8]("0\r\n".utf8)
             for field in trailers ?? [:] { Self.append(field, to: &text) }
             text += [0x0D, 0x0A]
             buffers.append(ByteBuffer(text))
+        }
+    }
+
+    /// The CRLF after each chunk: one buffer for all of them.
+    private static let crlf = ByteBuffer(string: "\r\n")
+
+    /// `count` in hexadecimal and CRLF, written into the buffer at once
+    /// (no string made and joined per chunk).
+    private static func chunkSizeLine(_ count: Int) -> ByteBuffer {
+        ByteBuffer(unsafeUninitializedCapacity: 2 * MemoryLayout<Int>.size + 2) { memory in
+            var digits = 1
+            while count >> (4 * digits) > 0 { digits += 1 }
+            for index in 0..<digits {
+                let nibble = (count >> (4 * (digits - 1 - index))) & 0xF
+                memory[index] = UInt8(nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10)
+            }
+            memory[digits] = HTTPSyntax.cr
+            memory[digits + 1] = HTTPSyntax.lf
+            return digits + 2
         }
     }
 
@@ -65,9 +84,15 @@ public struct HTTPResponseEncoder: FrameEncoder {
         func written(_ role: FieldRole) -> Bool {
             body == .none || role != .framing
         }
+        // Whether a field is left out; when none is (the usual head), the
+        // second pass writes them all without telling roles again.
+        var leavesOut = false
         for field in response.headerFields {
             let role = Self.role(of: field.name)
-            guard written(role) else { continue }
+            guard written(role) else {
+                leavesOut = true
+                continue
+            }
             switch role {
             case .date:
                 hasDate = true
@@ -95,7 +120,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
             writer.write(literal: " ")
             writer.write(reason)
             writer.write(literal: "\r\n")
-            for field in response.headerFields where written(Self.role(of: field.name)) {
+            for field in response.headerFields where !leavesOut || written(Self.role(of: field.name)) {
                 writer.write(field.name.rawName)
                 writer.write(literal: ": ")
                 field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }

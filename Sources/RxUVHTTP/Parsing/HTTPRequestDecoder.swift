@@ -187,13 +187,10 @@ public struct HTTPRequestDecoder: FrameDecoder {
     /// a CR anywhere but before an LF is an error. Checked in a first pass
     /// with nothing allocated, so that these errors come before any other.
     private static func countLines(_ bytes: HeadBytes) throws -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        // The line ends are found with `memchr` (a byte at a time cost ten
-        // instructions a byte): every CR first, each of which must come
-        // right before an LF, then every LF.
+        // Every CR first, each of which must come right before an LF, then
+        // every LF.
         var at = 0
-        while at < bytes.count, let found = memchr(base + at, Int32(HTTPSyntax.cr), bytes.count - at) {
-            let index = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+        while let index = Self.index(of: HTTPSyntax.cr, in: bytes, from: at) {
             guard index + 1 < bytes.count, bytes[index + 1] == HTTPSyntax.lf else {
                 throw HTTPParseError.badRequest("bare CR")
             }
@@ -201,13 +198,21 @@ public struct HTTPRequestDecoder: FrameDecoder {
         }
         var count = 0
         var lineStart = 0
-        while lineStart < bytes.count, let found = memchr(base + lineStart, Int32(HTTPSyntax.lf), bytes.count - lineStart) {
-            let index = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+        while let index = Self.index(of: HTTPSyntax.lf, in: bytes, from: lineStart) {
             let end = index > lineStart && bytes[index - 1] == HTTPSyntax.cr ? index - 1 : index
             if end > lineStart { count += 1 }
             lineStart = index + 1
         }
         return count
+    }
+
+    /// Where `byte` is first in `bytes` from `start` on, found with
+    /// `memchr` (a loop a byte at a time cost ten instructions a byte).
+    private static func index(of byte: UInt8, in bytes: HeadBytes, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return nil }
+        return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
     }
 
     /// The head's lines without their line ends, one at a time, up to the
@@ -221,7 +226,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
         }
 
         mutating func next() -> HeadSlice? {
-            guard start < head.count, let newline = head[start...].firstIndex(of: HTTPSyntax.lf) else { return nil }
+            guard let newline = HTTPRequestDecoder.index(of: HTTPSyntax.lf, in: head, from: start) else { return nil }
             var end = newline
             if end > start, head[end - 1] == HTTPSyntax.cr { end -= 1 }
             let line = head[start..<end]

@@ -537,11 +537,15 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     private func write(_ buffer: ByteBuffer) {
-        _ = stream.write(buffer).asObservable().subscribe(writeWatcher)
+        watch(stream.write(buffer))
     }
 
     private func write(_ buffers: [ByteBuffer]) {
-        let written = buffers.count == 1 ? stream.write(buffers[0]) : stream.write(buffers)
+        watch(buffers.count == 1 ? stream.write(buffers[0]) : stream.write(buffers))
+    }
+
+    /// Every write reports to the connection's one watcher.
+    private func watch(_ written: Completable) {
         _ = written.asObservable().subscribe(writeWatcher)
     }
 

@@ -41,7 +41,7 @@ struct KeyTable {
 
     private static let empty: UInt8 = 0x80
     private static let deleted: UInt8 = 0xFE
-    private static let vacantSlot = Slot(key: .vacant, entry: Keyspace.Entry(value: ByteBuffer(), expiresAt: 0))
+    private static let vacantSlot = Slot(key: .vacant, entry: Keyspace.Entry(value: .bytes(ByteBuffer()), expiresAt: 0))
 
     init() {}
 

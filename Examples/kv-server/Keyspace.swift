@@ -19,7 +19,7 @@ import Glibc
 /// nobody asks for again, in deadline order.
 final class Keyspace: Sendable {
     struct Entry {
-        var value: ByteBuffer
+        var value: StoredValue
         /// When it expires, in `Keyspace.now()` milliseconds; 0: never.
         var expiresAt: Int64
     }
@@ -50,16 +50,21 @@ final class Keyspace: Sendable {
         }
 
         /// Replaces the value in slot `index` (from `liveIndex`), keeping
-        /// its expiry; `value` is a buffer of its own.
-        mutating func replaceValue(at index: Int, with value: ByteBuffer) {
+        /// its expiry.
+        mutating func replaceValue(at index: Int, with value: StoredValue) {
             entries[slot: index].value = value
         }
 
         /// Stores `value` under `key` with `expiresAt` (0: no expiry). The
         /// value is copied unless `compact` says it is a buffer of its own.
         mutating func set(_ key: ByteBuffer, _ value: ByteBuffer, expiresAt: Int64, compact: Bool = false) {
+            set(key, StoredValue(value, compact: compact), expiresAt: expiresAt)
+        }
+
+        /// Stores `value` under `key` with `expiresAt` (0: no expiry).
+        mutating func set(_ key: ByteBuffer, _ value: StoredValue, expiresAt: Int64) {
             let stored = StoredKey(key, copyingLong: true)
-            let oldExpiry = entries.updateValue(Entry(value: compact ? value : ByteBuffer(value), expiresAt: expiresAt), forKey: stored)
+            let oldExpiry = entries.updateValue(Entry(value: value, expiresAt: expiresAt), forKey: stored)
             if oldExpiry ?? 0 != 0 { expiring -= 1 }
             if expiresAt != 0 { noteExpiry(stored, expiresAt) }
         }
@@ -68,7 +73,7 @@ final class Keyspace: Sendable {
         /// value is copied unless `compact` says it is a buffer of its own.
         mutating func replaceValue(_ key: ByteBuffer, _ value: ByteBuffer, compact: Bool = false) {
             guard let slot = entries.slot(of: StoredKey(key, copyingLong: false)) else { return }
-            entries[slot: slot].value = compact ? value : ByteBuffer(value)
+            entries[slot: slot].value = StoredValue(value, compact: compact)
         }
 
         /// Sets or clears (0) the expiry of an existing `key`.

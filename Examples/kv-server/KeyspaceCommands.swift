@@ -8,7 +8,7 @@ extension Keyspace {
 
     func get(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
-            store.lookup(args[1], now: now).map { .bulk($0.value) } ?? .null
+            store.lookup(args[1], now: now)?.value.reply ?? .null
         }
     }
 
@@ -16,13 +16,13 @@ extension Keyspace {
         return withStore { store in
             guard let entry = store.lookup(args[1], now: now) else { return .null }
             store.remove(args[1])
-            return .bulk(entry.value)
+            return entry.value.reply
         }
     }
 
     func mget(_ args: [ByteBuffer], now: Int64) -> Reply {
         return withStore { store in
-            .array(args.dropFirst().map { key in store.lookup(key, now: now).map { .bulk($0.value) } ?? .null })
+            .array(args.dropFirst().map { key in store.lookup(key, now: now)?.value.reply ?? .null })
         }
     }
 
@@ -77,10 +77,10 @@ extension Keyspace {
         return withStore { store in
             let old = needsOld ? store.lookup(args[1], now: now) : nil
             if (onlyIfAbsent && old != nil) || (onlyIfPresent && old == nil) {
-                return returnOld ? old.map { .bulk($0.value) } ?? .null : .null
+                return returnOld ? old?.value.reply ?? .null : .null
             }
             store.set(args[1], args[2], expiresAt: keepTTL ? old?.expiresAt ?? 0 : expiresAt)
-            return returnOld ? old.map { .bulk($0.value) } ?? .null : .ok
+            return returnOld ? old?.value.reply ?? .null : .ok
         }
     }
 
@@ -114,15 +114,15 @@ extension Keyspace {
             let index = store.liveIndex(of: args[1], now: now)
             var current: Int64 = 0
             if let index {
-                guard let parsed = RedisInteger.parse(store.entries[slot: index].value) else { return .notAnInteger }
+                guard let parsed = store.entries[slot: index].value.integer else { return .notAnInteger }
                 current = parsed
             }
             let (result, overflow) = current.addingReportingOverflow(amount)
             if overflow { return .error("ERR increment or decrement would overflow") }
             if let index {
-                store.replaceValue(at: index, with: RedisInteger.bytes(result))
+                store.replaceValue(at: index, with: StoredValue(result))
             } else {
-                store.set(args[1], RedisInteger.bytes(result), expiresAt: 0, compact: true)
+                store.set(args[1], StoredValue(result), expiresAt: 0)
             }
             return .integer(result)
         }
@@ -137,7 +137,7 @@ extension Keyspace {
             guard entry.value.count + args[2].count <= Self.maxStringLength else {
                 return .error("ERR string exceeds maximum allowed size (proto-max-bulk-len)")
             }
-            let joined = entry.value + args[2]
+            let joined = entry.value.bytes + args[2]
             store.replaceValue(args[1], joined, compact: true)
             return .integer(Int64(joined.count))
         }

@@ -47,8 +47,34 @@ enum RedisInteger {
         withDigits(of: value) { output.append(contentsOf: $0) }
     }
 
-    /// The decimal digits of `value` as a buffer of its own (a stored
-    /// counter): one allocation.
+    /// How many characters `value`'s decimal digits take, its sign
+    /// included.
+    static func digitCount(_ value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var count = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            count += 1
+        }
+        return count
+    }
+
+    /// Appends `value`'s decimal digits to `output` as a RESP bulk string
+    /// (`$2\r\n42\r\n`): what GET replies for a value held as an integer.
+    static func appendBulk(_ value: Int64, to output: inout [UInt8]) {
+        withDigits(of: value) { digits in
+            output.append(UInt8(ascii: "$"))
+            append(Int64(digits.count), to: &output)
+            output.append(13)
+            output.append(10)
+            output.append(contentsOf: digits)
+            output.append(13)
+            output.append(10)
+        }
+    }
+
+    /// The decimal digits of `value` as a buffer of its own: one
+    /// allocation.
     static func bytes(_ value: Int64) -> ByteBuffer {
         withDigits(of: value) { ByteBuffer($0) }
     }

@@ -12,6 +12,9 @@ enum Reply {
     case integer(Int64)
     /// `$5\r\nhello`.
     case bulk(ByteBuffer)
+    /// `$2\r\n42`: a bulk string of an integer's decimal digits (a value
+    /// held as an integer), written without a buffer in between.
+    case bulkDigits(Int64)
     /// `$-1`: no value.
     case null
     /// `*2\r\n...`: the replies in order.
@@ -150,6 +153,8 @@ struct ReplyBuffer {
             crlf()
             appendBytes(value)
             crlf()
+        case .bulkDigits(let value):
+            RedisInteger.appendBulk(value, to: &chunk)
         case .null:
             chunk.append(contentsOf: [UInt8(ascii: "$"), UInt8(ascii: "-"), UInt8(ascii: "1")])
             crlf()

@@ -10,13 +10,19 @@ import Glibc
 /// `call` returns the system call's result; a negative result is a failure
 /// whose `errno` becomes a `UVError` naming `operation` (and the address,
 /// formatted only then). `EINTR` is retried here, so no caller loops on it.
-/// In debug builds a fault armed with `UVFaultInjection.inject` for
-/// `operation` replaces the call, as for `uvCall`.
+/// A call that may find nothing to do names that answer in `tolerated`
+/// (`EAGAIN` for `accept4` on a non-blocking socket): that failure returns
+/// -1 instead of throwing, and nothing is formatted for it. In debug builds
+/// a fault armed with `UVFaultInjection.inject` for `operation` replaces the
+/// call, as for `uvCall`.
 @discardableResult
 @inline(__always)
-func systemCall(_ operation: StaticString, address: @autoclosure () -> String? = nil, _ call: () -> Int32) throws(UVError) -> Int32 {
+func systemCall(
+    _ operation: StaticString, address: @autoclosure () -> String? = nil, tolerating tolerated: Int32 = 0, _ call: () -> Int32
+) throws(UVError) -> Int32 {
     #if TRACE_RESOURCES || DEBUG
     if let forced = UVFaultInjection.forcedStatus(for: operation) {
+        if tolerated != 0, forced == -tolerated { return -1 }
         throw UVError(status: forced, operation: "\(operation)", address: address())
     }
     #endif
@@ -26,6 +32,9 @@ func systemCall(_ operation: StaticString, address: @autoclosure () -> String? =
             return result
         }
         let code = errno
+        if code == tolerated {
+            return -1
+        }
         if code != EINTR {
             throw UVError(code: UVError.Code(rawValue: -code), operation: "\(operation)", address: address())
         }

@@ -110,11 +110,10 @@ final class ListeningSocket: @unchecked Sendable {
     /// in the same call (`accept4`), so a child spawned meanwhile never
     /// inherits it; `nil` when none waits (`EAGAIN`), else the failure.
     func accept() throws(UVError) -> OwnedDescriptor? {
-        do throws(UVError) {
-            return OwnedDescriptor(try systemCall("accept", address: address.description) { rxuv_accept_cloexec(descriptor) })
-        } catch  where error.code == .wouldBlock {
-            return nil
-        }
+        // No connection waiting (`EAGAIN`) is the usual end of a batch:
+        // an answer, not an error, so nothing is formatted for it.
+        let accepted = try systemCall("accept", address: address.description, tolerating: EAGAIN) { rxuv_accept_cloexec(descriptor) }
+        return accepted < 0 ? nil : OwnedDescriptor(accepted)
     }
 
     /// Refuses an accepted connection: closes it with a reset (`SO_LINGER`

@@ -7,13 +7,38 @@ import Glibc
 /// An IPv4 or IPv6 address with a port.
 ///
 /// Its description is `127.0.0.1:7000` or `[::1]:7000`.
+///
+/// It keeps the address as the kernel gave it (a `sockaddr_in` or
+/// `sockaddr_in6`) and writes the numeric host only when asked (`host`,
+/// `description`): every accepted connection reads its two addresses, and
+/// formatting them (`uv_ip_name`, `snprintf`) cost more than the rest of
+/// taking the connection.
 public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The address as a `sockaddr_in6`'s bytes; a `sockaddr_in` in its
+    /// first 16 (the rest zero). The flow label is not kept.
+    private let raw: sockaddr_in6
+
     /// The numeric host: `127.0.0.1`, `::1`.
-    public let host: String
+    public var host: String {
+        withUnsafeBytes(of: raw) { bytes in
+            // 46 bytes hold any IPv6 text (INET6_ADDRSTRLEN).
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { name in
+                let status = uv_ip_name(bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), name.baseAddress!, name.count)
+                guard status == 0 else { return "" }
+                return String(cString: name.baseAddress!)
+            }
+        }
+    }
+
     /// The port.
-    public let port: Int
+    public var port: Int {
+        Int(UInt16(bigEndian: raw.sin6_port))
+    }
+
     /// `true` for an IPv6 address.
-    public let isIPv6: Bool
+    public var isIPv6: Bool {
+        Int32(raw.sin6_family) == AF_INET6
+    }
 
     /// Parses a numeric IPv4 or IPv6 address (no name resolution).
     ///
@@ -39,36 +64,35 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
     /// Reads a `sockaddr_in` or `sockaddr_in6`; `nil` for other families.
     init?(storage: sockaddr_storage) {
         var storage = storage
-        let family = Int32(storage.ss_family)
-        guard family == AF_INET || family == AF_INET6 else { return nil }
-        var name = [CChar](repeating: 0, count: 64)
-        let parsed: (Int32, Int) = withUnsafeBytes(of: &storage) { raw in
-            let pointer = raw.baseAddress!.assumingMemoryBound(to: sockaddr.self)
-            let status = uv_ip_name(pointer, &name, name.count)
-            if family == AF_INET {
-                let port = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self).pointee.sin_port
-                return (status, Int(UInt16(bigEndian: port)))
-            }
-            let port = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self).pointee.sin6_port
-            return (status, Int(UInt16(bigEndian: port)))
+        guard let address = withUnsafePointer(to: &storage, { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Self.read($0) } }) else {
+            return nil
         }
-        guard parsed.0 == 0 else { return nil }
-        self.host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        self.port = parsed.1
-        self.isIPv6 = family == AF_INET6
+        raw = address
     }
 
     /// Reads the `sockaddr_in` or `sockaddr_in6` at `address`; `nil` for
     /// other families.
     init?(_ address: UnsafePointer<sockaddr>) {
-        var storage = sockaddr_storage()
+        guard let read = Self.read(address) else { return nil }
+        raw = read
+    }
+
+    /// The address at `address` in a `sockaddr_in6`'s bytes, or `nil` for a
+    /// family other than IPv4 and IPv6.
+    private static func read(_ address: UnsafePointer<sockaddr>) -> sockaddr_in6? {
         let family = Int32(address.pointee.sa_family)
-        let length = family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : family == AF_INET ? MemoryLayout<sockaddr_in>.size : 0
-        guard length > 0 else { return nil }
-        withUnsafeMutableBytes(of: &storage) { raw in
-            raw.baseAddress!.copyMemory(from: address, byteCount: length)
+        var copy = sockaddr_in6()
+        switch family {
+        case AF_INET:
+            // Family, port and address; `sin_zero` stays zero.
+            withUnsafeMutableBytes(of: &copy) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: 8)) }
+        case AF_INET6:
+            copy = UnsafeRawPointer(address).load(as: sockaddr_in6.self)
+            copy.sin6_flowinfo = 0
+        default:
+            return nil
         }
-        self.init(storage: storage)
+        return copy
     }
 
     /// `127.0.0.1:7000` or `[::1]:7000`.
@@ -78,15 +102,14 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Calls `body` with the address as a `sockaddr` and returns its libuv status.
     func withSockAddr(_ body: (UnsafePointer<sockaddr>) -> Int32) -> Int32 {
-        var storage = sockaddr_storage()
-        return withUnsafeMutableBytes(of: &storage) { raw -> Int32 in
-            let base = raw.baseAddress!
-            let status =
-                isIPv6
-                ? uv_ip6_addr(host, Int32(port), base.assumingMemoryBound(to: sockaddr_in6.self))
-                : uv_ip4_addr(host, Int32(port), base.assumingMemoryBound(to: sockaddr_in.self))
-            if status != 0 { return status }
-            return body(UnsafePointer(base.assumingMemoryBound(to: sockaddr.self)))
-        }
+        withUnsafeBytes(of: raw) { body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self)) }
+    }
+
+    public static func == (lhs: SocketAddress, rhs: SocketAddress) -> Bool {
+        withUnsafeBytes(of: lhs.raw) { left in withUnsafeBytes(of: rhs.raw) { right in left.elementsEqual(right) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: raw) { hasher.combine(bytes: $0) }
     }
 }

@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// A server's part on one loop: the connections that live there, each with
-/// its handler's subscription and quiesce signal, and the idle sweep.
+/// its handler's subscription, the quiesce signal they share, and the idle
+/// sweep.
 // @unchecked Sendable: `count` is atomic; the rest is touched on the loop's
 // thread only (connections arrive through `Loop.enter`), which its methods
 // assert (`assertConfined`).
@@ -29,7 +30,6 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         /// What the handler got (the transport, or the factory's wrapper):
         /// closed through its face when the handler ends.
         let stream: any ByteStream
-        let quiesce: AsyncSubject<Void>
         let handling: SingleAssignmentDisposable
         /// The handler has ended; the connection closes once its writes
         /// are flushed.
@@ -44,6 +44,12 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     private var nextKey: UInt64 = 0
     private var sweep: Owned<LoopTimer>?
     private var isQuiescing = false
+    /// Every handler's `quiesce`: one signal for the shard, not one per
+    /// connection (a subject made and freed per connection cost more than
+    /// a handler that never looks at it should pay). A handler that
+    /// subscribes after the drain began hears it at once: the subject
+    /// keeps its value once completed.
+    private let quiesceSignal = AsyncSubject<Void>()
     /// The server is resetting: a connection still on its way is reset as
     /// it arrives.
     private var isResetting = false
@@ -82,14 +88,10 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         }
         nextKey += 1
         let key = nextKey
-        let entry = Entry(transport: made.transport, stream: made.stream, quiesce: AsyncSubject(), handling: SingleAssignmentDisposable())
+        let entry = Entry(transport: made.transport, stream: made.stream, handling: SingleAssignmentDisposable())
         entries[key] = entry
         metrics?.active.record(entries.count)
         made.transport.countTraffic(in: metrics)
-        if isQuiescing {
-            entry.quiesce.onNext(())
-            entry.quiesce.onCompleted()
-        }
         startSweepIfNeeded()
         // However the connection closes (the handler's end, the peer, a reset).
         made.transport.whenClosed { [self] in closed(key) }
@@ -98,15 +100,15 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
             closed(key)
             return
         }
-        let peer = made.transport.peerDescription
         // The handler's end may come on another thread (a chain that ends
-        // with `observe(on:)` elsewhere): the table is this loop's.
+        // with `observe(on:)` elsewhere): the table is this loop's. The
+        // peer is written out only for a report (its address is kept).
         entry.handling.setDisposable(
-            made.handle(entry.quiesce.asObservable()).subscribe(
+            made.handle(quiesceSignal.asObservable()).subscribe(
                 onCompleted: { [self] in _ = loop.enter(self, .finish(key)) },
-                onError: { [self] error in
+                onError: { [self, transport = made.transport] error in
                     // Reported where it arrives: it cannot reach a subscriber.
-                    report(error, ReportContext(loop: loop, server: address.description, peer: peer, logger: logger))
+                    report(error, ReportContext(loop: loop, server: address.description, peer: transport.peerDescription, logger: logger))
                     _ = loop.enter(self, .finish(key))
                 }))
         if isResetting {
@@ -148,11 +150,10 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     /// Loop thread.
     func quiesce() {
         assertConfined()
+        guard !isQuiescing else { return }
         isQuiescing = true
-        for entry in entries.values {
-            entry.quiesce.onNext(())
-            entry.quiesce.onCompleted()
-        }
+        quiesceSignal.onNext(())
+        quiesceSignal.onCompleted()
     }
 
     /// Resets every connection still here (a drain's deadline). Loop thread.

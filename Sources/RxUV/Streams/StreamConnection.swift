@@ -399,11 +399,12 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
     }
 
-    /// Fails the held writes with `error` (the stream closed first). Loop
-    /// thread.
-    private func failCoalesced(_ error: UVError) {
+    /// Fails the held writes with `error` (the stream closed first), made
+    /// only when there are some: it names the peer, which takes formatting.
+    /// Loop thread.
+    private func failCoalesced(_ error: @autoclosure () -> UVError) {
         guard !state.value.writes.held.writes.isEmpty else { return }
-        StreamWriteQueue.tell(state.value.writes.held.take(), error)
+        StreamWriteQueue.tell(state.value.writes.held.take(), error())
     }
 
     /// The error of a failed write.

@@ -323,4 +323,60 @@ final class ServerTests: BridgeTestCase {
         XCTAssertEqual(server.servedCount, 3)
         XCTAssertEqual(server.refusedCount, 0)
     }
+
+    /// A loop's connections share one quiesce signal: handlers that look at
+    /// it only after the drain began (here, once their client's first byte
+    /// arrives, sent after the drain started) hear it at once, and the drain
+    /// ends as their handlers do, long before its deadline.
+    func testQuiesce_HeardAtOnceByHandlersThatLookAfterTheDrainBegan() throws {
+        let server = try serve(ServerOptions()) { served in
+            served.connection.rx.data
+                .take(1)
+                .flatMap { _ in served.quiesce.take(1) }
+                .ignoreElements()
+                .asCompletable()
+        }
+        let loop = self.loop!
+        let clients = 8
+        var connected: [TCPConnection] = []
+        var ended = 0
+        var drainEnded = false
+        let started = ContinuousClock.now
+        var drainTook: Duration?
+        for _ in 0..<clients {
+            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+                connected.append(client)
+                _ = client.rx.data.subscribe(
+                    onError: { XCTFail("a client was reset: \($0)") },
+                    onCompleted: { ended += 1 })
+            })
+        }
+        _ = loop.rx.timer(after: .milliseconds(10), repeating: .milliseconds(10))
+            .filter { tick in server.connectionCount == clients || tick >= 500 }
+            .take(1)
+            .subscribe(onNext: { _ in
+                XCTAssertEqual(server.connectionCount, clients)
+                _ = server.drain(deadline: .seconds(20)).asObservable().observe(on: loop).subscribe(onCompleted: {
+                    drainEnded = true
+                    drainTook = ContinuousClock.now - started
+                })
+                // The first bytes go once every shard has been told.
+                _ = loop.rx.timer(after: .milliseconds(200)).subscribe(onNext: { _ in
+                    for client in connected { _ = client.write(ByteBuffer([1])).subscribe() }
+                })
+            })
+        let stop = loop.rx.timer(after: .milliseconds(10), repeating: .milliseconds(10))
+            .filter { _ in drainEnded && ended == clients }
+            .take(1)
+            .subscribe(onNext: { _ in
+                for client in connected { client.close() }
+                connected = []
+            })
+        runLoop(timeout: 30)
+        stop.dispose()
+        XCTAssertTrue(drainEnded, "the drain did not end")
+        XCTAssertEqual(ended, clients, "every handler ends, and its connection with it")
+        XCTAssertLessThan(try XCTUnwrap(drainTook), .seconds(10), "the drain waited for its deadline")
+        XCTAssertEqual(server.connectionCount, 0)
+    }
 }

@@ -75,7 +75,7 @@ struct Bag<Element> {
     }
 
     /// `true` when empty.
-    var isEmpty: Bool { count == 0 }
+    @inline(__always) var isEmpty: Bool { count == 0 }
 
     /// The elements in insertion order.
     var elements: [Element] {

@@ -15,22 +15,21 @@ import Synchronization
 ///
 ///     source:   --1--2--3--|
 ///     receives: -----------(3|)
-// @unchecked Sendable: every mutable field is read and written under `state`'s
-// lock. Elements go to each subscriber on the thread that emits them, as in
+// @unchecked Sendable: every mutable field is read and written under `lock`.
+// Elements go to each subscriber on the thread that emits them, as in
 // RxSwift; the element type itself is not required to be Sendable.
 public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, SubjectUnsubscribing, @unchecked Sendable {
     /// The subject is its own observer.
     public typealias Observer = AsyncSubject<Element>
 
-    // @unchecked Sendable: read and written only under `state`'s lock.
-    private struct State: @unchecked Sendable {
-        var subscriptions = Bag<SubjectSubscription<Element>>()
-        var lastElement: Element?
-        /// `.next(last)` when it completed with an element, else the terminal event.
-        var stoppedEvent: Event<Element>?
-    }
-
-    private let state = Mutex(State())
+    // Plain stored properties under a lock whose type does not depend on
+    // `Element`, as in `PublishSubject`: in unspecialised code a lock over a
+    // state struct holding an `Element` costs metadata lookups on every call.
+    private let lock = Mutex<Void>(())
+    private var subscriptions = Bag<SubjectSubscription<Element>>()
+    private var lastElement: Element?
+    /// `.next(last)` when it completed with an element, else the terminal event.
+    private var stoppedEvent: Event<Element>?
 
     /// Creates a subject with no subscribers and no element.
     public override init() {
@@ -39,32 +38,34 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
     /// `true` while at least one subscriber is subscribed.
     public var hasObservers: Bool {
-        state.withLock { !$0.subscriptions.isEmpty }
+        lock.withLock { _ in !subscriptions.isEmpty }
     }
 
     /// Stores the element of a `.next`; on a terminal event emits the last
     /// element and `.completed` (or the error) to the current subscribers.
     /// Ignored after a terminal event.
     public func on(_ event: Event<Element>) {
-        let delivery = state.locked { state -> (Event<Element>, [SubjectSubscription<Element>])? in
-            if state.stoppedEvent != nil { return nil }
+        var stopped: Event<Element>?
+        var receivers: [SubjectSubscription<Element>] = []
+        lock.withLock { _ in
+            if stoppedEvent != nil { return }
             switch event {
             case .next(let element):
-                state.lastElement = element
-                return nil
+                lastElement = element
+                return
             case .error:
-                state.stoppedEvent = event
+                stoppedEvent = event
             case .completed:
-                state.stoppedEvent = state.lastElement.map { .next($0) } ?? .completed
+                stoppedEvent = lastElement.map { .next($0) } ?? .completed
             }
-            state.lastElement = nil
-            let receivers = state.subscriptions.elements
-            state.subscriptions.removeAll()
-            return (state.stoppedEvent!, receivers)
+            lastElement = nil
+            receivers = subscriptions.elements
+            subscriptions.removeAll()
+            stopped = stoppedEvent
         }
-        guard let (stoppedEvent, receivers) = delivery else { return }
-        dispatch(receivers, stoppedEvent)
-        if case .next = stoppedEvent {
+        guard let stopped else { return }
+        dispatch(receivers, stopped)
+        if case .next = stopped {
             dispatch(receivers, .completed)
         }
     }
@@ -73,24 +74,26 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
     ///
     /// - Returns: a disposable that removes the subscriber.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        let outcome = state.locked { state -> SubscribeOutcome<Element> in
-            if let stoppedEvent = state.stoppedEvent {
-                return .stopped(stoppedEvent)
+        var outcome: SubscribeOutcome<Element>?
+        lock.withLock { _ in
+            if let stoppedEvent {
+                outcome = .stopped(stoppedEvent)
+                return
             }
             let subscription = SubjectSubscription(observer, owner: self)
-            subscription.key = state.subscriptions.insert(subscription)
-            return .subscribed(subscription)
+            subscription.key = subscriptions.insert(subscription)
+            outcome = .subscribed(subscription)
         }
-        if case .stopped(.next) = outcome {
-            _ = outcome.finish(observer)
+        if case .stopped(.next) = outcome! {
+            _ = outcome!.finish(observer)
             observer.on(.completed)
             return Disposables.create()
         }
-        return outcome.finish(observer)
+        return outcome!.finish(observer)
     }
 
     func unsubscribe(_ key: BagKey) {
-        _ = state.withLock { $0.subscriptions.removeKey(key) }
+        lock.withLock { _ in _ = subscriptions.removeKey(key) }
     }
 
     /// Returns the subject itself.

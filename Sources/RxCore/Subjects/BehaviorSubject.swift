@@ -17,38 +17,40 @@ import Synchronization
 ///     value 0    ----1----2----|
 ///     subscribe at "x":   x
 ///     receives:           1-2--|      (1 is the current value at subscription)
-// @unchecked Sendable: every mutable field is read and written under `state`'s
-// lock. Elements go to each subscriber on the thread that emits them, as in
+// @unchecked Sendable: every mutable field is read and written under `lock`.
+// Elements go to each subscriber on the thread that emits them, as in
 // RxSwift; the element type itself is not required to be Sendable.
 public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, Cancelable, ObserverType, SubjectUnsubscribing, @unchecked Sendable {
     /// The subject is its own observer.
     public typealias Observer = BehaviorSubject<Element>
 
-    // @unchecked Sendable: read and written only under `state`'s lock.
-    private struct State: @unchecked Sendable {
-        var element: Element
-        var subscriptions = Bag<SubjectSubscription<Element>>()
-        var stoppedEvent: Event<Element>?
-        var isDisposed = false
-        var deliveries = SerialDelivery<SubjectDelivery<Element>>()
-    }
-
-    private let state: Mutex<State>
+    // The state lives in plain stored properties guarded by one lock whose
+    // type does not depend on `Element`, as in `PublishSubject`: this code
+    // runs unspecialised for most callers, where a lock over a state struct
+    // holding an `Element` costs a metadata lookup of the struct, its lock
+    // and their parts on every call (`hasObservers` alone cost a server two
+    // thousand instructions a connection).
+    private let lock = Mutex<Void>(())
+    private var element: Element
+    private var subscriptions = Bag<SubjectSubscription<Element>>()
+    private var stoppedEvent: Event<Element>?
+    private var disposed = false
+    private var deliveries = SerialDelivery<SubjectDelivery<Element>>()
 
     /// Creates a subject whose current value is `value`.
     public init(value: Element) {
-        state = Mutex(State(element: value))
+        element = value
         super.init()
     }
 
     /// `true` while at least one subscriber is subscribed.
     public var hasObservers: Bool {
-        state.withLock { !$0.subscriptions.isEmpty }
+        lock.withLock { _ in !subscriptions.isEmpty }
     }
 
     /// `true` once disposed.
     public var isDisposed: Bool {
-        state.withLock { $0.isDisposed }
+        lock.withLock { _ in disposed }
     }
 
     /// The current value.
@@ -56,14 +58,14 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     /// - Throws: the error the subject stopped with, or `RxError.disposed`
     ///   after `dispose()`. After completion it returns the last value.
     public func value() throws -> Element {
-        try state.withLock { state throws -> Element in
-            if state.isDisposed {
+        try lock.withLock { _ throws -> Element in
+            if disposed {
                 throw RxError.disposed(object: "BehaviorSubject")
             }
-            if let error = state.stoppedEvent?.error {
+            if let error = stoppedEvent?.error {
                 throw error
             }
-            return state.element
+            return element
         }
     }
 
@@ -71,17 +73,18 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     /// `event` to the current subscribers. Ignored after a terminal event or
     /// after dispose.
     public func on(_ event: Event<Element>) {
-        let first = state.locked { state -> SubjectDelivery<Element>? in
-            if state.isDisposed || state.stoppedEvent != nil { return nil }
-            let receivers = state.subscriptions.elements
+        var first: SubjectDelivery<Element>?
+        lock.withLock { _ in
+            if disposed || stoppedEvent != nil { return }
+            let receivers = subscriptions.elements
             switch event {
-            case .next(let element):
-                state.element = element
+            case .next(let next):
+                element = next
             case .error, .completed:
-                state.stoppedEvent = event
-                state.subscriptions.removeAll()
+                stoppedEvent = event
+                subscriptions.removeAll()
             }
-            return state.deliveries.begin(.broadcast(event, receivers))
+            first = deliveries.begin(.broadcast(event, receivers))
         }
         drainSerially(first, next: nextDelivery) { $0.run() }
     }
@@ -91,28 +94,33 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     ///
     /// - Returns: a disposable that removes the subscriber.
     public override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        let outcome = state.locked { state -> (SubscribeOutcome<Element>, SubjectDelivery<Element>?) in
-            if state.isDisposed {
-                return (.stopped(.error(RxError.disposed(object: "BehaviorSubject"))), nil)
+        var outcome: SubscribeOutcome<Element>?
+        var first: SubjectDelivery<Element>?
+        lock.withLock { _ in
+            if disposed {
+                outcome = .stopped(.error(RxError.disposed(object: "BehaviorSubject")))
+            } else if let stoppedEvent {
+                outcome = .stopped(stoppedEvent)
+            } else {
+                let subscription = SubjectSubscription(observer, owner: self)
+                subscription.key = subscriptions.insert(subscription)
+                outcome = .subscribed(subscription)
+                first = deliveries.begin(.replay([element], subscription))
             }
-            if let stoppedEvent = state.stoppedEvent {
-                return (.stopped(stoppedEvent), nil)
-            }
-            let subscription = SubjectSubscription(observer, owner: self)
-            subscription.key = state.subscriptions.insert(subscription)
-            return (.subscribed(subscription), state.deliveries.begin(.replay([state.element], subscription)))
         }
-        let disposable = outcome.0.finish(observer)
-        drainSerially(outcome.1, next: nextDelivery) { $0.run() }
+        let disposable = outcome!.finish(observer)
+        drainSerially(first, next: nextDelivery) { $0.run() }
         return disposable
     }
 
     private func nextDelivery() -> SubjectDelivery<Element>? {
-        state.withLock { $0.deliveries.next() }
+        var next: SubjectDelivery<Element>?
+        lock.withLock { _ in next = deliveries.next() }
+        return next
     }
 
     func unsubscribe(_ key: BagKey) {
-        _ = state.withLock { $0.subscriptions.removeKey(key) }
+        lock.withLock { _ in _ = subscriptions.removeKey(key) }
     }
 
     /// Returns the subject itself.
@@ -124,11 +132,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     /// ignored, later subscribers receive `RxError.disposed` and `value()`
     /// throws it.
     public func dispose() {
-        state.withLock { state in
-            state.isDisposed = true
-            state.subscriptions.removeAll()
-            state.stoppedEvent = nil
-            state.deliveries.removePending()
+        lock.withLock { _ in
+            disposed = true
+            subscriptions.removeAll()
+            stoppedEvent = nil
+            deliveries.removePending()
         }
     }
 }

@@ -37,7 +37,7 @@ public final class ByteStreamOutbound: Sendable {
     /// A writer for `stream`.
     public init(_ stream: any ByteStream) {
         self.stream = stream
-        self.failures = ParkedWriteFailure(loop: stream.loop, peer: stream.peerDescription)
+        self.failures = ParkedWriteFailure(loop: stream.loop, peer: { [weak stream] in stream?.peerDescription })
     }
 
     deinit {
@@ -103,12 +103,19 @@ final class ParkedWriteFailure: Sendable {
     }
 
     private let state = Mutex(State())
-    private let context: ReportContext
+    private let loop: Loop
+    /// The peer a report names, written out only for a report.
+    private let peer: @Sendable () -> String?
 
-    /// Parks for a writer of a stream on `loop` with `peer`, the context a
-    /// report names.
-    init(loop: Loop, peer: String?) {
-        self.context = ReportContext(loop: loop, peer: peer)
+    /// Parks for a writer of a stream on `loop` whose peer `peer` tells,
+    /// the context a report names.
+    init(loop: Loop, peer: @escaping @Sendable () -> String?) {
+        self.loop = loop
+        self.peer = peer
+    }
+
+    private var context: ReportContext {
+        ReportContext(loop: loop, peer: peer())
     }
 
     /// Throws the parked failure, once.

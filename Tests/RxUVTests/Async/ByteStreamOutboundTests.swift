@@ -120,18 +120,25 @@ final class ByteStreamOutboundTests: BridgeTestCase {
     }
 
     /// A queued write's failure that no `write` threw: the next `write`
-    /// throws it; once the writer is gone, it is reported.
+    /// throws it; once the writer is gone, it is reported. The peer is
+    /// written out for the reports only.
     func testParkedFailure_ThrownByTheNextWrite_ReportedOnceTheWriterIsGone() throws {
         let reported = CapturedReports(on: loop)
+        let peerAsked = Atomic<Int>(0)
 
-        let parked = ParkedWriteFailure(loop: loop, peer: "127.0.0.1:1")
+        let parked = ParkedWriteFailure(loop: loop) {
+            peerAsked.add(1, ordering: .relaxed)
+            return "127.0.0.1:1"
+        }
         parked.park(UVError(code: .brokenPipe, operation: "uv_write"))
         XCTAssertThrowsError(try parked.throwParked()) { XCTAssertEqual(($0 as? UVError)?.code, .brokenPipe) }
         XCTAssertNoThrow(try parked.throwParked(), "thrown once")
+        XCTAssertEqual(peerAsked.load(ordering: .relaxed), 0, "the peer was written out for nothing")
         parked.park(UVError(code: .connectionReset, operation: "uv_write"))
         parked.writerReleased()
         parked.park(UVError(code: .brokenPipe, operation: "uv_write"))
         XCTAssertEqual(reported.names, ["ECONNRESET", "EPIPE"])
+        XCTAssertEqual(peerAsked.load(ordering: .relaxed), 2)
     }
 }
 

@@ -38,9 +38,9 @@ final class Session: @unchecked Sendable {
     @exclusivity(unchecked) private var held: [RESPFrame] = []
     /// `connection.rx.writable`'s subscription, while serving.
     @exclusivity(unchecked) private var writability: Disposable?
-    /// `true` once the last reply is written: reading ends (replayed to a
+    /// Signals once the last reply is written: reading ends (kept for a
     /// late subscriber, so a client refused at once is closed at once).
-    private let finished = BehaviorSubject(value: false)
+    private let finished = AsyncSubject<Void>()
 
     private struct Mailbox {
         var messages: [ByteBuffer] = []
@@ -65,7 +65,7 @@ final class Session: @unchecked Sendable {
     /// before the connection closes.
     func serve(quiesce: Observable<Void>) -> Completable {
         connection.receivedData
-            .take(until: Observable.merge(finished.filter { $0 }.map { _ in () }, quiesce))
+            .take(until: Observable.merge(finished, quiesce))
             .do(afterNext: { _ in self.flush() })
             .decodeFrames(RESPDecoder(limits: server.limits))
             .do(onNext: { frame in self.handle(frame) })
@@ -167,7 +167,10 @@ final class Session: @unchecked Sendable {
                 connection.close()
             }
         }
-        if closing { finished.onNext(true) }
+        if closing {
+            finished.onNext(())
+            finished.onCompleted()
+        }
     }
 
     private func write(_ buffers: [ByteBuffer]) {

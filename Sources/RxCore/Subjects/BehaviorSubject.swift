@@ -28,8 +28,8 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, C
     // type does not depend on `Element`, as in `PublishSubject`: this code
     // runs unspecialised for most callers, where a lock over a state struct
     // holding an `Element` costs a metadata lookup of the struct, its lock
-    // and their parts on every call (`hasObservers` alone cost a server two
-    // thousand instructions a connection).
+    // and their parts on every call (`hasObservers` alone, which `Server`
+    // asks at each accept and close, cost 1,600 instructions a connection).
     private let lock = Mutex<Void>(())
     private var element: Element
     private var subscriptions = Bag<SubjectSubscription<Element>>()

@@ -87,7 +87,7 @@ public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
             // Family, port and address; `sin_zero` stays zero.
             withUnsafeMutableBytes(of: &copy) { $0.copyMemory(from: UnsafeRawBufferPointer(start: address, count: 8)) }
         case AF_INET6:
-            copy = UnsafeRawPointer(address).load(as: sockaddr_in6.self)
+            copy = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
             copy.sin6_flowinfo = 0
         default:
             return nil

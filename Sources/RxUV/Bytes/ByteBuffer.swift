@@ -187,6 +187,15 @@ public struct ByteBuffer: @unchecked Sendable {
         return UnsafeRawPointer(found) - UnsafeRawPointer(baseAddress)
     }
 
+    /// The first `count` bytes written into `storage`, which the buffer
+    /// takes as it is (no copy): what a large read does with the loop's
+    /// read buffer (`Loop.takeReadStorage`). `storage` is written again
+    /// only once no buffer holds it (the loop then takes it back).
+    init(adopting storage: Storage, count: Int) {
+        storage.count = count
+        self.init(storage: storage)
+    }
+
     /// A buffer holding a copy of the `count` bytes at `source`, written into
     /// `spare`'s memory when nothing else holds that storage any more and it
     /// is large enough, else into a new allocation. Afterwards `spare` holds

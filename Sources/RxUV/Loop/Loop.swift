@@ -57,18 +57,49 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// adds to whichever logger the loop uses (its index).
     let logging = Mutex<(logger: Logger?, metadata: Logger.Metadata)>((nil, [:]))
 
-    /// The buffer every TCP read on this loop lands in (loop thread only):
-    /// libuv calls the read callback right after the allocation callback, and
-    /// the read callback copies the bytes out, so one buffer serves all
-    /// connections, as in a C server that reuses its read buffer.
+    /// The buffer every stream read and datagram on this loop lands in
+    /// (loop thread only): libuv calls the read callback right after the
+    /// allocation callback, so one buffer serves all connections, as in a
+    /// C server that reuses its read buffer. The read callback copies a
+    /// small read out; a large one takes the buffer itself
+    /// (`takeReadStorage`), and the next read gets another.
     package var readBuffer: UnsafeMutableRawBufferPointer {
-        if let buffer = allocatedReadBuffer { return buffer }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        allocatedReadBuffer = buffer
-        return buffer
+        let storage = currentReadStorage()
+        return storage.withUnsafeMutablePointerToElements { UnsafeMutableRawBufferPointer(start: $0, count: storage.capacity) }
     }
 
-    private var allocatedReadBuffer: UnsafeMutableRawBufferPointer?
+    /// The size of `readBuffer`: libuv's suggestion for a read.
+    static let readBufferSize = 64 * 1024
+
+    /// The storage `readBuffer` is the memory of.
+    private var readStorage: ByteBuffer.Storage?
+    /// The storage a large read took last: taken back for the next read
+    /// once nothing else holds it (the bytes were written on, or dropped).
+    private var takenReadStorage: ByteBuffer.Storage?
+
+    private func currentReadStorage() -> ByteBuffer.Storage {
+        if let readStorage { return readStorage }
+        let storage: ByteBuffer.Storage
+        if isKnownUniquelyReferenced(&takenReadStorage), let taken = takenReadStorage {
+            storage = taken
+        } else {
+            storage = ByteBuffer.Storage.make(capacity: Self.readBufferSize, count: 0)
+        }
+        takenReadStorage = nil
+        readStorage = storage
+        return storage
+    }
+
+    /// The `count` bytes a read left at the start of `readBuffer`, as a
+    /// buffer of their own without a copy: the buffer's storage goes with
+    /// them. For a large read only (at least half the buffer), so that a
+    /// buffer never holds more than twice its bytes. Loop thread.
+    package func takeReadStorage(count: Int) -> ByteBuffer {
+        let storage = currentReadStorage()
+        readStorage = nil
+        takenReadStorage = storage
+        return ByteBuffer(adopting: storage, count: count)
+    }
 
     /// The loop's timers, on one `uv_timer_t` (loop thread only).
     var timers: LoopTimerQueue {
@@ -339,7 +370,6 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     }
 
     deinit {
-        allocatedReadBuffer?.deallocate()
         if !isClosed {
             // Work still queued cannot run on a loop that is going away:
             // said, not dropped in silence.

@@ -37,4 +37,50 @@ final class TCPReadStorageTests: BridgeTestCase {
         XCTAssertEqual(storages.count, 4)
         XCTAssertEqual(Set(storages).count, 1, "each read allocated new storage")
     }
+
+    /// A large read (half the loop's 64 KiB read buffer or more) keeps the
+    /// buffer it landed in instead of being copied out; the loop takes that
+    /// buffer back for a later read once nothing holds it. The bytes stay
+    /// exact, also while some reads are still held when later ones arrive.
+    func testRead_LargeReadsKeepTheirBuffer_TakenBackOnceReleased_BytesExact() {
+        let payload = randomBytes(count: 4 << 20)
+        var largeReads = 0
+        var largeStorages: Set<ObjectIdentifier> = []
+        var held: [ByteBuffer] = []
+        var server: Disposable?
+        let port = Shared(0)
+        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
+            .subscribe(onNext: { connection in
+                _ = connection.rx.data
+                    .flatMap { bytes -> Completable in
+                        if bytes.count >= 32 * 1024 {
+                            largeReads += 1
+                            XCTAssertGreaterThanOrEqual(bytes.storage.capacity, 64 * 1024, "a large read was copied")
+                            largeStorages.insert(ObjectIdentifier(bytes.storage))
+                        }
+                        // Every third read is held a while: its buffer must
+                        // not be taken back under it.
+                        if largeReads % 3 == 0 { held.append(bytes) }
+                        if held.count > 4 { held.removeFirst() }
+                        return connection.write(bytes)
+                    }
+                    .subscribe()
+                server?.dispose()
+            })
+        var received: [UInt8] = []
+        received.reserveCapacity(payload.count)
+        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
+            _ = client.rx.data.subscribe(onNext: { bytes in
+                received.append(contentsOf: bytes)
+                if received.count == payload.count { client.close() }
+            })
+            _ = client.write(payload).subscribe()
+        })
+        runLoop(timeout: 30)
+        held = []
+        XCTAssertEqual(received.count, payload.count)
+        XCTAssertTrue(received == payload, "the echoed bytes differ")
+        XCTAssertGreaterThan(largeReads, 0, "no read of 32 KiB or more")
+        XCTAssertLessThan(largeStorages.count, largeReads, "no read buffer was taken back")
+    }
 }

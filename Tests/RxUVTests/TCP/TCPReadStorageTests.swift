@@ -6,22 +6,29 @@ import XCTest
 /// A read reuses the previous read's storage once nothing holds it: an echo
 /// that writes each read back at once allocates no new buffer per read.
 final class TCPReadStorageTests: BridgeTestCase {
-    func testRead_ReusesReleasedStorage() {
-        var storages: [ObjectIdentifier] = []
+    /// Echoes the first connection to the returned port, showing each read
+    /// to `read` before it writes it back.
+    private func echoFirstConnection(read: @escaping (ByteBuffer) -> Void) -> Int {
         var server: Disposable?
         let port = Shared(0)
         server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
             .subscribe(onNext: { connection in
                 _ = connection.rx.data
                     .flatMap { bytes -> Completable in
-                        storages.append(ObjectIdentifier(bytes.storage))
+                        read(bytes)
                         return connection.write(bytes)
                     }
                     .subscribe()
                 server?.dispose()
             })
+        return port.value
+    }
+
+    func testRead_ReusesReleasedStorage() {
+        var storages: [ObjectIdentifier] = []
+        let port = echoFirstConnection { storages.append(ObjectIdentifier($0.storage)) }
         var echoes = 0
-        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
             _ = client.rx.data.subscribe(onNext: { _ in
                 echoes += 1
                 if echoes == 4 {
@@ -47,29 +54,20 @@ final class TCPReadStorageTests: BridgeTestCase {
         var largeReads = 0
         var largeStorages: Set<ObjectIdentifier> = []
         var held: [ByteBuffer] = []
-        var server: Disposable?
-        let port = Shared(0)
-        server = loop.rx.listen(host: "127.0.0.1", port: 0, onListening: { port.value = $0.port })
-            .subscribe(onNext: { connection in
-                _ = connection.rx.data
-                    .flatMap { bytes -> Completable in
-                        if bytes.count >= 32 * 1024 {
-                            largeReads += 1
-                            XCTAssertGreaterThanOrEqual(bytes.storage.capacity, 64 * 1024, "a large read was copied")
-                            largeStorages.insert(ObjectIdentifier(bytes.storage))
-                        }
-                        // Every third read is held a while: its buffer must
-                        // not be taken back under it.
-                        if largeReads % 3 == 0 { held.append(bytes) }
-                        if held.count > 4 { held.removeFirst() }
-                        return connection.write(bytes)
-                    }
-                    .subscribe()
-                server?.dispose()
-            })
+        let port = echoFirstConnection { bytes in
+            if bytes.count >= 32 * 1024 {
+                largeReads += 1
+                XCTAssertGreaterThanOrEqual(bytes.storage.capacity, 64 * 1024, "a large read was copied")
+                largeStorages.insert(ObjectIdentifier(bytes.storage))
+            }
+            // Every third read is held a while: its buffer must not be
+            // taken back under it.
+            if largeReads % 3 == 0 { held.append(bytes) }
+            if held.count > 4 { held.removeFirst() }
+        }
         var received: [UInt8] = []
         received.reserveCapacity(payload.count)
-        _ = loop.rx.connect(host: "127.0.0.1", port: port.value).subscribe(onSuccess: { client in
+        _ = loop.rx.connect(host: "127.0.0.1", port: port).subscribe(onSuccess: { client in
             _ = client.rx.data.subscribe(onNext: { bytes in
                 received.append(contentsOf: bytes)
                 if received.count == payload.count { client.close() }

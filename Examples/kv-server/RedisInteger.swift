@@ -59,20 +59,6 @@ enum RedisInteger {
         return count
     }
 
-    /// Appends `value`'s decimal digits to `output` as a RESP bulk string
-    /// (`$2\r\n42\r\n`): what GET replies for a value held as an integer.
-    static func appendBulk(_ value: Int64, to output: inout [UInt8]) {
-        withDigits(of: value) { digits in
-            output.append(UInt8(ascii: "$"))
-            append(Int64(digits.count), to: &output)
-            output.append(13)
-            output.append(10)
-            output.append(contentsOf: digits)
-            output.append(13)
-            output.append(10)
-        }
-    }
-
     /// The decimal digits of `value` as a buffer of its own: one
     /// allocation.
     static func bytes(_ value: Int64) -> ByteBuffer {
@@ -81,7 +67,7 @@ enum RedisInteger {
 
     /// Calls `body` with the decimal digits of `value`, written backwards
     /// into a stack buffer (19 digits and a sign at most).
-    private static func withDigits<Result>(of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    static func withDigits<Result>(of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var magnitude = value.magnitude
             var start = digits.count

@@ -148,13 +148,15 @@ struct ReplyBuffer {
             RedisInteger.append(value, to: &chunk)
             crlf()
         case .bulk(let value):
-            chunk.append(UInt8(ascii: "$"))
-            RedisInteger.append(Int64(value.count), to: &chunk)
-            crlf()
+            bulkHeader(value.count)
             appendBytes(value)
             crlf()
         case .bulkDigits(let value):
-            RedisInteger.appendBulk(value, to: &chunk)
+            RedisInteger.withDigits(of: value) { digits in
+                bulkHeader(digits.count)
+                chunk.append(contentsOf: digits)
+                crlf()
+            }
         case .null:
             chunk.append(contentsOf: [UInt8(ascii: "$"), UInt8(ascii: "-"), UInt8(ascii: "1")])
             crlf()
@@ -166,6 +168,13 @@ struct ReplyBuffer {
                 encode(element)
             }
         }
+    }
+
+    /// `$5\r\n`: a bulk string's length line.
+    private mutating func bulkHeader(_ count: Int) {
+        chunk.append(UInt8(ascii: "$"))
+        RedisInteger.append(Int64(count), to: &chunk)
+        crlf()
     }
 
     private mutating func crlf() {

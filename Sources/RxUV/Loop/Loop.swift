@@ -64,21 +64,25 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// small read out; a large one takes the buffer itself
     /// (`takeReadStorage`), and the next read gets another.
     package var readBuffer: UnsafeMutableRawBufferPointer {
-        let storage = currentReadStorage()
-        return storage.withUnsafeMutablePointerToElements { UnsafeMutableRawBufferPointer(start: $0, count: storage.capacity) }
+        readMemory ?? nextReadBuffer()
     }
 
     /// The size of `readBuffer`: libuv's suggestion for a read.
-    static let readBufferSize = 64 * 1024
+    static var readBufferSize: Int { 64 * 1024 }
 
     /// The storage `readBuffer` is the memory of.
     private var readStorage: ByteBuffer.Storage?
+    /// `readStorage`'s memory, kept beside it: it is asked for on every
+    /// read, and getting it from the storage retained the storage and asked
+    /// malloc its size each time.
+    private var readMemory: UnsafeMutableRawBufferPointer?
     /// The storage a large read took last: taken back for the next read
     /// once nothing else holds it (the bytes were written on, or dropped).
     private var takenReadStorage: ByteBuffer.Storage?
 
-    private func currentReadStorage() -> ByteBuffer.Storage {
-        if let readStorage { return readStorage }
+    /// Makes the next read's buffer current: the storage a large read took,
+    /// when nothing holds it any more, else a new one.
+    private func nextReadBuffer() -> UnsafeMutableRawBufferPointer {
         let storage: ByteBuffer.Storage
         if isKnownUniquelyReferenced(&takenReadStorage), let taken = takenReadStorage {
             storage = taken
@@ -87,16 +91,22 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         }
         takenReadStorage = nil
         readStorage = storage
-        return storage
+        // The size it was made with: `capacity` asks malloc.
+        let memory = UnsafeMutableRawBufferPointer(start: storage.withUnsafeMutablePointerToElements { $0 }, count: Self.readBufferSize)
+        readMemory = memory
+        return memory
     }
 
     /// The `count` bytes a read left at the start of `readBuffer`, as a
     /// buffer of their own without a copy: the buffer's storage goes with
-    /// them. For a large read only (at least half the buffer), so that a
-    /// buffer never holds more than twice its bytes. Loop thread.
-    package func takeReadStorage(count: Int) -> ByteBuffer {
-        let storage = currentReadStorage()
+    /// them, and the next read gets another. `nil` when `bytes` is not
+    /// `readBuffer` (the read landed elsewhere). For a large read only (at
+    /// least half the buffer), so that a buffer never holds more than twice
+    /// its bytes. Loop thread.
+    package func takeReadStorage(holding bytes: UnsafeRawPointer, count: Int) -> ByteBuffer? {
+        guard let storage = readStorage, bytes == UnsafeRawPointer(readMemory?.baseAddress) else { return nil }
         readStorage = nil
+        readMemory = nil
         takenReadStorage = storage
         return ByteBuffer(adopting: storage, count: count)
     }

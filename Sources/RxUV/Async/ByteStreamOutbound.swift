@@ -48,13 +48,13 @@ public final class ByteStreamOutbound: Sendable {
     /// high watermark. See the type's documentation for when it returns and
     /// what it throws.
     nonisolated(nonsending) public func write(_ bytes: ByteBuffer) async throws {
-        try await send(stream.write(bytes))
+        try await send { [stream] pending in _ = stream.write(bytes, notifying: pending) }
     }
 
     /// Writes `buffers` in order, as one write (`ByteStream.write(_:)` of an
     /// array); suspends as `write(_:)` of one buffer does.
     nonisolated(nonsending) public func write(_ buffers: [ByteBuffer]) async throws {
-        try await send(stream.write(buffers))
+        try await send { [stream] pending in pending.start(stream.write(buffers)) }
     }
 
     /// Ends the writing half: after the queued writes, the peer sees end of
@@ -67,10 +67,12 @@ public final class ByteStreamOutbound: Sendable {
         try failures.throwParked()
     }
 
-    nonisolated(nonsending) private func send(_ write: Completable) async throws {
+    /// Starts a write with `start`, which hands the write its observer, and
+    /// returns, throws or waits as the type's documentation says.
+    nonisolated(nonsending) private func send(_ start: (PendingWrite) -> Void) async throws {
         try failures.throwParked()
         let pending = PendingWrite(failures: failures)
-        pending.start(write)
+        start(pending)
         switch pending.afterStart(writable: stream.isWritable) {
         case .done(nil), .returned:
             return

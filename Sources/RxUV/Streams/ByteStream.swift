@@ -49,6 +49,17 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
     /// Writes `bytes` when subscribed; completes when they are written.
     func write(_ bytes: ByteBuffer) -> Completable
 
+    /// Writes `bytes` now, as a subscription to `write(_:)` would, and tells
+    /// `observer` how the write ended (`completed`, or its error), with no
+    /// `Completable` made or subscribed: for code that writes on every
+    /// message and keeps one observer for all its writes (a server's
+    /// responses, an `async` writer, a TLS stream's records). Called on the
+    /// loop thread, a write the kernel takes at once is told before this
+    /// returns and allocates nothing; from another thread it is subscribed
+    /// as `write(_:)`. Returns what stops the notification: the write
+    /// itself cannot be taken back.
+    func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never
+
     /// Writes `buffers` in order, as one write; completes when every byte is
     /// written.
     func write(_ buffers: [ByteBuffer]) -> Completable
@@ -104,6 +115,12 @@ public enum StreamCloseMode: Sendable, Hashable {
 }
 
 extension ByteStream {
+    /// `write(_:)` subscribed with `observer`: for a stream with no faster
+    /// way.
+    public func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never {
+        write(bytes).asObservable().subscribe(observer)
+    }
+
     /// Closes the stream now (`close(.now)`). Safe from any thread, any
     /// number of times.
     public func close() {

@@ -170,6 +170,19 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         Completable(raw: StreamWrite(stream: self, payload: .one(bytes)))
     }
 
+    /// Writes `bytes` as `write(_:)` does when subscribed, and tells
+    /// `observer` the outcome, on the loop thread: there, the bytes go to
+    /// the kernel (or are held for the read's handling, or queued) before
+    /// this returns, through the same steps as a subscription, with no
+    /// `Completable`; from another thread, `write(_:)` is subscribed.
+    /// Disposing the result only stops the notification.
+    public final func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never {
+        guard loop.isOnLoopThread else {
+            return write(bytes).asObservable().subscribe(observer)
+        }
+        return StreamWrite.start(stream: self, payload: .one(bytes), observer)
+    }
+
     /// Writes `buffers` in order, as one vectored write: one `uv_try_write`,
     /// then for what the kernel did not take one `uv_write` with a
     /// `uv_buf_t` per buffer, so a header and a body go out without being

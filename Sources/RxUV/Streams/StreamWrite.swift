@@ -64,8 +64,8 @@ enum StreamWriteAttempt {
 
 /// The observable of `StreamConnection.write(_:)`. On the loop thread with
 /// nothing queued it writes during `subscribe` and finishes there, with no
-/// sink and no request: the one place a write does not need a
-/// subscription. Otherwise a `StreamWriteSink` makes the attempt on the
+/// sink and no request (`start`, which `write(_:notifying:)` calls with no
+/// producer at all). Otherwise a `StreamWriteSink` makes the attempt on the
 /// loop thread and waits for `uv_write`.
 final class StreamWrite: Producer<Never> {
     private let stream: StreamConnection
@@ -81,11 +81,18 @@ final class StreamWrite: Producer<Never> {
     // the sink, whose start goes through the loop's door: this asks where
     // the write can finish, it hops nowhere.
     override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
-        let stream = self.stream
-        let payload = self.payload
         guard stream.loop.isOnLoopThread else { return nil }
-        // A write after the first of a read's handling waits for the
-        // others of that read, to go out with them in one write.
+        return Self.start(stream: stream, payload: payload, observer, producer: self)
+    }
+
+    /// Starts a write on the loop thread, for a subscription (`producer`)
+    /// or for `StreamConnection.write(_:notifying:)` (none: one is made only
+    /// when the write must wait for `uv_write`). A write after the first of
+    /// a read's handling waits for the others of that read, to go out with
+    /// them in one write.
+    static func start<Observer: ObserverType>(
+        stream: StreamConnection, payload: StreamWritePayload, _ observer: Observer, producer: StreamWrite? = nil
+    ) -> Disposable where Observer.Element == Never {
         if stream.holdsNextWrite() {
             return stream.hold(payload, for: observer)
         }
@@ -98,7 +105,7 @@ final class StreamWrite: Producer<Never> {
             observer.on(.error(error))
             return Disposables.create()
         case .mustQueue:
-            return subscribeSink { cancel in
+            return (producer ?? StreamWrite(stream: stream, payload: payload)).subscribeSink { cancel in
                 let sink = StreamWriteSink(stream: stream, payload: payload, observer: observer, cancel: cancel)
                 sink.proceed(after: attempt)
                 return (sink: sink, subscription: Disposables.create())

@@ -16,15 +16,11 @@ public struct HTTPResponseEncoder: FrameEncoder {
     /// An encoder.
     public init() {}
 
-    private static let contentLength = HTTPField.Name.contentLength
-    private static let transferEncoding = HTTPField.Name.transferEncoding
-    private static let connection = HTTPField.Name.connection
-    private static let date = HTTPField.Name.date
-
     public func encode(_ part: HTTPResponsePart, into buffers: inout [ByteBuffer]) throws {
         switch part {
         case .head(let response, let body, let keepAlive, let date):
-            buffers.append(Self.head(response, status: response.status, body: body, keepAlive: keepAlive, date: date))
+            buffers.append(
+                Self.head(status: response.status, fields: HTTPFieldLines(response.headerFields), body: body, keepAlive: keepAlive, date: date))
         case .body(let bytes):
             if !bytes.isEmpty { buffers.append(bytes) }
         case .chunk(let bytes):
@@ -59,73 +55,51 @@ public struct HTTPResponseEncoder: FrameEncoder {
         }
     }
 
-    /// The status line and the fields, written once into a buffer of the
-    /// exact size: a first pass over the response's fields sizes the head
-    /// and decides which of them are written (its own `Content-Length`
-    /// and `Transfer-Encoding` give way to the framing's when there is a
-    /// body; its `Date` and `Connection: close` are kept and not written
-    /// twice), the second writes them.
+    /// The status line, the fields' lines and the server's own fields,
+    /// written once into a buffer of the exact size. The response's own
+    /// `Content-Length` and `Transfer-Encoding` give way to the framing's
+    /// when there is a body; its `Date`, `Server` and `Connection: close`
+    /// are kept and not written twice.
     ///
-    /// `status` is `response.status`, which swift-http-types reads out of a
-    /// field on every call: a server that has it already passes it.
-    /// `content`, a small body, is copied in after the head: one buffer
-    /// and one write for the whole response, where a head and a body of a
-    /// few bytes would cost an array of two and a vectored write.
+    /// `status` is read once by the caller (swift-http-types parses it out
+    /// of a field on every read of `HTTPResponse.status`), and `fields` may
+    /// be a response's lines made long before (`HTTPServerResponse` keeps
+    /// them). `server` is written unless the fields have a `Server`.
+    /// `content`, a small body, is copied in after the head: one buffer and
+    /// one write for the whole response, where a head and a body of a few
+    /// bytes would cost an array of two and a vectored write.
     static func head(
-        _ response: HTTPResponse, status: HTTPResponse.Status, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?,
-        content: ByteBuffer? = nil
+        status: HTTPResponse.Status, fields: HTTPFieldLines, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?,
+        server: String? = nil, content: ByteBuffer? = nil
     ) -> ByteBuffer {
         let code = status.code
         let reason = status.reasonPhrase
-        var hasDate = false
-        var saysClose = false
-        var size = 9 + HeadWriter.decimalCount(code) + 1 + reason.utf8.count + 2
-        // The response's own framing fields give way to the framing's.
-        func written(_ role: FieldRole) -> Bool {
-            body == .none || role != .framing
-        }
-        // Whether a field is left out; when none is (the usual head), the
-        // second pass writes them all without telling roles again.
-        var leavesOut = false
-        for field in response.headerFields {
-            let role = Self.role(of: field.name)
-            guard written(role) else {
-                leavesOut = true
-                continue
-            }
-            switch role {
-            case .date:
-                hasDate = true
-            case .connection:
-                saysClose = saysClose || field.value.utf8.elementsEqual("close".utf8) { $0 | 0x20 == $1 }
-            case .framing, .other:
-                break
-            }
-            size += field.name.rawName.utf8.count + 2 + field.value.utf8.count + 2
-        }
+        var size = 9 + HTTPHeadWriter.decimalCount(code) + 1 + reason.utf8.count + 2
+        size += fields.lines?.count ?? 0
+        // The response's own framing fields are written only with no framing.
+        let framingFields = body == .none ? fields.framing : nil
+        size += framingFields?.count ?? 0
         switch body {
         case .none: break
-        case .length(let length): size += 16 + HeadWriter.decimalCount(length) + 2
+        case .length(let length): size += 16 + HTTPHeadWriter.decimalCount(length) + 2
         case .chunked: size += 28
         }
-        let closes = !keepAlive && !saysClose
+        let closes = !keepAlive && !fields.saysClose
         if closes { size += 19 }
-        let writesDate = date != nil && !hasDate
-        if writesDate, let date { size += 6 + date.utf8.count + 2 }
+        let writtenDate = fields.hasDate ? nil : date
+        if let writtenDate { size += 6 + writtenDate.utf8.count + 2 }
+        let writtenServer = fields.hasServer ? nil : server
+        if let writtenServer { size += 8 + writtenServer.utf8.count + 2 }
         size += 2 + (content?.count ?? 0)
         return ByteBuffer(unsafeUninitializedCapacity: size) { memory in
-            var writer = HeadWriter(memory)
+            var writer = HTTPHeadWriter(memory)
             writer.write(literal: "HTTP/1.1 ")
             writer.write(decimal: code)
             writer.write(literal: " ")
             writer.write(reason)
             writer.write(literal: "\r\n")
-            for field in response.headerFields where !leavesOut || written(Self.role(of: field.name)) {
-                writer.write(field.name.rawName)
-                writer.write(literal: ": ")
-                field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }
-                writer.write(literal: "\r\n")
-            }
+            fields.lines?.withUnsafeBytes { writer.write(bytes: $0) }
+            framingFields?.withUnsafeBytes { writer.write(bytes: $0) }
             switch body {
             case .none:
                 break
@@ -139,92 +113,19 @@ public struct HTTPResponseEncoder: FrameEncoder {
             if closes {
                 writer.write(literal: "Connection: close\r\n")
             }
-            if writesDate, let date {
+            if let writtenServer {
+                writer.write(literal: "Server: ")
+                writer.write(writtenServer)
+                writer.write(literal: "\r\n")
+            }
+            if let writtenDate {
                 writer.write(literal: "Date: ")
-                writer.write(date)
+                writer.write(writtenDate)
                 writer.write(literal: "\r\n")
             }
             writer.write(literal: "\r\n")
             content?.withUnsafeBytes { writer.write(bytes: $0) }
             return writer.count
-        }
-    }
-
-    /// What a response's field is to the head.
-    private enum FieldRole {
-        /// `Content-Length` or `Transfer-Encoding`.
-        case framing
-        case date
-        case connection
-        case other
-    }
-
-    /// Told by the name's length first: most fields are none of the four
-    /// and differ from them in length, so a field costs a comparison of
-    /// counts, not four of strings (two passes of them per response).
-    private static func role(of name: HTTPField.Name) -> FieldRole {
-        switch name.canonicalName.utf8.count {
-        case 4: name == date ? .date : .other
-        case 10: name == connection ? .connection : .other
-        case 14: name == contentLength ? .framing : .other
-        case 17: name == transferEncoding ? .framing : .other
-        default: .other
-        }
-    }
-
-    /// Writes a head into memory sized for it (`head` counts first); a
-    /// write past the end stops the program rather than corrupt memory.
-    private struct HeadWriter {
-        private let memory: UnsafeMutableRawBufferPointer
-        private(set) var count = 0
-
-        init(_ memory: UnsafeMutableRawBufferPointer) {
-            self.memory = memory
-        }
-
-        /// The number of decimal digits of `value` (and its sign).
-        static func decimalCount(_ value: Int) -> Int {
-            var digits = value < 0 ? 2 : 1
-            var rest = value.magnitude / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            return digits
-        }
-
-        @inline(__always)
-        mutating func write(bytes: UnsafeRawBufferPointer) {
-            precondition(bytes.count <= memory.count - count, "HTTPResponseEncoder: a head past its size")
-            if let source = bytes.baseAddress {
-                (memory.baseAddress! + count).copyMemory(from: source, byteCount: bytes.count)
-            }
-            count += bytes.count
-        }
-
-        @inline(__always)
-        mutating func write(literal text: StaticString) {
-            write(bytes: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-
-        @inline(__always)
-        mutating func write(_ text: String) {
-            var text = text
-            text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
-        }
-
-        mutating func write(decimal value: Int) {
-            let digits = Self.decimalCount(value)
-            precondition(digits <= memory.count - count, "HTTPResponseEncoder: a head past its size")
-            var rest = value.magnitude
-            var index = count + digits - 1
-            repeat {
-                memory[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                index -= 1
-            } while rest > 0
-            if value < 0 { memory[count] = UInt8(ascii: "-") }
-            count += digits
         }
     }
 

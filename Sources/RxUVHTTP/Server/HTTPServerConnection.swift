@@ -255,7 +255,6 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             }
         }
         if acceptsNoMore { exchange.keepAlive = false }
-        var head = response.head
         let responseStatus = response.status
         let status = responseStatus.code
         if let onResponse = options.onResponse {
@@ -280,9 +279,6 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         } else {
             framing = .chunked
         }
-        if let serverName = options.serverName, head.headerFields[.server] == nil {
-            head.headerFields[.server] = serverName
-        }
         if !exchange.keepAlive { acceptsNoMore = true }
         let date = dates.value(secondsSince1970: Int64(time(nil)))
         // A small body travels in the head's buffer.
@@ -291,7 +287,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             inline = bytes
         }
         let headBytes = HTTPResponseEncoder.head(
-            head, status: responseStatus, body: framing, keepAlive: exchange.keepAlive, date: date, content: inline)
+            status: responseStatus, fields: response.fieldLines, body: framing, keepAlive: exchange.keepAlive, date: date,
+            server: options.serverName, content: inline)
         guard sendsBody, inline == nil else {
             write(headBytes)
             finished(exchange)
@@ -537,7 +534,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     private func write(_ buffer: ByteBuffer) {
-        watch(stream.write(buffer))
+        _ = stream.write(buffer, notifying: writeWatcher)
     }
 
     private func write(_ buffers: [ByteBuffer]) {

@@ -8,7 +8,10 @@ import RxUV
 public struct HTTPServerResponse: Sendable {
     /// The status and header fields.
     public var head: HTTPResponse {
-        didSet { status = head.status }
+        didSet {
+            status = head.status
+            fieldLines = HTTPFieldLines(head.headerFields)
+        }
     }
     /// The body.
     public var body: HTTPResponseBody
@@ -17,12 +20,15 @@ public struct HTTPServerResponse: Sendable {
     /// server reads it on every response (a response kept and answered
     /// many times is parsed once).
     public private(set) var status: HTTPResponse.Status
+    /// `head.headerFields` as the head writer writes them.
+    private(set) var fieldLines: HTTPFieldLines
 
     /// A response with `head` and `body`.
     public init(head: HTTPResponse, body: HTTPResponseBody = .empty) {
         self.head = head
         self.body = body
         self.status = head.status
+        self.fieldLines = HTTPFieldLines(head.headerFields)
     }
 
     /// A response with `status`, `headerFields` and `body`.

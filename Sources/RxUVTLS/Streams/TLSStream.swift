@@ -214,6 +214,17 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         Completable(raw: TLSWrite(stream: self, payload: .one(bytes)))
     }
 
+    /// Encrypts `bytes` and writes them now, as `write(_:)` does when
+    /// subscribed, and tells `observer` the outcome, on the loop thread,
+    /// with no `Completable`; from another thread, `write(_:)` is
+    /// subscribed. Disposing the result only stops the notification.
+    public func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never {
+        guard loop.isOnLoopThread else {
+            return write(bytes).asObservable().subscribe(observer)
+        }
+        return write(.one(bytes), for: observer)
+    }
+
     /// Encrypts `buffers` in order and writes them as one transport write;
     /// see `write(_:)` for one buffer.
     public func write(_ buffers: [ByteBuffer]) -> Completable {
@@ -458,7 +469,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
                 observer.on(.completed)
                 return Disposables.create()
             }
-            return transport.write(ciphertext).asObservable().subscribe(observer)
+            return transport.write(ciphertext, notifying: observer)
         }
     }
 
@@ -509,15 +520,15 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         // ends at once may make the next one.
         switch state.value.unflushed.count {
         case 0:
-            _ = transport.write(ciphertext).asObservable().subscribe(UnwatchedTransportWrite())
+            _ = transport.write(ciphertext, notifying: UnwatchedTransportWrite())
         case 1:
             let waiting = state.value.unflushed[0]
             state.value.unflushed.removeAll(keepingCapacity: true)
-            _ = transport.write(ciphertext).asObservable().subscribe(waiting)
+            _ = transport.write(ciphertext, notifying: waiting)
         default:
             let waiting = PendingTLSWrites(writes: state.value.unflushed)
             state.value.unflushed = []
-            _ = transport.write(ciphertext).asObservable().subscribe(waiting)
+            _ = transport.write(ciphertext, notifying: waiting)
         }
     }
 

@@ -38,6 +38,27 @@ final class HTTPResponseEncoderTests: BridgeTestCase {
             "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n1a\r\n\(String(repeating: "a", count: 26))\r\n0\r\nX-Sum: 42\r\n\r\n")
     }
 
+    /// The response's own framing fields give way to a body's framing and
+    /// are written as they are without one; its own `Date`, `Server` and
+    /// `Connection: close` are not written twice.
+    func testHead_OwnFieldsAgainstTheServersOwn_Exact() throws {
+        var response = HTTPResponse(status: .ok)
+        response.headerFields[.contentLength] = "99"
+        response.headerFields[.contentType] = "text/plain"
+        response.headerFields[.date] = "Thu, 01 Jan 1970 00:00:00 GMT"
+        response.headerFields[.connection] = "Close"
+        let withBody = try encoded([.head(response, body: .length(5), keepAlive: false, date: "Sun, 06 Nov 1994 08:49:37 GMT")])
+        XCTAssertEqual(
+            String(decoding: withBody, as: UTF8.self),
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\nConnection: Close\r\n"
+                + "Content-Length: 5\r\n\r\n")
+        let withoutBody = try encoded([.head(response, body: .none, keepAlive: true, date: nil)])
+        XCTAssertEqual(
+            String(decoding: withoutBody, as: UTF8.self),
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\nConnection: Close\r\n"
+                + "Content-Length: 99\r\n\r\n")
+    }
+
     func testFieldValuesWithCRLF_CannotSplitTheResponse() throws {
         var response = HTTPResponse(status: .ok)
         response.headerFields[HTTPField.Name("X-Evil")!] = "a\r\nSet-Cookie: stolen=1"

@@ -237,6 +237,47 @@ final class HTTPServerTests: BridgeTestCase {
 
     /// `HEAD`, 204 and 304 carry no body; `HEAD` keeps the length a `GET`
     /// would have.
+    /// A response kept and answered many times is written the same each
+    /// time; one changed after it was made is written as changed; the
+    /// server's name goes on every response that has no `Server` of its own.
+    func testKeptAndChangedResponses_WrittenAsTheyAreNow() throws {
+        let kept = HTTPServerResponse.text("kept")
+        let handler: HTTPHandler = { request in
+            switch request.path {
+            case "/changed":
+                var changed = kept
+                changed.head.headerFields[HTTPField.Name("X-Changed")!] = "yes"
+                changed.head.status = .accepted
+                return .just(changed)
+            case "/named":
+                var named = kept
+                named.head.headerFields[.server] = "its-own"
+                return .just(named)
+            default:
+                return .just(kept)
+            }
+        }
+        let requests = [
+            "GET /kept HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+            "GET /changed HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+            "GET /kept HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n",
+            "GET /named HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n",
+        ].joined()
+        let output = try withHTTPServer(HTTPServerOptions(serverName: "rxuv-test"), handler: handler) { [loop = loop!] server in
+            try await loop.python(rawHTTPClient, ["\(server.address.port)", "b\"\(requests)\"", "keep"])
+        }
+        XCTAssertEqual(output.statusCodes, [200, 202, 200, 200])
+        let responses = output.components(separatedBy: "HTTP/1.1 ").dropFirst().map { String($0) }
+        XCTAssertEqual(responses.count, 4, output)
+        for (index, response) in responses.enumerated() {
+            XCTAssertTrue(response.contains("Content-Type: text/plain; charset=utf-8\r\n"), response)
+            XCTAssertTrue(response.hasSuffix("\r\n\r\nkept"), response)
+            XCTAssertEqual(response.components(separatedBy: "Server: ").count, 2, response)
+            XCTAssertTrue(response.contains(index == 3 ? "Server: its-own\r\n" : "Server: rxuv-test\r\n"), response)
+            XCTAssertEqual(response.contains("X-Changed: yes\r\n"), index == 1, response)
+        }
+    }
+
     func testNoBodyAnswers_HeadNoContentNotModified() throws {
         let handler: HTTPHandler = { request in
             switch request.path {

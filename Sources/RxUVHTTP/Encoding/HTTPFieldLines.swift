@@ -9,8 +9,9 @@ import RxUV
 ///
 /// The framing fields (`Content-Length`, `Transfer-Encoding`) are kept
 /// apart: a head whose body has a framing writes the framing's own in
-/// their place.
-struct HTTPFieldLines: Sendable {
+/// their place. Immutable, and a class, so that handing the lines along
+/// copies one reference.
+final class HTTPFieldLines: Sendable {
     /// Every field but the framing ones; `nil` when there is none.
     let lines: ByteBuffer?
     /// The framing fields' lines; `nil` when there is none (the usual).

@@ -5,30 +5,59 @@ import RxUV
 /// header fields) and its body. The server adds `Content-Length` or
 /// `Transfer-Encoding`, `Date` and, when the connection ends,
 /// `Connection: close`; it writes no body for `HEAD`, 1xx, 204 and 304.
+///
+/// A value type kept in one storage that copies share until one of them
+/// changes (copy on write): handing a response along (a handler's
+/// `Single`, the server's answer) copies one reference. The header fields
+/// are put in their wire form when `head` is set, once: a response kept
+/// and answered many times (a `static let`) costs its fields nothing per
+/// answer; each change of `head` writes them again.
 public struct HTTPServerResponse: Sendable {
+    private var storage: Storage
+
     /// The status and header fields.
     public var head: HTTPResponse {
-        didSet {
-            status = head.status
-            fieldLines = HTTPFieldLines(head.headerFields)
+        get { storage.head }
+        set {
+            makeUnique()
+            storage.setHead(newValue)
+        }
+        _modify {
+            makeUnique()
+            var head = storage.head
+            // The storage lets its head go while it is changed here, so
+            // that the head's own storage is not copied on its write.
+            storage.head = HTTPServerResponse.placeholderHead
+            defer { storage.setHead(head) }
+            yield &head
         }
     }
+
     /// The body.
-    public var body: HTTPResponseBody
+    public var body: HTTPResponseBody {
+        get { storage.body }
+        set {
+            makeUnique()
+            storage.body = newValue
+        }
+    }
+
     /// `head.status`, read when `head` is set: swift-http-types parses the
     /// status out of a field on every read of `HTTPResponse.status`, and a
     /// server reads it on every response (a response kept and answered
     /// many times is parsed once).
-    public private(set) var status: HTTPResponse.Status
+    public var status: HTTPResponse.Status {
+        storage.status
+    }
+
     /// `head.headerFields` as the head writer writes them.
-    private(set) var fieldLines: HTTPFieldLines
+    var fieldLines: HTTPFieldLines {
+        storage.fieldLines
+    }
 
     /// A response with `head` and `body`.
     public init(head: HTTPResponse, body: HTTPResponseBody = .empty) {
-        self.head = head
-        self.body = body
-        self.status = head.status
-        self.fieldLines = HTTPFieldLines(head.headerFields)
+        storage = Storage(head: head, body: body)
     }
 
     /// A response with `status`, `headerFields` and `body`.
@@ -39,5 +68,49 @@ public struct HTTPServerResponse: Sendable {
     /// A `text/plain; charset=utf-8` response.
     public static func text(_ text: String, status: HTTPResponse.Status = .ok) -> HTTPServerResponse {
         HTTPServerResponse(status: status, headerFields: [.contentType: "text/plain; charset=utf-8"], body: .string(text))
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy()
+        }
+    }
+
+    /// What a storage holds while its head is being changed in place.
+    private static let placeholderHead = HTTPResponse(status: .ok)
+
+    /// The response's parts and what is derived from its head.
+    // @unchecked Sendable: changed only through a response that holds the
+    // one reference to it (copy on write), so never while shared.
+    private final class Storage: @unchecked Sendable {
+        var head: HTTPResponse
+        var body: HTTPResponseBody
+        private(set) var status: HTTPResponse.Status
+        private(set) var fieldLines: HTTPFieldLines
+
+        init(head: HTTPResponse, body: HTTPResponseBody) {
+            self.head = head
+            self.body = body
+            status = head.status
+            fieldLines = HTTPFieldLines(head.headerFields)
+        }
+
+        private init(copying other: Storage) {
+            head = other.head
+            body = other.body
+            status = other.status
+            fieldLines = other.fieldLines
+        }
+
+        func copy() -> Storage {
+            Storage(copying: self)
+        }
+
+        /// Sets the head and what is derived from it.
+        func setHead(_ head: HTTPResponse) {
+            self.head = head
+            status = head.status
+            fieldLines = HTTPFieldLines(head.headerFields)
+        }
     }
 }

@@ -20,7 +20,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
         switch part {
         case .head(let response, let body, let keepAlive, let date):
             buffers.append(
-                Self.head(status: response.status, fields: HTTPFieldLines(response.headerFields), body: body, keepAlive: keepAlive, date: date))
+                Self.head(HTTPHeadLines(status: response.status, fields: response.headerFields), body: body, keepAlive: keepAlive, date: date))
         case .body(let bytes):
             if !bytes.isEmpty { buffers.append(bytes) }
         case .chunk(let bytes):
@@ -55,50 +55,38 @@ public struct HTTPResponseEncoder: FrameEncoder {
         }
     }
 
-    /// The status line, the fields' lines and the server's own fields,
-    /// written once into a buffer of the exact size. The response's own
-    /// `Content-Length` and `Transfer-Encoding` give way to the framing's
-    /// when there is a body; its `Date`, `Server` and `Connection: close`
-    /// are kept and not written twice.
-    ///
-    /// `status` is read once by the caller (swift-http-types parses it out
-    /// of a field on every read of `HTTPResponse.status`), and `fields` may
-    /// be a response's lines made long before (`HTTPServerResponse` keeps
-    /// them). `server` is written unless the fields have a `Server`.
-    /// `content`, a small body, is copied in after the head: one buffer and
-    /// one write for the whole response, where a head and a body of a few
-    /// bytes would cost an array of two and a vectored write.
+    /// The head: its status and fields' lines (made before, or kept by an
+    /// `HTTPServerResponse`) and the server's own fields, written once into
+    /// a buffer of the exact size. The response's own `Content-Length` and
+    /// `Transfer-Encoding` give way to the framing's when there is a body;
+    /// its `Date`, `Server` and `Connection: close` are kept and not
+    /// written twice. `server` is written unless the fields have a
+    /// `Server`. `content`, a small body, is copied in after the head: one
+    /// buffer and one write for the whole response, where a head and a
+    /// body of a few bytes would cost an array of two and a vectored write.
     static func head(
-        status: HTTPResponse.Status, fields: HTTPFieldLines, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?,
-        server: String? = nil, content: ByteBuffer? = nil
+        _ lines: HTTPHeadLines, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?, server: String? = nil,
+        content: ByteBuffer? = nil
     ) -> ByteBuffer {
-        let code = status.code
-        let reason = status.reasonPhrase
-        var size = 9 + HTTPHeadWriter.decimalCount(code) + 1 + reason.utf8.count + 2
-        size += fields.lines?.count ?? 0
+        var size = lines.lines.count
         // The response's own framing fields are written only with no framing.
-        let framingFields = body == .none ? fields.framing : nil
+        let framingFields = body == .none ? lines.framing : nil
         size += framingFields?.count ?? 0
         switch body {
         case .none: break
         case .length(let length): size += 16 + HTTPHeadWriter.decimalCount(length) + 2
         case .chunked: size += 28
         }
-        let closes = !keepAlive && !fields.saysClose
+        let closes = !keepAlive && !lines.saysClose
         if closes { size += 19 }
-        let writtenDate = fields.hasDate ? nil : date
+        let writtenDate = lines.hasDate ? nil : date
         if let writtenDate { size += 6 + writtenDate.utf8.count + 2 }
-        let writtenServer = fields.hasServer ? nil : server
+        let writtenServer = lines.hasServer ? nil : server
         if let writtenServer { size += 8 + writtenServer.utf8.count + 2 }
         size += 2 + (content?.count ?? 0)
         return ByteBuffer(unsafeUninitializedCapacity: size) { memory in
             var writer = HTTPHeadWriter(memory)
-            writer.write(literal: "HTTP/1.1 ")
-            writer.write(decimal: code)
-            writer.write(literal: " ")
-            writer.write(reason)
-            writer.write(literal: "\r\n")
-            fields.lines?.withUnsafeBytes { writer.write(bytes: $0) }
+            lines.lines.withUnsafeBytes { writer.write(bytes: $0) }
             framingFields?.withUnsafeBytes { writer.write(bytes: $0) }
             switch body {
             case .none:

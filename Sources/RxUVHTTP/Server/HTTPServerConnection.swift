@@ -287,8 +287,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             inline = bytes
         }
         let headBytes = HTTPResponseEncoder.head(
-            status: responseStatus, fields: response.fieldLines, body: framing, keepAlive: exchange.keepAlive, date: date,
-            server: options.serverName, content: inline)
+            response.headLines, body: framing, keepAlive: exchange.keepAlive, date: date, server: options.serverName, content: inline)
         guard sendsBody, inline == nil else {
             write(headBytes)
             finished(exchange)

@@ -8,8 +8,8 @@ import RxUV
 ///
 /// A value type kept in one storage that copies share until one of them
 /// changes (copy on write): handing a response along (a handler's
-/// `Single`, the server's answer) copies one reference. The header fields
-/// are put in their wire form when `head` is set, once: a response kept
+/// `Single`, the server's answer) copies one reference. The status line and
+/// header fields are put in their wire form when `head` is set, once: a response kept
 /// and answered many times (a `static let`) costs its fields nothing per
 /// answer; each change of `head` writes them again.
 public struct HTTPServerResponse: Sendable {
@@ -50,9 +50,9 @@ public struct HTTPServerResponse: Sendable {
         storage.status
     }
 
-    /// `head.headerFields` as the head writer writes them.
-    var fieldLines: HTTPFieldLines {
-        storage.fieldLines
+    /// The head's status line and fields as the head writer writes them.
+    var headLines: HTTPHeadLines {
+        storage.headLines
     }
 
     /// A response with `head` and `body`.
@@ -86,20 +86,20 @@ public struct HTTPServerResponse: Sendable {
         var head: HTTPResponse
         var body: HTTPResponseBody
         private(set) var status: HTTPResponse.Status
-        private(set) var fieldLines: HTTPFieldLines
+        private(set) var headLines: HTTPHeadLines
 
         init(head: HTTPResponse, body: HTTPResponseBody) {
             self.head = head
             self.body = body
             status = head.status
-            fieldLines = HTTPFieldLines(head.headerFields)
+            headLines = HTTPHeadLines(status: status, fields: head.headerFields)
         }
 
         private init(copying other: Storage) {
             head = other.head
             body = other.body
             status = other.status
-            fieldLines = other.fieldLines
+            headLines = other.headLines
         }
 
         func copy() -> Storage {
@@ -110,7 +110,7 @@ public struct HTTPServerResponse: Sendable {
         func setHead(_ head: HTTPResponse) {
             self.head = head
             status = head.status
-            fieldLines = HTTPFieldLines(head.headerFields)
+            headLines = HTTPHeadLines(status: status, fields: head.headerFields)
         }
     }
 }

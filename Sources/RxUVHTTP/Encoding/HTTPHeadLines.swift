@@ -1,19 +1,20 @@
 import HTTPTypes
 import RxUV
 
-/// A response's header fields in their wire form, `Name: value` and CRLF
-/// each in the order given, with what a head writer must know of them:
-/// made once from `HTTPFields`, so that a response answered many times
-/// (a `static let` of a handler, a health check) is not walked field by
-/// field, string by string, on every answer.
+/// A response head's status line and header fields in their wire form
+/// (`HTTP/1.1 200 OK`, then `Name: value` each in the order given, every
+/// line with its CRLF), with what a head writer must know of the fields:
+/// made once from a status and `HTTPFields`, so that a response answered
+/// many times (a `static let` of a handler, a health check) is not written
+/// field by field, string by string, on every answer.
 ///
 /// The framing fields (`Content-Length`, `Transfer-Encoding`) are kept
 /// apart: a head whose body has a framing writes the framing's own in
 /// their place. Immutable, and a class, so that handing the lines along
 /// copies one reference.
-final class HTTPFieldLines: Sendable {
-    /// Every field but the framing ones; `nil` when there is none.
-    let lines: ByteBuffer?
+final class HTTPHeadLines: Sendable {
+    /// The status line, then every field but the framing ones.
+    let lines: ByteBuffer
     /// The framing fields' lines; `nil` when there is none (the usual).
     let framing: ByteBuffer?
     /// A `Date` field is among them.
@@ -23,8 +24,8 @@ final class HTTPFieldLines: Sendable {
     /// A `Server` field is among them.
     let hasServer: Bool
 
-    /// The lines of `fields`.
-    init(_ fields: HTTPFields) {
+    /// The lines of a head with `status` and `fields`.
+    init(status: HTTPResponse.Status, fields: HTTPFields) {
         var hasDate = false
         var saysClose = false
         var hasServer = false
@@ -50,21 +51,37 @@ final class HTTPFieldLines: Sendable {
         self.hasDate = hasDate
         self.saysClose = saysClose
         self.hasServer = hasServer
-        lines = size == 0 ? nil : Self.write(fields, size: size, framing: false)
-        framing = framingSize == 0 ? nil : Self.write(fields, size: framingSize, framing: true)
+        let code = status.code
+        let reason = status.reasonPhrase
+        let statusSize = 9 + HTTPHeadWriter.decimalCount(code) + 1 + reason.utf8.count + 2
+        lines = ByteBuffer(unsafeUninitializedCapacity: statusSize + size) { memory in
+            var writer = HTTPHeadWriter(memory)
+            writer.write(literal: "HTTP/1.1 ")
+            writer.write(decimal: code)
+            writer.write(literal: " ")
+            writer.write(reason)
+            writer.write(literal: "\r\n")
+            Self.write(fields, framing: false, with: &writer)
+            return writer.count
+        }
+        framing =
+            framingSize == 0
+            ? nil
+            : ByteBuffer(unsafeUninitializedCapacity: framingSize) { memory in
+                var writer = HTTPHeadWriter(memory)
+                Self.write(fields, framing: true, with: &writer)
+                return writer.count
+            }
     }
 
-    /// The lines of the fields that are framing ones (`framing`) or not.
-    private static func write(_ fields: HTTPFields, size: Int, framing: Bool) -> ByteBuffer {
-        ByteBuffer(unsafeUninitializedCapacity: size) { memory in
-            var writer = HTTPHeadWriter(memory)
-            for field in fields where (role(of: field.name) == .framing) == framing {
-                writer.write(field.name.rawName)
-                writer.write(literal: ": ")
-                field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }
-                writer.write(literal: "\r\n")
-            }
-            return writer.count
+    /// Writes the lines of the fields that are framing ones (`framing`) or
+    /// not.
+    private static func write(_ fields: HTTPFields, framing: Bool, with writer: inout HTTPHeadWriter) {
+        for field in fields where (role(of: field.name) == .framing) == framing {
+            writer.write(field.name.rawName)
+            writer.write(literal: ": ")
+            field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }
+            writer.write(literal: "\r\n")
         }
     }
 

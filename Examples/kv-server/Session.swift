@@ -36,11 +36,16 @@ final class Session: @unchecked Sendable {
     /// replies weigh.
     @exclusivity(unchecked) private var holding = false
     @exclusivity(unchecked) private var held: [RESPFrame] = []
-    /// `connection.rx.writable`'s subscription, while serving.
+    /// `connection.rx.writable`'s subscription, while the connection is
+    /// unwritable: made when a write leaves it so (most connections never
+    /// are, and pay for no subscription), let go when it drains.
     @exclusivity(unchecked) private var writability: Disposable?
-    /// Signals once the last reply is written: reading ends (kept for a
-    /// late subscriber, so a client refused at once is closed at once).
+    /// Signals once the last reply is written, or when the server drains:
+    /// reading ends (kept for a late subscriber, so a client refused at
+    /// once is closed at once).
     private let finished = AsyncSubject<Void>()
+    /// The server's drain, passed on to `finished`, while serving.
+    @exclusivity(unchecked) private var draining: Disposable?
 
     private struct Mailbox {
         var messages: [ByteBuffer] = []
@@ -65,19 +70,20 @@ final class Session: @unchecked Sendable {
     /// before the connection closes.
     func serve(quiesce: Observable<Void>) -> Completable {
         connection.receivedData
-            .take(until: Observable.merge(finished, quiesce))
+            .take(until: finished)
             .do(afterNext: { _ in self.flush() })
             .decodeFrames(RESPDecoder(limits: server.limits))
             .do(onNext: { frame in self.handle(frame) })
             .ignoreElements()
             .asCompletable()
             .catch { _ in .empty() } // a reset is a client leaving like any other
-            .do(onSubscribe: { self.started() }, onDispose: { self.ended() })
+            .do(onSubscribe: { self.started(quiesce: quiesce) }, onDispose: { self.ended() })
     }
 
-    private func started() {
-        // Released in `ended()`, which the chain runs when it ends.
-        writability = connection.writability.subscribe(onNext: { writable in self.writabilityChanged(writable) })
+    private func started(quiesce: Observable<Void>) {
+        // One subscription to the drain, passed on, rather than a merge of
+        // it with `finished` per connection. Released in `ended()`.
+        draining = quiesce.subscribe(onNext: { self.finish() })
         server.clientConnected()
         if server.clientCount > server.maxClients {
             reply(.error("ERR max number of clients reached"))
@@ -86,7 +92,16 @@ final class Session: @unchecked Sendable {
         }
     }
 
+    /// Ends reading: the chain completes, and the connection closes after
+    /// the replies written.
+    private func finish() {
+        finished.onNext(())
+        finished.onCompleted()
+    }
+
     private func ended() {
+        draining?.dispose()
+        draining = nil
         writability?.dispose()
         writability = nil
         held = []
@@ -105,14 +120,21 @@ final class Session: @unchecked Sendable {
         run(frame)
     }
 
+    /// After a write: a connection left unwritable holds the commands that
+    /// follow, and its writability is watched until it drains.
+    private func holdIfUnwritable() {
+        guard !holding, !connection.isWritable, !connection.isClosed else { return }
+        holding = true
+        guard writability == nil else { return }
+        // Released when the connection drains, or in `ended()`.
+        writability = connection.writability.subscribe(onNext: { writable in self.writabilityChanged(writable) })
+    }
+
     /// Runs the held commands when the connection turns writable, until
-    /// their replies make it unwritable again.
+    /// their replies make it unwritable again; stops watching once it
+    /// stays writable.
     private func writabilityChanged(_ writable: Bool) {
-        guard writable else {
-            holding = true
-            return
-        }
-        guard holding else { return }
+        guard writable, holding else { return }
         holding = false
         var index = 0
         while index < held.count, !holding {
@@ -122,6 +144,10 @@ final class Session: @unchecked Sendable {
         held.removeFirst(index)
         holding = holding || !held.isEmpty
         flush()
+        if !holding {
+            writability?.dispose()
+            writability = nil
+        }
     }
 
     private func run(_ frame: RESPFrame) {
@@ -168,14 +194,14 @@ final class Session: @unchecked Sendable {
             }
         }
         if closing {
-            finished.onNext(())
-            finished.onCompleted()
+            finish()
         }
     }
 
     private func write(_ buffers: [ByteBuffer]) {
         // A write fails only when the connection is gone; reading then ends too.
         _ = connection.write(buffers).subscribe(onCompleted: {}, onError: { _ in })
+        holdIfUnwritable()
     }
 
     // MARK: Pub/sub

@@ -14,6 +14,8 @@
 #   echo Ir_per_rt      rxuv-echo under netload --connections 10: counters
 #                       zeroed after 1 s of load, then 4 s measured, divided
 #                       by the round trips of those 4 s; malloc calls likewise
+# ECHO_ARGS are passed to rxuv-echo (ECHO_ARGS=--async: the echo in
+# async/await; --actor: in an actor on the loop).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$here/.build/release}"
@@ -42,7 +44,8 @@ for mode in rx scheduler; do
     echo "timers $mode $(instructions "$work/timers.out") ($(python3 "$here/Scripts/callgrind_mallocs.py" "$work/timers.out") mallocs)"
 done
 
-valgrind --tool=callgrind --callgrind-out-file="$work/echo.out" "$work/rxuv-echo" --port 0 \
+# shellcheck disable=SC2086 # ECHO_ARGS are words
+valgrind --tool=callgrind --callgrind-out-file="$work/echo.out" "$work/rxuv-echo" --port 0 ${ECHO_ARGS:-} \
     >"$work/echo.port" 2>"$work/echo.log" &
 server=$!
 for _ in $(seq 1 100); do grep -q port "$work/echo.port" && break; sleep 0.1; done

@@ -23,10 +23,9 @@ final class StreamEdgeCaseTests: BridgeTestCase {
             for _ in 0..<3 {
                 _ = client.write(parts).subscribe(onError: { errors.append($0) })
             }
-            _ = client.shutdown().subscribe(onError: { errors.append($0) })
-            _ = client.rx.data.subscribe(
-                onNext: { chunk in chunk.withUnsafeBytes { received.append(contentsOf: $0) } },
-                onCompleted: { server.subscription.dispose() })
+            finishEcho(
+                client, server: server, received: { chunk in chunk.withUnsafeBytes { received.append(contentsOf: $0) } },
+                failed: { errors.append($0) })
         })
         runLoop(timeout: 60)
         XCTAssertTrue(errors.isEmpty, "\(errors)")

@@ -30,10 +30,9 @@ final class StreamNotifiedWriteTests: BridgeTestCase {
                 _ = client.write(marker).subscribe(onCompleted: { completableWrites += 1 }, onError: { errors.append($0) })
                 expected += Array(marker)
             }
-            _ = client.shutdown().subscribe(onError: { errors.append($0) })
-            _ = client.rx.data.subscribe(
-                onNext: { bytes in bytes.withUnsafeBytes { received.append(contentsOf: $0) } },
-                onCompleted: { server.subscription.dispose() })
+            finishEcho(
+                client, server: server, received: { bytes in bytes.withUnsafeBytes { received.append(contentsOf: $0) } },
+                failed: { errors.append($0) })
         })
         runLoop(timeout: 60)
         XCTAssertTrue(errors.isEmpty, "\(errors)")

@@ -24,6 +24,18 @@ func startEchoServer(on loop: Loop, accepted: ((TCPConnection) -> Void)? = nil) 
     return (address, subscription)
 }
 
+/// Ends a client's part of an echo: half-closes `client` after its writes,
+/// hands `received` every byte the echo server sends back, and stops the
+/// server's listening when the echo ends. A failed half-close goes to
+/// `failed`.
+func finishEcho(
+    _ client: TCPConnection, server: (address: SocketAddress, subscription: Disposable), received: @escaping (ByteBuffer) -> Void,
+    failed: @escaping (Error) -> Void
+) {
+    _ = client.shutdown().subscribe(onError: failed)
+    _ = client.rx.data.subscribe(onNext: received, onCompleted: { server.subscription.dispose() })
+}
+
 /// Deterministic pseudo-random bytes (xorshift), so failures are reproducible.
 func randomBytes(count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
     var state = seed

@@ -55,9 +55,10 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
     /// message and keeps one observer for all its writes (a server's
     /// responses, an `async` writer, a TLS stream's records). Called on the
     /// loop thread, a write the kernel takes at once is told before this
-    /// returns and allocates nothing; from another thread it is subscribed
-    /// as `write(_:)`. Returns what stops the notification: the write
-    /// itself cannot be taken back.
+    /// returns (a libuv stream allocates nothing for it); from another
+    /// thread it is subscribed as `write(_:)`, which is also what a stream
+    /// with no faster way does. Returns what stops the notification: the
+    /// write itself cannot be taken back.
     func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never
 
     /// Writes `buffers` in order, as one write; completes when every byte is

@@ -11,19 +11,22 @@ import Synchronization
 /// writes before it. `write` returns as soon as the bytes are written or
 /// queued while the stream is writable; when the queue is above
 /// `highWatermark` it suspends until the queue drains to `lowWatermark`
-/// (`rx.writable` turns `true`), the write completes, or the stream
-/// closes. A write called off the loop thread hops there first, so its
-/// check sees the queue as of the writes before it: the queue may pass
-/// the high watermark by one write.
+/// (`rx.writable` turns `true`) or the stream closes. A write called off
+/// the loop thread goes there after the check, which sees the queue as of
+/// the writes before it: the queue may pass the high watermark by one
+/// write.
 ///
-/// Errors: a write that fails while `write` waits for it throws its
-/// `UVError` (`EPIPE`, `ECONNRESET`, `ENOTCONN` on a closed stream,
-/// `ECANCELED` when it closes first). A write that was queued and fails
-/// after `write` returned is thrown by the next `write` or `finish()`; if
-/// the writer is released first, the failure is reported (the loop's
-/// logger, standard error by default), never lost. Cancelling the Task
-/// of a suspended `write` throws `CancellationError`; the bytes stay
-/// queued (a write cannot be taken back).
+/// Errors: every write of a writer reports to one observer, which keeps
+/// the first failure (`EPIPE`, `ECONNRESET`, `ENOTCONN` on a closed
+/// stream, `ECANCELED` when it closes first) for the writer to throw. A
+/// write that fails during its `write` (on the loop thread, the kernel's
+/// refusal is known at once) or while `write` waits throws its `UVError`
+/// there; one that was queued and fails after `write` returned is thrown
+/// by the next `write` or `finish()`; if the writer is released first, the
+/// failure is reported (the loop's logger, standard error by default),
+/// never lost. Cancelling the Task of a suspended `write` throws
+/// `CancellationError`; the bytes stay queued (a write cannot be taken
+/// back).
 ///
 /// Each call runs on the caller's executor and resumes there
 /// (`nonisolated(nonsending)`): on the loop's thread for an actor on the
@@ -33,11 +36,14 @@ public final class ByteStreamOutbound: Sendable {
     /// The stream written to.
     public let stream: any ByteStream
     private let failures: ParkedWriteFailure
+    /// The observer of every write: parks a failure in `failures`.
+    private let outcomes: WriteOutcomes
 
     /// A writer for `stream`.
     public init(_ stream: any ByteStream) {
         self.stream = stream
         self.failures = ParkedWriteFailure(loop: stream.loop, peer: { [weak stream] in stream?.peerDescription })
+        self.outcomes = WriteOutcomes(failures)
     }
 
     deinit {
@@ -48,13 +54,13 @@ public final class ByteStreamOutbound: Sendable {
     /// high watermark. See the type's documentation for when it returns and
     /// what it throws.
     nonisolated(nonsending) public func write(_ bytes: ByteBuffer) async throws {
-        try await send { [stream] pending in _ = stream.write(bytes, notifying: pending) }
+        try await send { [stream, outcomes] in _ = stream.write(bytes, notifying: outcomes) }
     }
 
     /// Writes `buffers` in order, as one write (`ByteStream.write(_:)` of an
     /// array); suspends as `write(_:)` of one buffer does.
     nonisolated(nonsending) public func write(_ buffers: [ByteBuffer]) async throws {
-        try await send { [stream] pending in pending.start(stream.write(buffers)) }
+        try await send { [stream, outcomes] in _ = stream.write(buffers).asObservable().subscribe(outcomes) }
     }
 
     /// Ends the writing half: after the queued writes, the peer sees end of
@@ -67,20 +73,17 @@ public final class ByteStreamOutbound: Sendable {
         try failures.throwParked()
     }
 
-    /// Starts a write with `start`, which hands the write its observer, and
-    /// returns, throws or waits as the type's documentation says.
-    nonisolated(nonsending) private func send(_ start: (PendingWrite) -> Void) async throws {
+    /// Starts a write with `start` (its outcome goes to `outcomes`), then
+    /// returns, throws or waits as the type's documentation says. The
+    /// write cannot be taken back, so nothing keeps its subscription.
+    nonisolated(nonsending) private func send(_ start: () -> Void) async throws {
         try failures.throwParked()
-        let pending = PendingWrite(failures: failures)
-        start(pending)
-        switch pending.afterStart(writable: stream.isWritable) {
-        case .done(nil), .returned:
-            return
-        case .done(let error?):
-            throw error
-        case .mustWait:
-            try await pending.waitForRoom(stream.writability)
-        }
+        start()
+        // A write refused at once (on the loop thread) is this one's error.
+        try failures.throwParked()
+        guard !stream.isWritable else { return }
+        try await RoomWaiter().wait(for: stream.writability)
+        try failures.throwParked()
     }
 }
 
@@ -95,9 +98,10 @@ extension ByteStream {
     }
 }
 
-/// A writer's failure that no `write` has thrown yet: a queued write that
-/// failed after its `write` returned. The next `write` throws it; once the
-/// writer is released it is reported instead.
+/// A writer's failure that no `write` has thrown yet: the first of its
+/// writes that failed. The `write` that made it throws it when it failed
+/// at once, else the next `write`; once the writer is released it is
+/// reported instead.
 final class ParkedWriteFailure: Sendable {
     private struct State {
         var failure: UVError?
@@ -127,7 +131,7 @@ final class ParkedWriteFailure: Sendable {
         }
     }
 
-    /// A queued write failed after its `write` returned.
+    /// A write failed (the first failure is kept until thrown).
     func park(_ failure: UVError) {
         let unheard = state.withLock { state -> Bool in
             guard state.writerAlive else { return true }
@@ -153,147 +157,83 @@ final class ParkedWriteFailure: Sendable {
     }
 }
 
-/// One `ByteStreamOutbound.write`: the write's observer, and, when the
-/// queue is above its high watermark, the wait for room. Its outcome is
-/// decided once, under its lock, whichever thread reports first.
-private final class PendingWrite: ObserverType, @unchecked Sendable {
-    // @unchecked Sendable: the state is read and written under its lock;
-    // the room subscription is a thread-safe disposable.
+/// What every write of one `ByteStreamOutbound` reports to: a failure is
+/// parked for the writer to throw (or, with the writer gone, reported); a
+/// completion needs nothing. One object for all the writer's writes.
+private final class WriteOutcomes: ObserverType, Sendable {
     typealias Element = Never
 
-    enum Outcome {
-        /// The write is done (`nil`) or failed.
-        case done(UVError?)
-        /// The write is queued and the stream writable: `write` returned.
-        case returned
-        /// The write is queued above the high watermark: `write` waits.
-        case mustWait
-    }
-
-    private enum State {
-        case running
-        case finished(UVError?)
-        /// `write` waits; the subscription watches for room.
-        case waiting(UnsafeContinuation<Void, Error>, SingleAssignmentDisposable)
-        case detached
-    }
-
-    private let state = Mutex(State.running)
     private let failures: ParkedWriteFailure
 
-    init(failures: ParkedWriteFailure) {
+    init(_ failures: ParkedWriteFailure) {
         self.failures = failures
     }
 
-    /// Subscribes to the write: on the loop thread with nothing queued it
-    /// is done before this returns. The subscription is not kept: a write
-    /// cannot be taken back, and its end releases this observer.
-    func start(_ write: Completable) {
-        _ = write.asObservable().subscribe(self)
+    func on(_ event: Event<Never>) {
+        guard case .error(let failure) = event else { return }
+        failures.park(failure as? UVError ?? UVError(code: .ioError, operation: "write (\(failure))"))
+    }
+}
+
+/// One `write` waiting for room: until the stream turns writable or
+/// closes (`rx.writable` says `true` or ends), or its Task is cancelled.
+/// Its outcome is decided once, under its lock, whichever thread comes
+/// first.
+private final class RoomWaiter: Sendable {
+    private enum State {
+        case idle
+        case waiting(UnsafeContinuation<Void, Error>)
+        case done
+        /// Cancelled before it waited.
+        case cancelled
     }
 
-    /// What `write` does now: return, throw, or wait.
-    func afterStart(writable: Bool) -> Outcome {
-        state.withLock { state -> Outcome in
-            switch state {
-            case .finished(let error):
-                return .done(error)
-            case .running where writable:
-                state = .detached
-                return .returned
-            default:
-                return .mustWait
-            }
-        }
-    }
+    private let state = Mutex(State.idle)
+    /// The subscription to `rx.writable` while waiting.
+    private let room = SingleAssignmentDisposable()
 
-    /// Waits until the queue drains to the low watermark, the write ends
-    /// or the stream closes; throws the write's error, or
-    /// `CancellationError`.
-    nonisolated(nonsending) func waitForRoom(_ writability: Observable<Bool>) async throws {
+    /// Waits for room; throws `CancellationError` when the Task is
+    /// cancelled.
+    nonisolated(nonsending) func wait(for writability: Observable<Bool>) async throws {
+        defer { room.dispose() }
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, Error>) in
-                let room = SingleAssignmentDisposable()
-                let ready = state.withLock { state -> Result<Void, Error>? in
-                    switch state {
-                    case .finished(let error):
-                        return error.map { .failure($0) } ?? .success(())
-                    case .running:
-                        state = .waiting(continuation, room)
-                        return nil
-                    case .waiting, .detached:
-                        return .failure(CancellationError())
-                    }
+                let cancelled = state.withLock { state -> Bool in
+                    guard case .idle = state else { return true }
+                    state = .waiting(continuation)
+                    return false
                 }
-                if let ready {
-                    continuation.resume(with: ready)
+                if cancelled {
+                    continuation.resume(throwing: CancellationError())
                     return
                 }
-                // Disposed by whoever ends the wait, also before this sets it.
                 room.setDisposable(
                     writability.subscribe { [self] event in
                         switch event {
                         case .next(false): break
-                        case .next(true), .completed, .error: roomMade()
+                        case .next(true), .completed, .error: resume(with: .success(()))
                         }
                     })
             }
         } onCancel: {
-            resumeWaiter(with: .failure(CancellationError()))
+            resume(with: .failure(CancellationError()))
         }
     }
 
-    /// The write's outcome.
-    func on(_ event: Event<Never>) {
-        let error: UVError?
-        switch event {
-        case .completed: error = nil
-        case .error(let failure): error = failure as? UVError ?? UVError(code: .ioError, operation: "write (\(failure))")
-        }
-        let (waiter, room, parks) = state.withLock { state -> (UnsafeContinuation<Void, Error>?, SingleAssignmentDisposable?, Bool) in
+    private func resume(with result: Result<Void, Error>) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Error>? in
             switch state {
-            case .running:
-                state = .finished(error)
-                return (nil, nil, false)
-            case .waiting(let continuation, let room):
-                state = .finished(error)
-                return (continuation, room, false)
-            case .detached:
-                state = .finished(error)
-                return (nil, nil, error != nil)
-            case .finished:
-                return (nil, nil, false)
-            }
-        }
-        room?.dispose()
-        if parks, let error {
-            failures.park(error)
-        }
-        if let waiter {
-            waiter.resume(with: error.map { .failure($0) } ?? .success(()))
-        }
-    }
-
-    /// The stream turned writable or closed: the waiting `write` returns;
-    /// the write, still queued, parks its failure if it fails.
-    private func roomMade() {
-        resumeWaiter(with: .success(()))
-    }
-
-    private func resumeWaiter(with result: Result<Void, Error>) {
-        let taken = state.withLock { state -> (UnsafeContinuation<Void, Error>, SingleAssignmentDisposable)? in
-            guard case .waiting(let continuation, let room) = state else {
-                if case .running = state {
-                    // Cancelled before it waited: `waitForRoom` throws.
-                    state = .detached
-                }
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .idle:
+                // Cancelled before it waited: `wait` throws.
+                state = .cancelled
+                return nil
+            case .done, .cancelled:
                 return nil
             }
-            state = .detached
-            return (continuation, room)
         }
-        guard let (waiter, room) = taken else { return }
-        room.dispose()
-        waiter.resume(with: result)
+        waiter?.resume(with: result)
     }
 }

@@ -119,6 +119,50 @@ final class ByteStreamOutboundTests: BridgeTestCase {
         XCTAssertEqual(names.last, "ENOTCONN")
     }
 
+    /// A `write` suspended above the high watermark (a peer that does not
+    /// read) throws `CancellationError` when its Task is cancelled; its
+    /// bytes stay queued, and when the connection then closes their
+    /// failure (`ECANCELED`) is reported once the writer is gone.
+    func testWrite_SuspendedAboveTheHighWatermark_ThrowsWhenItsTaskIsCancelled() throws {
+        let reported = CapturedReports(on: loop)
+        let (ends, endOf) = AsyncStream<String>.makeStream()
+        let outcome = try loop.run { [loop = loop!] in
+            let server = try await loop.rx.serve(host: "127.0.0.1", port: 0) { served in
+                Completable.create(executorPreference: served.loop) {
+                    let connection = served.connection
+                    connection.highWatermark = 64 << 10
+                    connection.lowWatermark = 16 << 10
+                    let writing = Task(executorPreference: served.loop) {
+                        let outbound = connection.outbound
+                        try await outbound.write(ByteBuffer(randomBytes(count: 32 << 20)))
+                    }
+                    try? await Task.sleep(for: .milliseconds(100))
+                    writing.cancel()
+                    let outcome: String
+                    do {
+                        try await writing.value
+                        outcome = "returned (writable: \(connection.isWritable))"
+                    } catch is CancellationError {
+                        outcome = "cancelled"
+                    } catch {
+                        outcome = "\(error)"
+                    }
+                    connection.close()
+                    endOf.yield(outcome)
+                }
+            }.value
+            // A client that connects and never reads.
+            let client = try await loop.rx.connect(host: "127.0.0.1", port: server.address.port).value
+            var iterator = ends.makeAsyncIterator()
+            let outcome = await iterator.next()
+            client.close()
+            try await server.drain(deadline: .seconds(2)).value
+            return outcome
+        }
+        XCTAssertEqual(outcome, "cancelled")
+        XCTAssertEqual(reported.names, ["ECANCELED"])
+    }
+
     /// A queued write's failure that no `write` threw: the next `write`
     /// throws it; once the writer is gone, it is reported. The peer is
     /// written out for the reports only.

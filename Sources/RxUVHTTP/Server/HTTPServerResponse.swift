@@ -20,16 +20,12 @@ public struct HTTPServerResponse: Sendable {
         get { storage.head }
         set {
             makeUnique()
-            storage.setHead(newValue)
+            storage.head = newValue
         }
         _modify {
+            // In place: the storage's own head, no copy of it to write back.
             makeUnique()
-            var head = storage.head
-            // The storage lets its head go while it is changed here, so
-            // that the head's own storage is not copied on its write.
-            storage.head = HTTPServerResponse.placeholderHead
-            defer { storage.setHead(head) }
-            yield &head
+            yield &storage.head
         }
     }
 
@@ -76,14 +72,15 @@ public struct HTTPServerResponse: Sendable {
         }
     }
 
-    /// What a storage holds while its head is being changed in place.
-    private static let placeholderHead = HTTPResponse(status: .ok)
-
     /// The response's parts and what is derived from its head.
     // @unchecked Sendable: changed only through a response that holds the
     // one reference to it (copy on write), so never while shared.
     private final class Storage: @unchecked Sendable {
-        var head: HTTPResponse
+        /// Setting it (whole or in place) derives `status` and `headLines`
+        /// again.
+        var head: HTTPResponse {
+            didSet { deriveFromHead() }
+        }
         var body: HTTPResponseBody
         private(set) var status: HTTPResponse.Status
         private(set) var headLines: HTTPHeadLines
@@ -92,7 +89,7 @@ public struct HTTPServerResponse: Sendable {
             self.head = head
             self.body = body
             status = head.status
-            headLines = HTTPHeadLines(status: status, fields: head.headerFields)
+            headLines = HTTPHeadLines(status: head.status, fields: head.headerFields)
         }
 
         private init(copying other: Storage) {
@@ -106,9 +103,7 @@ public struct HTTPServerResponse: Sendable {
             Storage(copying: self)
         }
 
-        /// Sets the head and what is derived from it.
-        func setHead(_ head: HTTPResponse) {
-            self.head = head
+        private func deriveFromHead() {
             status = head.status
             headLines = HTTPHeadLines(status: status, fields: head.headerFields)
         }

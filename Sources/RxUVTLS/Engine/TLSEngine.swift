@@ -52,6 +52,8 @@ final class TLSEngine {
     /// lives as long as the connection.
     private let context: OpenSSLContext
     private var shutdownSent = false
+    /// The peer's side ended (`endOfInput`): a read must report how.
+    private var inputEnded = false
 
     /// A connection from `context`. A client sends `serverName` (SNI,
     /// unless it is an IP address) and checks the server's certificate
@@ -130,7 +132,18 @@ final class TLSEngine {
     /// is left and then reports the end (a clean `close_notify` or an
     /// unexpected EOF).
     func endOfInput() {
+        inputEnded = true
         rxuv_BIO_set_mem_eof_return(input, 0)
+    }
+
+    /// Whether a read can come to more than `needsInput`: ciphertext fed
+    /// and not yet read, plaintext or a record OpenSSL holds, or the end of
+    /// input still to report. With none of them `SSL_read` can only ask
+    /// for more input, and asking it costs as much as a small record's
+    /// decryption (the empty BIO's read, `SSL_get_error`, the error
+    /// queue twice).
+    private var mayRead: Bool {
+        inputEnded || BIO_ctrl_pending(input) > 0 || SSL_has_pending(ssl) == 1
     }
 
     /// Advances the handshake with what has been fed.
@@ -148,6 +161,7 @@ final class TLSEngine {
     /// Reads plaintext into `buffer`: as much as the ciphertext fed so far
     /// holds, up to the buffer's size.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
+        guard mayRead else { return .needsInput }
         OpenSSLFailure.clear()
         var count = 0
         if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 {

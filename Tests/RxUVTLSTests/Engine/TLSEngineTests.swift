@@ -195,6 +195,51 @@ final class TLSEngineTests: TLSTestCase {
         XCTAssertEqual(serverSession.peerCertificate?.commonName, "rxuv-client")
     }
 
+    /// What `read` says at each point of a connection's input: the
+    /// plaintext of a record taken through a smaller buffer, then nothing
+    /// until more is fed (without asking OpenSSL), records fed together
+    /// read one by one, and the end of input: clean after `close_notify`,
+    /// unclean without it.
+    func testRead_PartialRecordsNothingFedAndTheEnd() throws {
+        for closeNotify in [true, false] {
+            let (outcome, client, server) = try exchange(client: clientContext(), server: serverContext())
+            XCTAssertEqual(outcome, Outcome())
+            var reads: [String] = []
+            func read(_ size: Int) {
+                var buffer = [UInt8](repeating: 0, count: size)
+                switch buffer.withUnsafeMutableBytes({ server.read(into: $0) }) {
+                case .bytes(let count): reads.append(String(decoding: buffer[..<count], as: UTF8.self))
+                case .needsInput: reads.append("needsInput")
+                case .closed: reads.append("closed")
+                case .failed(let error): reads.append(error.code.rawValue)
+                }
+            }
+            read(16)
+            XCTAssertNil(client.write(ByteBuffer(string: "abcdefghij")))
+            server.feed(try XCTUnwrap(client.takeOutput()))
+            read(4)
+            read(4)
+            read(4)
+            read(4)
+            XCTAssertNil(client.write(ByteBuffer(string: "one")))
+            XCTAssertNil(client.write(ByteBuffer(string: "two")))
+            server.feed(try XCTUnwrap(client.takeOutput()))
+            read(16)
+            read(16)
+            read(16)
+            if closeNotify {
+                client.shutdown()
+                server.feed(try XCTUnwrap(client.takeOutput()))
+            }
+            server.endOfInput()
+            read(16)
+            XCTAssertEqual(
+                reads,
+                ["needsInput", "abcd", "efgh", "ij", "needsInput", "one", "two", "needsInput", closeNotify ? "closed" : TLSError.Code.uncleanShutdown.rawValue],
+                "close_notify: \(closeNotify)")
+        }
+    }
+
     func testServerName_PicksTheIdentityForTheName() throws {
         let server = try serverContext { $0.identitiesByServerName = ["other.example": self.identity("other")] }
         for (name, expected) in [("localhost", "localhost"), ("other.example", "other.example"), ("OTHER.example", "other.example")] {

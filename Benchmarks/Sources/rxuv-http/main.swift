@@ -15,20 +15,28 @@ import RxUVHTTP
 // threads do not), and a request's instructions can be counted
 // (`Benchmarks/Scripts/httpcallgrind.sh`).
 //
-//   rxuv-http [--port N] [--metered]
+//   rxuv-http [--port N] [--metered] [--keepalive-requests N]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
 // prints "port N" once listening. `--metered` counts and times every
 // response through swift-metrics from `HTTPServerOptions.onResponse`, as
-// the example's `RequestMetrics` does.
+// the example's `RequestMetrics` does. `--keepalive-requests N` closes a
+// keep-alive connection after N requests (1000, nginx's default, unless set).
 
 var port = 0
 var metered = false
+var keepaliveRequests = 1000
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--metered":
         metered = true
+    case "--keepalive-requests":
+        guard let value = arguments.next().flatMap(Int.init), value > 0 else {
+            fputs("rxuv-http: --keepalive-requests needs a positive number\n", stderr)
+            exit(2)
+        }
+        keepaliveRequests = value
     case "--port":
         guard let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
             fputs("rxuv-http: --port needs a number from 0 to 65535\n", stderr)
@@ -36,7 +44,7 @@ while let argument = arguments.next() {
         }
         port = value
     default:
-        fputs("usage: rxuv-http [--port N] [--metered]\n", stderr)
+        fputs("usage: rxuv-http [--port N] [--metered] [--keepalive-requests N]\n", stderr)
         exit(2)
     }
 }
@@ -47,7 +55,7 @@ let json = HTTPServerResponse.text("{\"message\":\"" + String(repeating: "x", co
 var router = HTTPRouter()
 router.get("/plaintext") { _ in .just(plaintext) }
 router.get("/json") { _ in .just(json) }
-var http = HTTPServerOptions()
+var http = HTTPServerOptions(maxRequestsPerConnection: keepaliveRequests)
 if metered {
     let answered = Counter(label: "http_requests_total", dimensions: [("method", "GET"), ("status", "200")])
     let duration = Timer(label: "http_request_duration_seconds")

@@ -8,8 +8,8 @@ import XCTest
 import Glibc
 #endif
 
-/// `LoopGroup`: loops on threads of their own, round robin, shutdown and
-/// its diagnostics.
+/// `LoopGroup`: loops on threads of their own (named after them), round
+/// robin, shutdown and its diagnostics.
 final class LoopGroupTests: BridgeTestCase {
     func testEachLoopRunsOnItsOwnThread_NextTakesThemInTurn() throws {
         let group = try LoopGroup(threads: 4)
@@ -22,6 +22,7 @@ final class LoopGroupTests: BridgeTestCase {
                 loop.execute {
                     XCTAssertTrue(loop.isOnLoopThread)
                     threads.mutate { $0[index] = UInt(bitPattern: Int(bitPattern: pthread_self())) }
+                    XCTAssertEqual(Self.threadName(), "rxuv-loop-\(index)", "the thread is named after its loop")
                     done.signal()
                 })
         }
@@ -35,6 +36,18 @@ final class LoopGroupTests: BridgeTestCase {
         try group.shutdown()
         // A loop whose group shut down takes no more work.
         XCTAssertFalse(group.loops[0].execute {})
+    }
+
+    /// The calling thread's name, as the kernel keeps it.
+    private static func threadName() -> String {
+        let descriptor = open("/proc/thread-self/comm", O_RDONLY)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = read(descriptor, &bytes, bytes.count)
+        var name = String(decoding: bytes[..<max(count, 0)], as: UTF8.self)
+        if name.hasSuffix("\n") { name.removeLast() }
+        return name
     }
 
     func testIdleLoops_KeepRunning_TimersFireOnTheirThreads() throws {

@@ -12,7 +12,8 @@
 # BIN_DIR defaults to Benchmarks/.build/release of this checkout, PROGRAM to
 # rxuv-echo (uv-echo: the C floor; SERVER_ARGS then default to none). After
 # 300 connections of warm-up the counters are zeroed, then 2,000 connections
-# are measured. Prints: "PROGRAM: N instructions per connection (M mallocs)".
+# are measured. Prints: "PROGRAM: N instructions per connection (M mallocs)";
+# KEEP_DUMP=FILE keeps the callgrind dump there.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$here/.build/release}"
@@ -55,6 +56,7 @@ sleep 0.5
 callgrind_control -d "$server" >/dev/null 2>&1
 kill -INT "$server"; sleep 1; kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
 dump="$(ls -t "$work"/server.out.* | head -1)"
+[ -n "${KEEP_DUMP:-}" ] && cp "$dump" "$KEEP_DUMP"
 instructions="$(grep -m1 "^summary:\|^totals:" "$dump" | awk '{print $2}')"
 mallocs="$(python3 "$here/Scripts/callgrind_mallocs.py" "$dump")"
 echo "$program: $(( instructions / connections )) instructions per connection ($(python3 -c "print(f'{$mallocs / $connections:.1f}')") mallocs)"

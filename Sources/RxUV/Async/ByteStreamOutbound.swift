@@ -42,7 +42,10 @@ public final class ByteStreamOutbound: Sendable {
     /// A writer for `stream`.
     public init(_ stream: any ByteStream) {
         self.stream = stream
-        self.failures = ParkedWriteFailure(loop: stream.loop, peer: { [weak stream] in stream?.peerDescription })
+        // The stream is held, as the writer holds it (a weak reference would
+        // give the stream a side table, and every retain and release of it
+        // the runtime's slow path, on each read and write).
+        self.failures = ParkedWriteFailure(loop: stream.loop, peer: { [stream] in stream.peerDescription })
         self.outcomes = WriteOutcomes(failures)
     }
 

@@ -54,6 +54,11 @@ final class TLSEngine {
     private var shutdownSent = false
     /// The peer's side ended (`endOfInput`): a read must report how.
     private var inputEnded = false
+    /// Whether OpenSSL may have written for the peer since `takeOutput`
+    /// last emptied the output: only a call into the `SSL` (a handshake
+    /// step, a read, a write, a shutdown) writes there, so with none since,
+    /// `takeOutput` has nothing to ask the BIO about.
+    private var mayHaveOutput = false
 
     /// A connection from `context`. A client sends `serverName` (SNI,
     /// unless it is an IP address) and checks the server's certificate
@@ -149,6 +154,7 @@ final class TLSEngine {
     /// Advances the handshake with what has been fed.
     func handshake() -> HandshakeStep {
         OpenSSLFailure.clear()
+        mayHaveOutput = true
         let result = SSL_do_handshake(ssl)
         if result == 1 { return .done }
         let error = SSL_get_error(ssl, result)
@@ -163,6 +169,8 @@ final class TLSEngine {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
         guard mayRead else { return .needsInput }
         OpenSSLFailure.clear()
+        // A read may answer the peer (a key update, an alert).
+        mayHaveOutput = true
         var count = 0
         if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 {
             return .bytes(count)
@@ -183,6 +191,7 @@ final class TLSEngine {
     func write(_ bytes: ByteBuffer) -> TLSError? {
         guard !bytes.isEmpty else { return nil }
         OpenSSLFailure.clear()
+        mayHaveOutput = true
         return bytes.withUnsafeBytes { memory -> TLSError? in
             var written = 0
             if SSL_write_ex(ssl, memory.baseAddress, memory.count, &written) == 1, written == memory.count {
@@ -198,6 +207,7 @@ final class TLSEngine {
         guard !shutdownSent else { return }
         shutdownSent = true
         OpenSSLFailure.clear()
+        mayHaveOutput = true
         _ = SSL_shutdown(ssl)
         OpenSSLFailure.clear()
     }
@@ -210,11 +220,17 @@ final class TLSEngine {
     /// Takes the ciphertext waiting to go to the peer, in one buffer; `nil`
     /// when there is none.
     func takeOutput() -> ByteBuffer? {
+        guard mayHaveOutput else { return nil }
         let pending = pendingOutput
-        guard pending > 0 else { return nil }
-        return ByteBuffer(unsafeUninitializedCapacity: pending) { memory in
+        guard pending > 0 else {
+            mayHaveOutput = false
+            return nil
+        }
+        let taken = ByteBuffer(unsafeUninitializedCapacity: pending) { memory in
             Int(max(BIO_read(output, memory.baseAddress, Int32(pending)), 0))
         }
+        mayHaveOutput = taken.count < pending
+        return taken
     }
 
     /// What the finished handshake agreed on.

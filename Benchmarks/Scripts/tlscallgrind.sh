@@ -13,8 +13,11 @@
 # rxuv-tls-echo. The certificates are made for the run
 # (scripts/tls-test-certificates.py). The counters are zeroed after the
 # handshakes and 6 s of load, then 5 s are measured and divided by the round
-# trips tlsload completed in them. Prints:
-#   "PROGRAM: N instructions per round trip (R round trips; M mallocs per round trip)"
+# trips tlsload completed in them, and by the messages the server encrypted
+# (its SSL_write calls): a round trip carries more than one message when
+# the server falls behind, so the figure per message is the steadier one
+# from run to run. Prints:
+#   "PROGRAM: N instructions per message, R per round trip (W messages, T round trips; M mallocs per message)"
 # KEEP_DUMP=FILE keeps the callgrind dump there.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -47,4 +50,19 @@ dump="$(ls -t "$work"/server.out.* | head -1)"
 [ -n "${KEEP_DUMP:-}" ] && cp "$dump" "$KEEP_DUMP"
 instructions="$(grep -m1 "^summary:\|^totals:" "$dump" | awk '{print $2}')"
 mallocs="$(python3 "$here/Scripts/callgrind_mallocs.py" "$dump")"
-echo "$program: $(( instructions / round_trips )) instructions per round trip ($round_trips round trips; $(python3 -c "print(f'{$mallocs / $round_trips:.2f}')") mallocs per round trip)"
+# The calls of SSL_write and SSL_write_ex, from the dump's call records.
+messages="$(python3 - "$dump" <<'PY'
+import re, sys
+names, callee, count = {}, None, 0
+for line in open(sys.argv[1], errors="replace"):
+    match = re.match(r"^cfn=\((\d+)\)(?: (.*))?$", line)
+    if match:
+        if match.group(2):
+            names[match.group(1)] = match.group(2).strip()
+        callee = names.get(match.group(1))
+    elif line.startswith("calls=") and callee in ("SSL_write", "SSL_write_ex"):
+        count += int(line[6:].split()[0])
+print(count)
+PY
+)"
+echo "$program: $(( instructions / messages )) instructions per message, $(( instructions / round_trips )) per round trip ($messages messages, $round_trips round trips; $(python3 -c "print(f'{$mallocs / $messages:.2f}')") mallocs per message)"

@@ -5,8 +5,12 @@ import Synchronization
 /// rules of `values`: what has arrived is handed out even in a cancelled
 /// Task; a `next()` that would have to wait in a cancelled Task (cancelled
 /// before or while it waits) throws `CancellationError` and disposes the
-/// subscription. Released with the iteration (the loop ended or left
-/// early), it disposes the subscription.
+/// subscription. The iteration holds it through an `AsyncValuesLease`,
+/// which disposes the subscription when the iteration is released (the
+/// loop ended or left early); the source's observer holds it strongly
+/// until then. (A weak reference from the observer would give it a side
+/// table, and each retain and release of it the runtime's slow path, on
+/// every element.)
 ///
 /// Inlinable, its state usable from inlinable code, so that the module
 /// that iterates a concrete element type (RxUV's `ByteBuffer`s)
@@ -96,10 +100,6 @@ package final class AsyncValues<Element>: @unchecked Sendable {
         self.demand = demand
     }
 
-    deinit {
-        subscription.dispose()
-    }
-
     /// The next element, `nil` at the end; throws the source's error, or
     /// `CancellationError` where the rules say. Runs on the caller's
     /// executor and resumes there: for code of no actor, on the generic
@@ -156,7 +156,7 @@ package final class AsyncValues<Element>: @unchecked Sendable {
             if let subscribe = demand?.subscribe {
                 subscription.setDisposable(subscribe(source, self))
             } else {
-                subscription.setDisposable(source.subscribe { [weak self] event in self?.on(event) })
+                subscription.setDisposable(source.subscribe { event in self.on(event) })
             }
         }
         return takeReady()
@@ -285,9 +285,9 @@ package final class AsyncValuesDemand<Element>: Sendable {
     /// Subscribes the iteration to the source, when the module that knows
     /// the element type brings an observer of its own: one whose
     /// conformance is compiled for that type, so that each element reaches
-    /// `AsyncValues.on(_:)` in specialised code. The observer must hold the
-    /// iteration weakly (the iteration holds the subscription). `nil`: a
-    /// closure observer.
+    /// `AsyncValues.on(_:)` in specialised code. The observer may hold the
+    /// iteration strongly: the iteration's lease disposes the subscription
+    /// when the iteration ends. `nil`: a closure observer.
     @usableFromInline package let subscribe: (@Sendable (Observable<Element>, AsyncValues<Element>) -> Disposable)?
 
     /// A demand with these watermarks, weight and calls; `lowWatermark`
@@ -303,5 +303,22 @@ package final class AsyncValuesDemand<Element>: Sendable {
         self.pause = pause
         self.resume = resume
         self.subscribe = subscribe
+    }
+}
+
+/// An iteration's hold on its `AsyncValues`: released with the iteration
+/// (the last copy of its iterator), it disposes the subscription, which
+/// lets the source's observer, and so the `AsyncValues`, go.
+@usableFromInline
+package final class AsyncValuesLease<Element>: Sendable {
+    @usableFromInline package let values: AsyncValues<Element>
+
+    @usableFromInline
+    package init(_ values: AsyncValues<Element>) {
+        self.values = values
+    }
+
+    deinit {
+        values.subscription.dispose()
     }
 }

@@ -44,16 +44,16 @@ public struct ObservableValues<Element>: AsyncSequence {
     /// An iteration: subscribes to the source on its first `next()`.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(values: AsyncValues(source, demand: demand))
+        Iterator(lease: AsyncValuesLease(AsyncValues(source, demand: demand)))
     }
 
     /// Iterates one subscription's elements.
     public struct Iterator: AsyncIteratorProtocol {
-        @usableFromInline let values: AsyncValues<Element>
+        @usableFromInline let lease: AsyncValuesLease<Element>
 
         @usableFromInline
-        init(values: AsyncValues<Element>) {
-            self.values = values
+        init(lease: AsyncValuesLease<Element>) {
+            self.lease = lease
         }
 
         /// The next element; `nil` after completion. Throws the source's
@@ -62,7 +62,7 @@ public struct ObservableValues<Element>: AsyncSequence {
         /// iteration on an actor (or a `Loop`) takes no hop per element.
         @inlinable
         nonisolated(nonsending) public mutating func next() async throws -> Element? {
-            try await values.next()
+            try await lease.values.next()
         }
 
         /// The next element, on `actor`'s executor: what `for try await`
@@ -71,9 +71,9 @@ public struct ObservableValues<Element>: AsyncSequence {
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             if actor == nil {
-                return try await values.next()
+                return try await lease.values.next()
             }
-            return try await values.next(isolation: actor)
+            return try await lease.values.next(isolation: actor)
         }
     }
 }

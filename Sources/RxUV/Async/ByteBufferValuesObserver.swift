@@ -4,12 +4,12 @@
 /// `values`) reads with: a type of this module, so that each read reaches
 /// the iteration (`AsyncValues<ByteBuffer>`) through code compiled for
 /// `ByteBuffer`, with no generic metadata looked up per read. Holds the
-/// iteration weakly: the iteration holds the subscription, and disposes it
-/// when it ends.
+/// iteration until the subscription is disposed, which the iteration's
+/// lease does when the iteration ends.
 package final class ByteBufferValuesObserver: ObserverType {
     package typealias Element = ByteBuffer
 
-    private weak let values: AsyncValues<ByteBuffer>?
+    private let values: AsyncValues<ByteBuffer>
 
     init(_ values: AsyncValues<ByteBuffer>) {
         self.values = values
@@ -22,14 +22,14 @@ package final class ByteBufferValuesObserver: ObserverType {
     }
 
     package func on(_ event: Event<ByteBuffer>) {
-        values?.on(event)
+        values.on(event)
     }
 
     package func onNext(_ element: ByteBuffer) {
-        values?.on(.next(element))
+        values.on(.next(element))
     }
 
     package func onCompleted() {
-        values?.on(.completed)
+        values.on(.completed)
     }
 }

@@ -112,6 +112,9 @@ final class ParkedWriteFailure: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether `state` holds a failure: read without the lock by
+    /// `throwParked`, which a writer calls twice a write.
+    private let parked = Atomic<Bool>(false)
     private let loop: Loop
     /// The peer a report names, written out only for a report.
     private let peer: @Sendable () -> String?
@@ -129,7 +132,14 @@ final class ParkedWriteFailure: Sendable {
 
     /// Throws the parked failure, once.
     func throwParked() throws(UVError) {
-        if let failure = state.withLock({ state in state.failure.take() }) {
+        // A failure parked on another thread after this load is thrown by
+        // the next call, as one parked just after the lock would be.
+        guard parked.load(ordering: .acquiring) else { return }
+        let failure = state.withLock { state -> UVError? in
+            parked.store(false, ordering: .relaxed)
+            return state.failure.take()
+        }
+        if let failure {
             throw failure
         }
     }
@@ -140,6 +150,7 @@ final class ParkedWriteFailure: Sendable {
             guard state.writerAlive else { return true }
             if state.failure == nil {
                 state.failure = failure
+                parked.store(true, ordering: .releasing)
             }
             return false
         }
@@ -150,12 +161,13 @@ final class ParkedWriteFailure: Sendable {
 
     /// The writer went away: a parked failure can reach no one else.
     func writerReleased() {
-        let parked = state.withLock { state -> UVError? in
+        let unthrown = state.withLock { state -> UVError? in
             state.writerAlive = false
+            parked.store(false, ordering: .relaxed)
             return state.failure.take()
         }
-        if let parked {
-            report(parked, context)
+        if let unthrown {
+            report(unthrown, context)
         }
     }
 }

@@ -56,8 +56,9 @@ final class TLSEngine {
     private var inputEnded = false
     /// Whether OpenSSL may have written for the peer since `takeOutput`
     /// last emptied the output: only a call into the `SSL` (a handshake
-    /// step, a read, a write, a shutdown) writes there, so with none since,
-    /// `takeOutput` has nothing to ask the BIO about.
+    /// step, a read, a write, a shutdown: `willCallSSL` marks each) writes
+    /// there, so with none since, `takeOutput` has nothing to ask the BIO
+    /// about.
     private var mayHaveOutput = false
 
     /// A connection from `context`. A client sends `serverName` (SNI,
@@ -151,10 +152,19 @@ final class TLSEngine {
         inputEnded || BIO_ctrl_pending(input) > 0 || SSL_has_pending(ssl) == 1
     }
 
-    /// Advances the handshake with what has been fed.
-    func handshake() -> HandshakeStep {
+    /// Before each call that moves the connection (a handshake step, a
+    /// read, a write, a shutdown): the thread's error queue is emptied, so
+    /// that the call's failure is read alone, and the output is marked as
+    /// possibly written (a read too may answer the peer: a key update, an
+    /// alert).
+    private func willCallSSL() {
         OpenSSLFailure.clear()
         mayHaveOutput = true
+    }
+
+    /// Advances the handshake with what has been fed.
+    func handshake() -> HandshakeStep {
+        willCallSSL()
         let result = SSL_do_handshake(ssl)
         if result == 1 { return .done }
         let error = SSL_get_error(ssl, result)
@@ -168,9 +178,7 @@ final class TLSEngine {
     /// holds, up to the buffer's size.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
         guard mayRead else { return .needsInput }
-        OpenSSLFailure.clear()
-        // A read may answer the peer (a key update, an alert).
-        mayHaveOutput = true
+        willCallSSL()
         var count = 0
         if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 {
             return .bytes(count)
@@ -190,8 +198,7 @@ final class TLSEngine {
     /// handshake takes every byte or fails.
     func write(_ bytes: ByteBuffer) -> TLSError? {
         guard !bytes.isEmpty else { return nil }
-        OpenSSLFailure.clear()
-        mayHaveOutput = true
+        willCallSSL()
         return bytes.withUnsafeBytes { memory -> TLSError? in
             var written = 0
             if SSL_write_ex(ssl, memory.baseAddress, memory.count, &written) == 1, written == memory.count {
@@ -206,14 +213,13 @@ final class TLSEngine {
     func shutdown() {
         guard !shutdownSent else { return }
         shutdownSent = true
-        OpenSSLFailure.clear()
-        mayHaveOutput = true
+        willCallSSL()
         _ = SSL_shutdown(ssl)
         OpenSSLFailure.clear()
     }
 
     /// Ciphertext waiting to go to the peer, in bytes.
-    var pendingOutput: Int {
+    private var pendingOutput: Int {
         Int(BIO_ctrl_pending(output))
     }
 

@@ -107,8 +107,17 @@ where Observer.Element == Decoder.Frame {
     // event delivery, which the grammar serialises, and never through
     // overlapping accesses; the runtime's dynamic checks (two
     // `swift_beginAccess` calls per frame) would only cost time.
+    /// Changed in place, so that what it keeps (a buffer, an array) is
+    /// held once and grows without a copy.
     @exclusivity(unchecked) private var decoder: Decoder
-    /// The bytes of a frame that is not whole yet.
+    /// A read is being decoded: a frame's observer runs inside the loop,
+    /// and a source that emits again from there must find it in use.
+    @exclusivity(unchecked) private var isDecoding = false
+    /// The source completed from inside a frame's observer: the loop ends
+    /// the stream when it is done.
+    @exclusivity(unchecked) private var completedWhileDecoding = false
+    /// The bytes of a frame that is not whole yet; and bytes that arrived
+    /// while a frame's observer ran, which the loop decodes next.
     @exclusivity(unchecked) private var pending: ByteBuffer?
 
     init(decoder: Decoder, observer: Observer, cancel: SinkDisposer) {
@@ -138,24 +147,42 @@ where Observer.Element == Decoder.Frame {
         } else {
             input = bytes
         }
-        var reader = ByteBuffer.Reader(input)
         guard !isDisposed else { return }
-        // The decoder is taken out for the loop, and put back after it: a
-        // frame's observer runs inside it, and must not find it in use.
-        var decoder = self.decoder
+        guard !isDecoding else {
+            // Emitted from inside a frame's observer: decoded by the loop
+            // below, in the call that is decoding, once that observer
+            // returns.
+            pending = input
+            return
+        }
+        isDecoding = true
+        var reader = ByteBuffer.Reader(input)
         do {
-            try decoder.decodeAll(&reader) { frame in
-                forwardNext(frame)
-                return !isDisposed
+            while true {
+                try decoder.decodeAll(&reader) { frame in
+                    forwardNext(frame)
+                    return !isDisposed
+                }
+                guard !isDisposed, var more = pending else { break }
+                pending = nil
+                if reader.readableBytes > 0 {
+                    var rest = reader.remaining
+                    rest.append(more)
+                    more = rest
+                }
+                reader = ByteBuffer.Reader(more)
             }
-            self.decoder = decoder
         } catch {
-            self.decoder = decoder
+            isDecoding = false
             forwardError(error)
             return
         }
+        isDecoding = false
         if !isDisposed, reader.readableBytes > 0 {
             pending = reader.remaining
+        }
+        if completedWhileDecoding {
+            onCompleted()
         }
     }
 
@@ -171,6 +198,10 @@ where Observer.Element == Decoder.Frame {
     }
 
     func onCompleted() {
+        guard !isDecoding else {
+            completedWhileDecoding = true
+            return
+        }
         if let partial = pending {
             pending = nil
             var reader = ByteBuffer.Reader(partial)

@@ -12,6 +12,9 @@
 # /plaintext, CONNECTIONS to 100. Counters are zeroed after 1 s of load,
 # then 4 s are measured and divided by the requests wrk completed in them.
 # Prints: "PATH c=C: N instructions per request (R requests; M mallocs per request)".
+# WRK_SCRIPT=FILE drives wrk with that Lua script (wrk -s), for requests
+# that change (Benchmarks/Scripts/wrk-paths.lua: a new path every request).
+# KEEP_DUMP=FILE keeps the callgrind dump there.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$here/.build/release}"
@@ -31,9 +34,11 @@ valgrind --tool=callgrind --callgrind-out-file="$work/http.out" "$work/rxuv-http
 server=$!
 for _ in $(seq 1 100); do grep -q port "$work/port" && break; sleep 0.1; done
 port="$(awk '/port/ {print $2}' "$work/port")"
-wrk -t1 -c"$connections" -d1 "http://127.0.0.1:$port$path" >/dev/null
+script=()
+[ -n "${WRK_SCRIPT:-}" ] && script=(-s "$WRK_SCRIPT")
+wrk -t1 -c"$connections" -d1 "${script[@]}" "http://127.0.0.1:$port$path" >/dev/null
 callgrind_control -z "$server" >/dev/null 2>&1
-wrk -t1 -c"$connections" -d4 "http://127.0.0.1:$port$path" >"$work/load.txt"
+wrk -t1 -c"$connections" -d4 "${script[@]}" "http://127.0.0.1:$port$path" >"$work/load.txt"
 callgrind_control -d "$server" >/dev/null 2>&1
 kill "$server"; sleep 1; kill -9 "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
 requests="$(awk '/requests in/ {print $1}' "$work/load.txt")"

@@ -43,6 +43,8 @@ public struct HTTPRequestDecoder: FrameDecoder {
     private var bodyReceived = 0
     /// The head's first line ended within `maxRequestLineLength`.
     private var sawRequestLine = false
+    /// The last request line and Host, parsed once for their repeats.
+    private var recent = HTTPRecentHead()
 
     /// A decoder with `limits`.
     public init(limits: HTTPLimits = HTTPLimits()) {
@@ -235,11 +237,13 @@ public struct HTTPRequestDecoder: FrameDecoder {
         }
     }
 
-    private func parseHead(_ head: HeadBytes) throws -> HTTPRequestHead {
+    private mutating func parseHead(_ head: HeadBytes) throws -> HTTPRequestHead {
         let lineCount = try Self.countLines(head)
         var lines = Lines(head)
         guard let requestLine = lines.next() else { throw HTTPParseError.badRequest("no request line") }
-        let (method, target, minor) = try Self.parseRequestLine(requestLine)
+        // A line that repeats the last one was parsed and accepted then.
+        let lineRepeats = recent.repeatsLine(requestLine)
+        let parsedLine = lineRepeats ? recent.parsedLine : try Self.parseRequestLine(requestLine)
         guard lineCount - 1 <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) header fields")
         }
@@ -257,7 +261,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
             let split = try Self.splitField(line)
             if Self.isHost(split.name) {
                 framing.hostCount += 1
-                if framing.host == nil { framing.host = String(decoding: split.value, as: UTF8.self) }
+                if framing.host == nil { framing.host = split.value }
                 continue
             }
             let field = try Self.field(split)
@@ -275,13 +279,21 @@ public struct HTTPRequestDecoder: FrameDecoder {
             }
             fields.append(field)
         }
-        return try interpret(method: method, target: target, minor: minor, fields: fields, framing: framing)
+        guard let parsedLine else { preconditionFailure("HTTPRequestDecoder: a repeated line with nothing kept") }
+        let minor = parsedLine.minor
+        let meaning = try interpret(minor: minor, framing: framing)
+        let request =
+            lineRepeats && recent.repeatsHost(framing.host)
+            ? recent.repeated(with: fields)
+            : recent.request(line: requestLine, parsed: parsedLine, host: framing.host, fields: fields)
+        return HTTPRequestHead(
+            request: request, minorVersion: minor, body: meaning.body, keepAlive: meaning.keepAlive, expectsContinue: meaning.expectsContinue)
     }
 
     /// The values of the fields that decide a request's framing, in order.
     private struct FramingFields {
-        /// The first Host, and how many there were.
-        var host: String?
+        /// The first Host's value, in the head's bytes, and how many there were.
+        var host: HeadSlice?
         var hostCount = 0
         var transferEncodings: [String] = []
         var contentLengths: [String] = []
@@ -290,7 +302,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
     }
 
     /// `method SP request-target SP HTTP-version` (RFC 9112 §3), exactly.
-    private static func parseRequestLine(_ line: HeadSlice) throws -> (HTTPRequest.Method, String, Int) {
+    private static func parseRequestLine(_ line: HeadSlice) throws -> (method: HTTPRequest.Method, target: String, minor: Int) {
         guard let firstSpace = line.firstIndex(of: HTTPSyntax.space),
             let secondSpace = line[(firstSpace + 1)...].firstIndex(of: HTTPSyntax.space),
             !line[(secondSpace + 1)...].contains(HTTPSyntax.space)
@@ -381,15 +393,16 @@ public struct HTTPRequestDecoder: FrameDecoder {
             && name[start + 2] | 0x20 == UInt8(ascii: "s") && name[start + 3] | 0x20 == UInt8(ascii: "t")
     }
 
-    /// The request's meaning: Host, the body's framing, keep-alive, Expect.
-    private func interpret(method: HTTPRequest.Method, target: String, minor: Int, fields: HTTPFields, framing: FramingFields) throws -> HTTPRequestHead {
+    /// The request's meaning: Host checked, the body's framing,
+    /// keep-alive, Expect.
+    private func interpret(minor: Int, framing: FramingFields) throws -> (body: HTTPRequestHead.BodyFraming, keepAlive: Bool, expectsContinue: Bool) {
         // Host becomes the request's authority (swift-http-types keeps it
         // out of the header fields, as HTTP/2's :authority).
         if minor >= 1, framing.hostCount != 1 {
             throw HTTPParseError.badRequest(framing.hostCount == 0 ? "no Host" : "more than one Host")
         }
         if framing.hostCount > 1 { throw HTTPParseError.badRequest("more than one Host") }
-        if var host = framing.host, !host.withUTF8({ $0.allSatisfy(HTTPSyntax.isHost) }) {
+        if let host = framing.host, !host.allSatisfy(HTTPSyntax.isHost) {
             throw HTTPParseError.badRequest("malformed Host")
         }
         let transferEncodings = framing.transferEncodings
@@ -417,8 +430,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
         let connection = framing.connection.flatMap(HTTPSyntax.listMembers)
         let keepAlive = minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
         let expects = minor >= 1 && body != .none && framing.expect.flatMap(HTTPSyntax.listMembers).contains("100-continue")
-        let request = HTTPRequest(method: method, scheme: nil, authority: framing.host, path: target, headerFields: fields)
-        return HTTPRequestHead(request: request, minorVersion: minor, body: body, keepAlive: keepAlive, expectsContinue: expects)
+        return (body, keepAlive, expects)
     }
 
     // MARK: Chunks

@@ -150,4 +150,66 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         XCTAssertEqual(head("PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, true)
         XCTAssertEqual(head("GET / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, false, "no body, nothing to wait for")
     }
+
+    /// A connection's requests that repeat the last request line or Host
+    /// (which the decoder parses once, `HTTPRecentHead`) decode to what
+    /// each decodes to alone: 400 requests drawn from lines and Hosts that
+    /// differ in a byte, a case, a version, a length (one past what is
+    /// kept), with and without Host, in HTTP/1.0 and 1.1.
+    func testRepeatedLinesAndHosts_DecodeAsAlone() throws {
+        let long = "/" + String(repeating: "x", count: HTTPRecentHead.longestKept)
+        let lines = [
+            "GET /a HTTP/1.1", "GET /a HTTP/1.0", "GET /ab HTTP/1.1", "GET /b HTTP/1.1", "HEAD /a HTTP/1.1", "get /a HTTP/1.1",
+            "PURGE /a?q=1 HTTP/1.1", "GET \(long) HTTP/1.1", "GET \(long.dropLast()) HTTP/1.1",
+        ]
+        let hosts: [String?] = [
+            "Host: h", "Host: h2", "host:   h  ", "HOST: H", "Host: h:8080", "Host: \(String(repeating: "h", count: HTTPRecentHead.longestKept + 1))", nil,
+        ]
+        var generator = SeededGenerator(seed: 27)
+        var requests: [String] = []
+        var (line, host) = (lines[0], hosts[0])
+        while requests.count < 400 {
+            // Each as the last one half of the time.
+            if Bool.random(using: &generator) { line = lines.randomElement(using: &generator)! }
+            if Bool.random(using: &generator) { host = hosts.randomElement(using: &generator)! }
+            // HTTP/1.1 needs Host: such a request would end the connection.
+            if host == nil, line.hasSuffix("1.1") { continue }
+            let extra = Bool.random(using: &generator) ? "Accept: */*\r\n" : ""
+            requests.append(line + "\r\n" + (host.map { $0 + "\r\n" } ?? "") + extra + "\r\n")
+        }
+        let alone = requests.map { decodeAll([ByteBuffer(Array($0.utf8))]).parts }
+        let bytes = Array(requests.joined().utf8)
+        // Whole, and in reads cut at random.
+        var cuts: [Int] = []
+        for _ in 0..<200 { cuts.append(Int.random(in: 1..<bytes.count, using: &generator)) }
+        for chunks in [[ByteBuffer(bytes)], split(bytes, at: cuts.sorted())] {
+            let together = decodeAll(chunks)
+            XCTAssertNil(together.error)
+            XCTAssertEqual(together.parts.count, requests.count)
+            for (index, parts) in alone.enumerated() where index < together.parts.count {
+                guard case .head(let expected)? = parts.first, parts.count == 1 else { return XCTFail("request \(index) alone: \(parts)") }
+                guard case .head(let head) = together.parts[index] else { return XCTFail("request \(index): \(together.parts[index])") }
+                XCTAssertEqual(head, expected, "request \(index): \(requests[index])")
+            }
+        }
+    }
+
+    /// A repeated request line or Host is checked as any other: the
+    /// request it comes in is refused as it would be alone.
+    func testRepeatedLineOrHost_StillChecked() {
+        let first = "GET /a HTTP/1.1\r\nHost: h\r\n\r\n"
+        let cases: [(String, String)] = [
+            ("GET /a HTTP/1.1\r\n\r\n", "no Host"),
+            ("GET /a HTTP/1.1\r\nHost: h\r\nHost: h\r\n\r\n", "more than one Host"),
+            ("GET /a HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", "Content-Length and Transfer-Encoding"),
+            ("GET /a  HTTP/1.1\r\nHost: h\r\n\r\n", "malformed request line"),
+            ("GET /a HTTP/1.1\r\nHost: h h\r\n\r\n", "malformed Host"),
+        ]
+        for (second, reason) in cases {
+            let decoded = decodeAll([ByteBuffer(Array((first + second).utf8))])
+            XCTAssertEqual(decoded.parts.count, 1, reason)
+            XCTAssertEqual((decoded.error as? HTTPParseError)?.reason, reason)
+            XCTAssertEqual((decoded.error as? HTTPParseError)?.status, .badRequest, reason)
+        }
+    }
 }

@@ -1,0 +1,103 @@
+import HTTPTypes
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The request line and `Host` a connection sent last, as sent and as
+/// parsed, so that a request that repeats both is not parsed into new
+/// values again: a client that polls (a health check, a metrics scrape, a
+/// load test) repeats its request line, and every request on a keep-alive
+/// connection its Host. Parsing the line and making swift-http-types'
+/// pseudo-header fields (each value checked again, each an allocation)
+/// is most of a small request's head; a repeat costs a comparison of the
+/// bytes instead, and a request that repeats neither about the same.
+///
+/// Only bytes that were parsed and accepted are kept, and only a match of
+/// every byte is taken as a repeat, so what a request decodes to is the
+/// same with or without it. One per `HTTPRequestDecoder`, that is one per
+/// connection; lines longer than `longestKept` are not kept.
+struct HTTPRecentHead {
+    /// The longest request line or Host value kept.
+    static var longestKept: Int { 256 }
+
+    /// The last request line as sent, without its line end; empty when
+    /// none is kept.
+    private var line: [UInt8] = []
+    /// The last Host value as sent (`nil`: the request had none).
+    private var host: [UInt8]?
+    /// The last request: method, path and authority, with no header
+    /// fields; `nil` until one is kept.
+    private var request: HTTPRequest?
+    /// The last request's minor version.
+    private(set) var minorVersion = 1
+
+    /// Whether `line` is the last request line kept.
+    func repeatsLine(_ line: HeadSlice) -> Bool {
+        request != nil && Self.same(self.line, line)
+    }
+
+    /// Whether `host` is the last Host kept (`nil`: none).
+    func repeatsHost(_ host: HeadSlice?) -> Bool {
+        guard request != nil else { return false }
+        switch (self.host, host) {
+        case (nil, nil): return true
+        case (let kept?, let host?): return Self.same(kept, host)
+        default: return false
+        }
+    }
+
+    /// What the last request line kept was parsed into.
+    var parsedLine: (method: HTTPRequest.Method, target: String, minor: Int)? {
+        request.map { ($0.method, $0.path ?? "", minorVersion) }
+    }
+
+    /// The last request kept, with `fields`: for a request whose line and
+    /// Host repeat it.
+    func repeated(with fields: HTTPFields) -> HTTPRequest {
+        guard var request else { preconditionFailure("HTTPRecentHead: no request kept") }
+        request.headerFields = fields
+        return request
+    }
+
+    /// A request parsed from `line` and `host`, made into a request with
+    /// `fields`; its line and Host are kept for the next request when
+    /// both are short enough. The header fields are never kept.
+    mutating func request(
+        line: HeadSlice, parsed: (method: HTTPRequest.Method, target: String, minor: Int), host: HeadSlice?, fields: HTTPFields
+    ) -> HTTPRequest {
+        var made = HTTPRequest(
+            method: parsed.method, scheme: nil, authority: host.map { String(decoding: $0, as: UTF8.self) }, path: parsed.target,
+            headerFields: HTTPFields())
+        if line.count <= Self.longestKept, (host?.count ?? 0) <= Self.longestKept {
+            Self.keep(line, in: &self.line)
+            if let host {
+                if !repeatsHost(host) {
+                    var kept = self.host.take() ?? []
+                    Self.keep(host, in: &kept)
+                    self.host = kept
+                }
+            } else {
+                self.host = nil
+            }
+            minorVersion = parsed.minor
+            request = made
+        } else {
+            request = nil
+        }
+        made.headerFields = fields
+        return made
+    }
+
+    /// `bytes` into `storage`, in the room it has.
+    private static func keep(_ bytes: HeadSlice, in storage: inout [UInt8]) {
+        storage.removeAll(keepingCapacity: true)
+        storage.append(contentsOf: UnsafeBufferPointer(rebasing: bytes))
+    }
+
+    private static func same(_ kept: [UInt8], _ bytes: HeadSlice) -> Bool {
+        guard kept.count == bytes.count else { return false }
+        guard let base = bytes.base.baseAddress, !bytes.isEmpty else { return true }
+        return kept.withUnsafeBufferPointer { memcmp($0.baseAddress!, base + bytes.startIndex, bytes.count) == 0 }
+    }
+}

@@ -95,9 +95,11 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         self.observer = observer
         armTimer(head: true)
         let decoder = HTTPRequestDecoder(limits: options.limits)
+        // Both observers hold the connection strongly (a weak load per read
+        // costs more than the read's delivery); `finish` disposes them.
         reading.setDisposable(
             stream.receivedData
-                .do(onNext: { [weak self] _ in self?.bytesArrived() })
+                .do(onNext: { [self] _ in bytesArrived() })
                 .decodeFrames(decoder)
                 .subscribe(HTTPPartObserver(self)))
         quiescing.setDisposable(
@@ -587,8 +589,12 @@ final class HTTPExchange: ObserverType, @unchecked Sendable {
     }
 
     /// The connection the answer goes to (none for a refusal, which
-    /// answers in place of a handler).
-    private weak var connection: (any HTTPServerEvents)?
+    /// answers in place of a handler). Held strongly: a weak reference
+    /// would cost every request a side table's work (about 250
+    /// instructions). The cycle it makes with the connection's `exchange`
+    /// ends when the exchange is over or the connection finishes, which
+    /// also disposes the handler's `Single`, the exchange's other owner.
+    private let connection: (any HTTPServerEvents)?
 
     init(head: HTTPRequestHead, body: HTTPBodySource?, keepAlive: Bool, connection: (any HTTPServerEvents)? = nil) {
         self.head = head
@@ -625,9 +631,12 @@ protocol HTTPServerEvents: AnyObject {
     func writeFailed()
 }
 
-/// Passes the decoder's events to the connection.
+/// Passes the decoder's events to the connection. Holds it strongly (a
+/// weak load per part would cost more than the part's delivery): the
+/// cycle through the connection's `reading` ends when the connection
+/// finishes, which disposes it.
 final class HTTPPartObserver: ObserverType {
-    private weak var connection: (any HTTPServerEvents)?
+    private let connection: any HTTPServerEvents
 
     init(_ connection: any HTTPServerEvents) {
         self.connection = connection
@@ -635,9 +644,9 @@ final class HTTPPartObserver: ObserverType {
 
     func on(_ event: Event<HTTPRequestPart>) {
         switch event {
-        case .next(let part): connection?.input(.part(part))
-        case .error(let error): connection?.input(.failed(error))
-        case .completed: connection?.input(.ended)
+        case .next(let part): connection.input(.part(part))
+        case .error(let error): connection.input(.failed(error))
+        case .completed: connection.input(.ended)
         }
     }
 }

@@ -188,4 +188,35 @@ final class HTTPServerLimitsTests: BridgeTestCase {
         XCTAssertTrue(output.contains("Connection: close"), output)
         XCTAssertTrue(output.hasSuffix("last"), output)
     }
+
+    /// Clients that leave before their answer: one whose handler never
+    /// answers (its connection is reset at the drain's deadline), one
+    /// answered later from another thread (the answer finds the peer
+    /// gone). Each connection ends, and nothing of it is left: the test's
+    /// leak gate counts the objects that hold one another (the connection,
+    /// its exchange, the observers of its parts).
+    func testClientLeavesBeforeTheAnswer_NothingLeft() throws {
+        let late = DispatchQueue(label: "late answers")
+        let handler: HTTPHandler = { request in
+            guard request.path == "/late" else { return .never() }
+            return Single.create { observer in
+                late.asyncAfter(deadline: .now() + .milliseconds(200)) { observer(.success(.text("late"))) }
+                return Disposables.create()
+            }
+        }
+        let sendAndLeave = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(("GET %s HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n" % sys.argv[2]).encode())
+            s.close()
+            """
+        try loop.run { [loop = loop!] in
+            let server = try await loop.rx.serveHTTP(host: "127.0.0.1", port: 0, handler: handler).value
+            for path in ["/never", "/late"] {
+                _ = try await loop.python(sendAndLeave, ["\(server.address.port)", path])
+            }
+            try await Task.sleep(for: .milliseconds(400))
+            try await server.drain(deadline: .milliseconds(300)).value
+        }
+    }
 }

@@ -61,8 +61,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     /// The peer's description, asked for once.
     private lazy var peer = stream.peerDescription
     /// What every write of this connection reports to: one observer for
-    /// all of them.
-    private lazy var writeWatcher = HTTPWriteWatcher(self)
+    /// all of them, told of the connection when it starts.
+    private let writeWatcher = HTTPWriteWatcher()
 
     init(_ served: ServedConnection<Connection>, options: HTTPServerOptions, handler: @escaping HTTPHandler) {
         self.stream = served.connection
@@ -93,17 +93,22 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
 
     private func start(_ observer: @escaping (CompletableEvent) -> Void) {
         self.observer = observer
+        writeWatcher.connection = self
         armTimer(head: true)
         let decoder = HTTPRequestDecoder(limits: options.limits)
-        // Both observers hold the connection strongly (a weak load per read
-        // costs more than the read's delivery); `finish` disposes them.
+        // Both observers hold the connection strongly, as everything the
+        // connection starts does (its timer, the drain's signal, a file
+        // body's write, the writes' watcher until `finish` lets it go):
+        // no weak reference to it, which would give it a side table and
+        // send every retain and release of it down the slow path (about
+        // 500 instructions a request). `finish` disposes them all.
         reading.setDisposable(
             stream.receivedData
                 .do(onNext: { [self] _ in bytesArrived() })
                 .decodeFrames(decoder)
                 .subscribe(HTTPPartObserver(self)))
         quiescing.setDisposable(
-            quiesce.subscribe(onNext: { [weak self] in self?.drainStarted() }))
+            quiesce.subscribe(onNext: { [self] in drainStarted() }))
     }
 
     /// An input goes to the request whose body is arriving, or starts the
@@ -317,8 +322,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     /// Sends a file's body; the exchange ends with it.
     private func send(_ body: Completable, for exchange: HTTPExchange) {
         exchange.work = body.subscribe(
-            onCompleted: { [weak self] in self?.finished(exchange) },
-            onError: { [weak self] error in self?.responseFailed(error) })
+            onCompleted: { [self] in finished(exchange) },
+            onError: { [self] error in responseFailed(error) })
     }
 
     /// Writes a streamed body as it comes, counting it against its length.
@@ -476,8 +481,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     private func schedule(after interval: RxTimeInterval) {
-        let disposable = loop.scheduleRelative((), dueTime: interval) { [weak self] _ in
-            self?.timerFired()
+        let disposable = loop.scheduleRelative((), dueTime: interval) { [self] _ in
+            timerFired()
             return Disposables.create()
         }
         timer = (disposable, loop.now + interval)
@@ -522,6 +527,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         }
         exchange = nil
         backlog = []
+        writeWatcher.connection = nil
         let observer = self.observer
         self.observer = nil
         if notify { observer?(.completed) }
@@ -653,12 +659,10 @@ final class HTTPPartObserver: ObserverType {
 
 /// Watches a connection's writes: a failure stops its answering.
 final class HTTPWriteWatcher: ObserverType, @unchecked Sendable {
-    // @unchecked Sendable: `connection` is set once.
-    private weak var connection: (any HTTPServerEvents)?
-
-    init(_ connection: any HTTPServerEvents) {
-        self.connection = connection
-    }
+    /// The connection, until it finishes (which ends the cycle).
+    // @unchecked Sendable: `connection` is touched on the loop thread
+    // only, where writes end and the connection finishes.
+    var connection: (any HTTPServerEvents)?
 
     func on(_ event: Event<Never>) {
         if case .error = event {

@@ -1,6 +1,10 @@
 import HTTPTypes
 import RxCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Routes requests by method and path to handlers: a path pattern is
 /// segments separated by `/`, each literal, a `{name}` that takes one
 /// segment (percent-decoded into `request.parameters[name]`), or, last, a
@@ -27,27 +31,29 @@ public struct HTTPRouter: Sendable {
     private var routes: [Route] = []
 
     /// The routes of literal paths, by path: compared in turn while there
-    /// are a few (two short strings compare in a few instructions, where
-    /// hashing one costs hundreds), looked up by hash beyond that.
+    /// are a few (two short byte strings compare in a few instructions,
+    /// where hashing one costs hundreds), looked up by hash beyond that.
     private enum LiteralRoutes: Sendable {
-        case few([(path: String, routes: [Route])])
+        case few([(path: [UInt8], routes: [Route])])
         case many([String: [Route]])
 
         static var mostCompared: Int { 8 }
 
         init(_ paths: [String: [Route]]) {
-            self = paths.count <= Self.mostCompared ? .few(paths.map { ($0.key, $0.value) }) : .many(paths)
+            self = paths.count <= Self.mostCompared ? .few(paths.map { (Array($0.key.utf8), $0.value) }) : .many(paths)
         }
 
-        subscript(path: String) -> [Route]? {
+        /// The routes of the path whose UTF-8 bytes are `path`.
+        subscript(path: UnsafeBufferPointer<UInt8>) -> [Route]? {
             switch self {
             case .few(let entries):
-                for entry in entries where entry.path == path {
-                    return entry.routes
+                for entry in entries where entry.path.count == path.count {
+                    let same = path.isEmpty || entry.path.withUnsafeBufferPointer { memcmp($0.baseAddress!, path.baseAddress!, path.count) == 0 }
+                    if same { return entry.routes }
                 }
                 return nil
             case .many(let paths):
-                return paths[path]
+                return paths[String(decoding: path, as: UTF8.self)]
             }
         }
     }
@@ -100,9 +106,13 @@ public struct HTTPRouter: Sendable {
         let literal = LiteralRoutes(paths)
         return { [literal, routes] request in
             let method = request.head.method
-            let path = request.path
             var allowed: [HTTPRequest.Method] = []
-            if let routes = literal[String(path)] {
+            // The path as sent, up to its query, in the target's bytes.
+            var target = request.head.path ?? ""
+            let literalRoutes = target.withUTF8 { bytes in
+                literal[UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)])]
+            }
+            if let routes = literalRoutes {
                 for route in routes {
                     if route.method == method || (method == .head && route.method == .get) {
                         return route.handler(request)
@@ -111,8 +121,8 @@ public struct HTTPRouter: Sendable {
                 }
             }
             // Every pattern is matched against the path's bytes, got once.
-            var target = path
-            let found = target.withUTF8 { bytes -> (Route, [String: String]?)? in
+            var path = request.path
+            let found = path.withUTF8 { bytes -> (Route, [String: String]?)? in
                 for route in routes {
                     guard let parameters = route.pattern.match(bytes) else { continue }
                     guard route.method == method || (method == .head && route.method == .get) else {

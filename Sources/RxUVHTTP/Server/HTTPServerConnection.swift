@@ -177,7 +177,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     /// Answers `status` with `reason` in place of a request, then closes.
     private func refuse(_ status: HTTPResponse.Status, _ reason: String) {
         acceptsNoMore = true
-        let refused = HTTPExchange(head: HTTPServerConnectionConstants.refusedHead, body: nil, keepAlive: false)
+        // A GET, so the refusal carries its body.
+        let refused = HTTPExchange(method: .get, minorVersion: 1, expectsContinue: false, body: nil, keepAlive: false)
         exchange = refused
         respond(.text(reason + "\n", status: status), to: refused)
     }
@@ -202,7 +203,9 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             case .chunked: nil
             }
         let body = head.body == .none ? nil : HTTPBodySource(loop: loop, declaredLength: declared, connection: self, bufferLimit: options.bodyBufferSize)
-        let exchange = HTTPExchange(head: head, body: body, keepAlive: keepAlive, connection: self)
+        let exchange = HTTPExchange(
+            method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue, body: body,
+            keepAlive: keepAlive, connection: self)
         if options.onResponse != nil {
             exchange.began = .now
         }
@@ -253,7 +256,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     private func respond(_ response: HTTPServerResponse, to exchange: HTTPExchange) {
         exchange.started = true
         if let body = exchange.body, !body.isFinished {
-            if exchange.head.expectsContinue, !exchange.continueSent {
+            if exchange.expectsContinue, !exchange.continueSent {
                 // The client waits for `100 Continue` and will not get it:
                 // its body would be taken for the next request.
                 exchange.keepAlive = false
@@ -266,9 +269,9 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         let status = responseStatus.code
         if let onResponse = options.onResponse {
             let duration = exchange.began.map { ContinuousClock.now - $0 } ?? .zero
-            onResponse(HTTPResponseRecord(method: exchange.head.request.method, status: responseStatus, duration: duration))
+            onResponse(HTTPResponseRecord(method: exchange.method, status: responseStatus, duration: duration))
         }
-        let method = exchange.head.request.method
+        let method = exchange.method
         let sendsBody = method != .head && status >= 200 && status != 204 && status != 304
         let framing: HTTPResponsePart.BodyFraming
         var closeDelimited = false
@@ -278,7 +281,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             framing = .length(length)
         } else if method == .head {
             framing = .none
-        } else if exchange.head.minorVersion == 0 {
+        } else if exchange.minorVersion == 0 {
             // An HTTP/1.0 client knows no chunks: the close ends the body.
             framing = .none
             closeDelimited = true
@@ -443,7 +446,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     func bodyWanted(_ body: HTTPBodySource) {
-        guard let exchange, exchange.body === body, exchange.head.expectsContinue, !exchange.continueSent, !exchange.started else { return }
+        guard let exchange, exchange.body === body, exchange.expectsContinue, !exchange.continueSent, !exchange.started else { return }
         exchange.continueSent = true
         write([HTTPServerConnectionConstants.continueLine])
     }
@@ -572,7 +575,10 @@ enum HTTPServerInput {
 // @unchecked Sendable: the answer may come on any thread, and `on` reads
 // only `connection`, set once; the rest is loop-thread state.
 final class HTTPExchange: ObserverType, @unchecked Sendable {
-    let head: HTTPRequestHead
+    /// What the response depends on of the request's head.
+    let method: HTTPRequest.Method
+    let minorVersion: Int
+    let expectsContinue: Bool
     let body: HTTPBodySource?
     var keepAlive: Bool
     /// When the head was decoded, for `HTTPServerOptions.onResponse`;
@@ -602,8 +608,13 @@ final class HTTPExchange: ObserverType, @unchecked Sendable {
     /// also disposes the handler's `Single`, the exchange's other owner.
     private let connection: (any HTTPServerEvents)?
 
-    init(head: HTTPRequestHead, body: HTTPBodySource?, keepAlive: Bool, connection: (any HTTPServerEvents)? = nil) {
-        self.head = head
+    init(
+        method: HTTPRequest.Method, minorVersion: Int, expectsContinue: Bool, body: HTTPBodySource?, keepAlive: Bool,
+        connection: (any HTTPServerEvents)? = nil
+    ) {
+        self.method = method
+        self.minorVersion = minorVersion
+        self.expectsContinue = expectsContinue
         self.body = body
         self.keepAlive = keepAlive
         self.connection = connection
@@ -679,10 +690,4 @@ private final class Counter: @unchecked Sendable {
 /// What every `HTTPServerConnection` shares.
 private enum HTTPServerConnectionConstants {
     static let continueLine = ByteBuffer(string: "HTTP/1.1 100 Continue\r\n\r\n")
-
-    /// The head a refusal answers (a malformed request, a timeout): a GET,
-    /// so the refusal carries its body.
-    static let refusedHead = HTTPRequestHead(
-        request: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"), minorVersion: 1, body: .none,
-        keepAlive: false, expectsContinue: false)
 }

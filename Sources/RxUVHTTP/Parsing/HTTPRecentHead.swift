@@ -47,9 +47,11 @@ struct HTTPRecentHead {
         }
     }
 
-    /// What the last request line kept was parsed into.
-    var parsedLine: (method: HTTPRequest.Method, target: String, minor: Int)? {
-        request.map { ($0.method, $0.path ?? "", minorVersion) }
+    /// What the last request line kept was parsed into (asked for only
+    /// after `repeatsLine`, which says one is kept).
+    var parsedLine: (method: HTTPRequest.Method, target: String, minor: Int) {
+        guard let request else { preconditionFailure("HTTPRecentHead: no request line kept") }
+        return (request.method, request.path ?? "", minorVersion)
     }
 
     /// The last request kept, with `fields`: for a request whose line and

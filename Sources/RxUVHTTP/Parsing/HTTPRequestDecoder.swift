@@ -243,7 +243,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
         guard let requestLine = lines.next() else { throw HTTPParseError.badRequest("no request line") }
         // A line that repeats the last one was parsed and accepted then.
         let lineRepeats = recent.repeatsLine(requestLine)
-        let parsedLine = lineRepeats ? recent.parsedLine : try Self.parseRequestLine(requestLine)
+        let parsedLine = lineRepeats ? nil : try Self.parseRequestLine(requestLine)
         guard lineCount - 1 <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) header fields")
         }
@@ -279,13 +279,18 @@ public struct HTTPRequestDecoder: FrameDecoder {
             }
             fields.append(field)
         }
-        guard let parsedLine else { preconditionFailure("HTTPRequestDecoder: a repeated line with nothing kept") }
-        let minor = parsedLine.minor
-        let meaning = try interpret(minor: minor, framing: framing)
-        let request =
-            lineRepeats && recent.repeatsHost(framing.host)
-            ? recent.repeated(with: fields)
-            : recent.request(line: requestLine, parsed: parsedLine, host: framing.host, fields: fields)
+        // A Host that repeats the last one was checked then.
+        let hostRepeats = recent.repeatsHost(framing.host)
+        let minor = parsedLine?.minor ?? recent.minorVersion
+        let meaning = try interpret(minor: minor, framing: framing, hostChecked: hostRepeats)
+        let request: HTTPRequest
+        if let parsedLine {
+            request = recent.request(line: requestLine, parsed: parsedLine, host: framing.host, fields: fields)
+        } else if hostRepeats {
+            request = recent.repeated(with: fields)
+        } else {
+            request = recent.request(line: requestLine, parsed: recent.parsedLine, host: framing.host, fields: fields)
+        }
         return HTTPRequestHead(
             request: request, minorVersion: minor, body: meaning.body, keepAlive: meaning.keepAlive, expectsContinue: meaning.expectsContinue)
     }
@@ -393,16 +398,18 @@ public struct HTTPRequestDecoder: FrameDecoder {
             && name[start + 2] | 0x20 == UInt8(ascii: "s") && name[start + 3] | 0x20 == UInt8(ascii: "t")
     }
 
-    /// The request's meaning: Host checked, the body's framing,
-    /// keep-alive, Expect.
-    private func interpret(minor: Int, framing: FramingFields) throws -> (body: HTTPRequestHead.BodyFraming, keepAlive: Bool, expectsContinue: Bool) {
+    /// The request's meaning: Host checked (unless `hostChecked`), the
+    /// body's framing, keep-alive, Expect.
+    private func interpret(
+        minor: Int, framing: FramingFields, hostChecked: Bool
+    ) throws -> (body: HTTPRequestHead.BodyFraming, keepAlive: Bool, expectsContinue: Bool) {
         // Host becomes the request's authority (swift-http-types keeps it
         // out of the header fields, as HTTP/2's :authority).
         if minor >= 1, framing.hostCount != 1 {
             throw HTTPParseError.badRequest(framing.hostCount == 0 ? "no Host" : "more than one Host")
         }
         if framing.hostCount > 1 { throw HTTPParseError.badRequest("more than one Host") }
-        if let host = framing.host, !host.allSatisfy(HTTPSyntax.isHost) {
+        if !hostChecked, let host = framing.host, !host.allSatisfy(HTTPSyntax.isHost) {
             throw HTTPParseError.badRequest("malformed Host")
         }
         let transferEncodings = framing.transferEncodings
@@ -427,9 +434,14 @@ public struct HTTPRequestDecoder: FrameDecoder {
             }
             body = length == 0 ? .none : .length(length)
         }
-        let connection = framing.connection.flatMap(HTTPSyntax.listMembers)
-        let keepAlive = minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
-        let expects = minor >= 1 && body != .none && framing.expect.flatMap(HTTPSyntax.listMembers).contains("100-continue")
+        var keepAlive = minor >= 1
+        if !framing.connection.isEmpty {
+            let connection = framing.connection.flatMap(HTTPSyntax.listMembers)
+            keepAlive = minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
+        }
+        let expects =
+            minor >= 1 && body != .none && !framing.expect.isEmpty
+            && framing.expect.flatMap(HTTPSyntax.listMembers).contains("100-continue")
         return (body, keepAlive, expects)
     }
 

@@ -39,7 +39,6 @@ final class RequestMetrics: Sendable {
             return counter
         }
         counter.increment()
-        let (seconds, attoseconds) = response.duration.components
-        duration.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        duration.recordNanoseconds(response.nanoseconds)
     }
 }

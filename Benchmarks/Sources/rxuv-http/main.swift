@@ -61,8 +61,7 @@ if metered {
     let duration = Timer(label: "http_request_duration_seconds")
     http.onResponse = { response in
         answered.increment()
-        let (seconds, attoseconds) = response.duration.components
-        duration.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        duration.recordNanoseconds(response.nanoseconds)
     }
 }
 

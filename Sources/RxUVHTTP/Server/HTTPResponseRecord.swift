@@ -1,4 +1,5 @@
 import HTTPTypes
+import RxCore
 
 /// What `HTTPServerOptions.onResponse` is told of each response as its head
 /// is written: enough to count requests by method and status and to time
@@ -10,15 +11,28 @@ public struct HTTPResponseRecord: Sendable {
     public var method: HTTPRequest.Method
     /// The response's status.
     public var status: HTTPResponse.Status
-    /// From the request's head decoded to the response's head written:
-    /// the handler's time and the wait for the requests ahead of it; zero
-    /// for a refusal.
-    public var duration: Duration
+    /// From the request's head decoded to the response's head written, in
+    /// nanoseconds of the monotonic clock (`CLOCK_MONOTONIC`, libuv's
+    /// `uv_hrtime`): the handler's time and the wait for the requests
+    /// ahead of it; zero for a refusal. What swift-metrics'
+    /// `Timer.recordNanoseconds` takes, with no conversion.
+    public var nanoseconds: Int64
 
-    /// A record of one response.
-    public init(method: HTTPRequest.Method, status: HTTPResponse.Status, duration: Duration) {
+    /// `nanoseconds` as a `Duration`.
+    public var duration: Duration {
+        get { .nanoseconds(nanoseconds) }
+        set { nanoseconds = RxTimeInterval(newValue).nanoseconds }
+    }
+
+    /// A record of one response that took `nanoseconds`.
+    public init(method: HTTPRequest.Method, status: HTTPResponse.Status, nanoseconds: Int64) {
         self.method = method
         self.status = status
-        self.duration = duration
+        self.nanoseconds = nanoseconds
+    }
+
+    /// A record of one response that took `duration`.
+    public init(method: HTTPRequest.Method, status: HTTPResponse.Status, duration: Duration) {
+        self.init(method: method, status: status, nanoseconds: RxTimeInterval(duration).nanoseconds)
     }
 }

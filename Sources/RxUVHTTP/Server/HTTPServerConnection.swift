@@ -207,7 +207,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue, body: body,
             keepAlive: keepAlive, connection: self)
         if options.onResponse != nil {
-            exchange.began = .now
+            exchange.began = HTTPExchange.monotonicNanoseconds
         }
         self.exchange = exchange
         let request = HTTPServerRequest(
@@ -268,8 +268,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         let responseStatus = response.status
         let status = responseStatus.code
         if let onResponse = options.onResponse {
-            let duration = exchange.began.map { ContinuousClock.now - $0 } ?? .zero
-            onResponse(HTTPResponseRecord(method: exchange.method, status: responseStatus, duration: duration))
+            let nanoseconds = exchange.began.map { HTTPExchange.monotonicNanoseconds - $0 } ?? 0
+            onResponse(HTTPResponseRecord(method: exchange.method, status: responseStatus, nanoseconds: nanoseconds))
         }
         let method = exchange.method
         let sendsBody = method != .head && status >= 200 && status != 204 && status != 304
@@ -573,25 +573,36 @@ enum HTTPServerInput {
 /// One request and its answer; the observer of the handler's `Single`,
 /// whose outcome it passes to the connection, once.
 // @unchecked Sendable: the answer may come on any thread, and `on` reads
-// only `connection`, set once; the rest is loop-thread state.
+// only `connection`, set once; the rest is loop-thread state, touched by
+// one thread with no overlapping access (`@exclusivity(unchecked)`: no
+// run-time checks).
 final class HTTPExchange: ObserverType, @unchecked Sendable {
     /// What the response depends on of the request's head.
     let method: HTTPRequest.Method
     let minorVersion: Int
     let expectsContinue: Bool
     let body: HTTPBodySource?
-    var keepAlive: Bool
-    /// When the head was decoded, for `HTTPServerOptions.onResponse`;
-    /// `nil` when nothing is measured.
-    var began: ContinuousClock.Instant?
-    var continueSent = false
+    @exclusivity(unchecked) var keepAlive: Bool
+    /// When the head was decoded (`monotonicNanoseconds`), for
+    /// `HTTPServerOptions.onResponse`; `nil` when nothing is measured.
+    @exclusivity(unchecked) var began: Int64?
+    @exclusivity(unchecked) var continueSent = false
     /// The head of the response is written.
-    var started = false
+    @exclusivity(unchecked) var started = false
     /// The whole response is written (handed to the stream).
-    var answered = false
+    @exclusivity(unchecked) var answered = false
     /// The handler's `Single`, then the streamed body's subscription.
-    /// Loop thread.
-    var work: Disposable?
+    @exclusivity(unchecked) var work: Disposable?
+
+    /// Now on the monotonic clock (`CLOCK_MONOTONIC`, libuv's
+    /// `uv_hrtime`), in nanoseconds: integers to subtract, where
+    /// `ContinuousClock`'s instants and durations cost a request a few
+    /// hundred instructions of 128-bit arithmetic.
+    static var monotonicNanoseconds: Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
 
     /// Disposes the work in hand.
     func stopWork() {

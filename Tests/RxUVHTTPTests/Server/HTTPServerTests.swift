@@ -166,6 +166,7 @@ final class HTTPServerTests: BridgeTestCase {
         XCTAssertEqual(recorded.map(\.status.code), [200, 200, 500, 404, 400])
         // The async handler sleeps 5 ms; the refusal has no request to time.
         XCTAssertGreaterThanOrEqual(recorded[1].duration, .milliseconds(5))
+        XCTAssertGreaterThanOrEqual(recorded[1].nanoseconds, 5_000_000, "the same time in nanoseconds")
         XCTAssertTrue(recorded.allSatisfy { $0.duration >= .zero })
         XCTAssertEqual(recorded[4].duration, .zero)
         XCTAssertEqual(offLoop.withLock { $0 }, 0)

@@ -103,10 +103,12 @@ private final class DecodeFramesSink<Decoder: FrameDecoder, Observer: ObserverTy
 where Observer.Element == Decoder.Frame {
     typealias Element = ByteBuffer
 
-    // Unchecked exclusivity: both are touched only by the subscription's
+    // Unchecked exclusivity: these are touched only by the subscription's
     // event delivery, which the grammar serialises, and never through
-    // overlapping accesses; the runtime's dynamic checks (two
-    // `swift_beginAccess` calls per frame) would only cost time.
+    // overlapping accesses (an event from inside a frame's observer finds
+    // `isDecoding` and leaves the decoder alone); the runtime's dynamic
+    // checks (two `swift_beginAccess` calls per frame) would only cost time.
+
     /// Changed in place, so that what it keeps (a buffer, an array) is
     /// held once and grows without a copy.
     @exclusivity(unchecked) private var decoder: Decoder

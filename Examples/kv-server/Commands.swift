@@ -85,12 +85,12 @@ enum Commands {
             return
         }
         let errorsBefore = session.errorReplies
-        let started = Keyspace.clockNanoseconds()
+        let started = Loop.monotonicNanoseconds
         // The command's one reading of the clock, as Redis's command time
         // snapshot: what expiry is judged against while it runs.
         session.commandTime = started / 1_000_000
         command.run(session, arguments)
-        command.metrics.duration.recordNanoseconds(Keyspace.clockNanoseconds() - started)
+        command.metrics.duration.recordNanoseconds(Loop.monotonicNanoseconds - started)
         command.metrics.calls.increment()
         if session.errorReplies != errorsBefore {
             command.metrics.failed.increment()

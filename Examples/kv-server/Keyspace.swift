@@ -140,15 +140,7 @@ final class Keyspace: Sendable {
 
     /// The keyspace's clock: milliseconds on the monotonic clock.
     static func now() -> Int64 {
-        clockNanoseconds() / 1_000_000
-    }
-
-    /// The monotonic clock in nanoseconds: what the keyspace's clock and a
-    /// command's duration (`CommandMetrics`) read.
-    static func clockNanoseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        Loop.monotonicNanoseconds / 1_000_000
     }
 
     /// Keys, and keys with an expiry, for INFO.

@@ -197,6 +197,14 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         uv_now(raw)
     }
 
+    /// Now on the monotonic clock, in nanoseconds (`uv_hrtime`:
+    /// `CLOCK_MONOTONIC`, read at each call; any thread). For timing work:
+    /// two readings subtract as integers, where `ContinuousClock`'s instants
+    /// and durations cost 128-bit arithmetic.
+    public static var monotonicNanoseconds: Int64 {
+        Int64(bitPattern: uv_hrtime())
+    }
+
     /// Keeps `run()` running while the loop is idle (`true`), until `stop()`;
     /// or lets it return again when nothing is active (`false`, the
     /// default). A `LoopGroup`'s loops keep running. Loop thread.

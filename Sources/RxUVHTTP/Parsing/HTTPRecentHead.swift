@@ -64,9 +64,12 @@ struct HTTPRecentHead {
 
     /// A request parsed from `line` and `host`, made into a request with
     /// `fields`; its line and Host are kept for the next request when
-    /// both are short enough. The header fields are never kept.
+    /// both are short enough (the Host's bytes are copied only when it
+    /// does not repeat the last, as `repeatsHost` said). The header fields
+    /// are never kept.
     mutating func request(
-        line: HeadSlice, parsed: (method: HTTPRequest.Method, target: String, minor: Int), host: HeadSlice?, fields: HTTPFields
+        line: HeadSlice, parsed: (method: HTTPRequest.Method, target: String, minor: Int), host: HeadSlice?, hostRepeats: Bool,
+        fields: HTTPFields
     ) -> HTTPRequest {
         var made = HTTPRequest(
             method: parsed.method, scheme: nil, authority: host.map { String(decoding: $0, as: UTF8.self) }, path: parsed.target,
@@ -74,7 +77,7 @@ struct HTTPRecentHead {
         if line.count <= Self.longestKept, (host?.count ?? 0) <= Self.longestKept {
             Self.keep(line, in: &self.line)
             if let host {
-                if !repeatsHost(host) {
+                if !hostRepeats {
                     var kept = self.host.take() ?? []
                     Self.keep(host, in: &kept)
                     self.host = kept

@@ -283,14 +283,11 @@ public struct HTTPRequestDecoder: FrameDecoder {
         let hostRepeats = recent.repeatsHost(framing.host)
         let minor = parsedLine?.minor ?? recent.minorVersion
         let meaning = try interpret(minor: minor, framing: framing, hostChecked: hostRepeats)
-        let request: HTTPRequest
-        if let parsedLine {
-            request = recent.request(line: requestLine, parsed: parsedLine, host: framing.host, fields: fields)
-        } else if hostRepeats {
-            request = recent.repeated(with: fields)
-        } else {
-            request = recent.request(line: requestLine, parsed: recent.parsedLine, host: framing.host, fields: fields)
-        }
+        let request =
+            lineRepeats && hostRepeats
+            ? recent.repeated(with: fields)
+            : recent.request(
+                line: requestLine, parsed: parsedLine ?? recent.parsedLine, host: framing.host, hostRepeats: hostRepeats, fields: fields)
         return HTTPRequestHead(
             request: request, minorVersion: minor, body: meaning.body, keepAlive: meaning.keepAlive, expectsContinue: meaning.expectsContinue)
     }

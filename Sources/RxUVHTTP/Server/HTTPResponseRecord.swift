@@ -12,10 +12,10 @@ public struct HTTPResponseRecord: Sendable {
     /// The response's status.
     public var status: HTTPResponse.Status
     /// From the request's head decoded to the response's head written, in
-    /// nanoseconds of the monotonic clock (`CLOCK_MONOTONIC`, libuv's
-    /// `uv_hrtime`): the handler's time and the wait for the requests
-    /// ahead of it; zero for a refusal. What swift-metrics'
-    /// `Timer.recordNanoseconds` takes, with no conversion.
+    /// nanoseconds of the monotonic clock (`Loop.monotonicNanoseconds`):
+    /// the handler's time and the wait for the requests ahead of it; zero
+    /// for a refusal. What swift-metrics' `Timer.recordNanoseconds` takes,
+    /// with no conversion.
     public var nanoseconds: Int64
 
     /// `nanoseconds` as a `Duration`.

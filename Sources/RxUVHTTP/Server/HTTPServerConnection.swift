@@ -208,7 +208,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue, body: body,
             keepAlive: keepAlive, connection: self)
         if options.onResponse != nil {
-            exchange.began = HTTPExchange.monotonicNanoseconds
+            exchange.began = Loop.monotonicNanoseconds
         }
         self.exchange = exchange
         let request = HTTPServerRequest(
@@ -269,7 +269,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         let responseStatus = response.status
         let status = responseStatus.code
         if let onResponse = options.onResponse {
-            let nanoseconds = exchange.began.map { HTTPExchange.monotonicNanoseconds - $0 } ?? 0
+            let nanoseconds = exchange.began.map { Loop.monotonicNanoseconds - $0 } ?? 0
             onResponse(HTTPResponseRecord(method: exchange.method, status: responseStatus, nanoseconds: nanoseconds))
         }
         let method = exchange.method
@@ -584,7 +584,7 @@ final class HTTPExchange: ObserverType, @unchecked Sendable {
     let expectsContinue: Bool
     let body: HTTPBodySource?
     @exclusivity(unchecked) var keepAlive: Bool
-    /// When the head was decoded (`monotonicNanoseconds`), for
+    /// When the head was decoded (`Loop.monotonicNanoseconds`), for
     /// `HTTPServerOptions.onResponse`; `nil` when nothing is measured.
     @exclusivity(unchecked) var began: Int64?
     @exclusivity(unchecked) var continueSent = false
@@ -594,16 +594,6 @@ final class HTTPExchange: ObserverType, @unchecked Sendable {
     @exclusivity(unchecked) var answered = false
     /// The handler's `Single`, then the streamed body's subscription.
     @exclusivity(unchecked) var work: Disposable?
-
-    /// Now on the monotonic clock (`CLOCK_MONOTONIC`, libuv's
-    /// `uv_hrtime`), in nanoseconds: integers to subtract, where
-    /// `ContinuousClock`'s instants and durations cost a request a few
-    /// hundred instructions of 128-bit arithmetic.
-    static var monotonicNanoseconds: Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
 
     /// Disposes the work in hand.
     func stopWork() {

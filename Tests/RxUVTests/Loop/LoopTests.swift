@@ -21,6 +21,19 @@ final class LoopTests: BridgeTestCase {
         XCTAssertFalse(answer.isSet)
     }
 
+    /// The monotonic clock in nanoseconds never goes back, and measures a
+    /// sleep as `ContinuousClock` does (within what a busy machine adds).
+    func testLoop_MonotonicNanosecondsMeasuresASleep() {
+        let started = Loop.monotonicNanoseconds
+        let reference = ContinuousClock.now
+        usleep(20_000)
+        let elapsed = Loop.monotonicNanoseconds - started
+        let referenceElapsed = RxTimeInterval(ContinuousClock.now - reference).nanoseconds
+        XCTAssertGreaterThanOrEqual(elapsed, 20_000_000)
+        XCTAssertLessThan(abs(elapsed - referenceElapsed), 5_000_000, "\(elapsed) ns against \(referenceElapsed) ns")
+        XCTAssertGreaterThanOrEqual(Loop.monotonicNanoseconds, started + elapsed)
+    }
+
     func testLoop_ExecuteOnLoopThreadRunsDuringRun() {
         let order = Shared<[String]>([])
         loop.execute { order.mutate { $0.append("work") } }

@@ -73,6 +73,19 @@ struct SerialDelivery<Item> {
         return nil
     }
 
+    /// Releases the emitter role when nothing is queued, and says so;
+    /// `false` leaves the role with the caller, which then drains the queue
+    /// with `next()`. The uncontended end of a delivery: it reads no `Item`,
+    /// so unspecialised callers look up no type metadata for one.
+    @inline(__always)
+    mutating func releaseIfIdle() -> Bool {
+        if pending.isEmpty {
+            isEmitting = false
+            return true
+        }
+        return false
+    }
+
     /// Refuses every later item. Items already queued are still delivered.
     mutating func stop() {
         isStopped = true
@@ -155,6 +168,16 @@ extension Sink {
             return
         }
         forwardNext(element)
+        if !state.locked({ $0.delivery.releaseIfIdle() }) {
+            drainQueued(in: state)
+        }
+    }
+
+    /// Delivers what was queued while this sink's emitter delivered an
+    /// element: out of line, so that the uncontended path holds no
+    /// `Event` (in unspecialised code, each would look up its metadata).
+    @inline(never)
+    final func drainQueued<State: SerialDeliveryState>(in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
         forwardSerially(accepted: state.withLock { $0.delivery.next() }, in: state)
     }
 

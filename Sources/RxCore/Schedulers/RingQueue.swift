@@ -8,7 +8,7 @@ struct RingQueue<Element> {
 
     @inlinable init() {}
 
-    @inlinable var isEmpty: Bool { count == 0 }
+    @inlinable @inline(__always) var isEmpty: Bool { count == 0 }
 
     @inlinable mutating func enqueue(_ element: Element) {
         if count == storage.count {

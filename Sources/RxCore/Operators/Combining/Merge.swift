@@ -147,6 +147,12 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
         inners.assign(inner.subscribe(observer), to: key)
     }
 
+    /// An inner's element, delivered in turn without building an `Event`
+    /// when no other delivery is under way.
+    fileprivate func innerNext(_ element: Observer.Element) {
+        forwardNextSerially(element, in: state)
+    }
+
     fileprivate func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
         switch event {
         case .next:
@@ -226,6 +232,10 @@ private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleTyp
 
     func on(_ event: Event<Element>) {
         parent.innerOn(event, key: key)
+    }
+
+    func onNext(_ element: Element) {
+        parent.innerNext(element)
     }
 
     func onCompleted() {

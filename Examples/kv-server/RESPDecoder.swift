@@ -91,21 +91,26 @@ struct RESPDecoder: FrameDecoder {
         }
     }
 
-    /// The bytes of a `*<n>` or `$<n>` line up to its CR, or `nil` when the
-    /// CR and the byte after it have not arrived. Like Redis, looks for the
-    /// CR and skips two bytes after it.
-    private func headerLine(_ reader: ByteBuffer.Reader) -> (digits: ByteBuffer, length: Int)? {
+    /// The number of a `*<n>` or `$<n>` line (`nil` when its digits are not
+    /// an integer) and the line's length, or `nil` when the CR and the byte
+    /// after it have not arrived. Like Redis, looks for the CR and skips two
+    /// bytes after it. The digits are read in place, not sliced.
+    private func headerLine(_ reader: ByteBuffer.Reader) -> (number: Int64?, length: Int)? {
         guard let cr = reader.firstIndex(of: 13), cr + 1 < reader.readableBytes else { return nil }
         // A CR as the line's first byte leaves no digits (and no `$` either).
-        return (reader.buffer.slice(at: reader.readerIndex + 1, count: max(cr - 1, 0)), cr + 2)
+        let digitsStart = reader.readerIndex + 1
+        let number = reader.buffer.withUnsafeBytes { bytes in
+            RedisInteger.parse(UnsafeRawBufferPointer(rebasing: bytes[digitsStart..<digitsStart + max(cr - 1, 0)]))
+        }
+        return (number, cr + 2)
     }
 
     private mutating func readArrayHeader(_ reader: inout ByteBuffer.Reader) -> Step {
-        guard let (digits, length) = headerLine(reader) else {
+        guard let (number, length) = headerLine(reader) else {
             return reader.readableBytes > limits.maxInlineLength
                 ? .invalid("too big mbulk count string") : .needMore
         }
-        guard let count = RedisInteger.parse(digits), count <= limits.maxArguments else {
+        guard let count = number, count <= limits.maxArguments else {
             return .invalid("invalid multibulk length")
         }
         reader.moveReaderIndex(forwardBy: length)
@@ -117,7 +122,7 @@ struct RESPDecoder: FrameDecoder {
     }
 
     private mutating func readArgument(_ reader: inout ByteBuffer.Reader) -> Step {
-        guard let (digits, length) = headerLine(reader) else {
+        guard let (number, length) = headerLine(reader) else {
             return reader.readableBytes > limits.maxInlineLength
                 ? .invalid("too big bulk count string") : .needMore
         }
@@ -126,7 +131,7 @@ struct RESPDecoder: FrameDecoder {
             // The byte as it came, as Redis's `%c` prints it.
             return .refused(Array("expected '$', got '".utf8) + [first] + Array("'".utf8))
         }
-        guard let size = RedisInteger.parse(digits), size >= 0, size <= limits.maxBulkLength else {
+        guard let size = number, size >= 0, size <= limits.maxBulkLength else {
             return .invalid("invalid bulk length")
         }
         // The argument and the two bytes after it (Redis does not look at them).

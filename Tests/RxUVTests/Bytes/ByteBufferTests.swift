@@ -85,4 +85,18 @@ final class ByteBufferTests: BridgeTestCase {
         XCTAssertEqual(reader.remaining.string, "rest")
         XCTAssertTrue(reader.remaining.sharesStorage(with: buffer))
     }
+
+    func testReader_SearchCountsFromTheReaderInASlice() {
+        // The reader's buffer is a slice of a larger one, and bytes before the
+        // reader and before `from` hold the byte searched for: neither is found.
+        let whole = ByteBuffer(string: "\n\nab\ncd\n")
+        var reader = ByteBuffer.Reader(whole.slice(at: 1, count: 7))
+        reader.moveReaderIndex(forwardBy: 1)
+        XCTAssertEqual(reader.firstIndex(of: 0x0A), 2)
+        XCTAssertEqual(reader.firstIndex(of: 0x0A, from: 2), 2)
+        XCTAssertEqual(reader.firstIndex(of: 0x0A, from: 3), 5)
+        XCTAssertNil(reader.firstIndex(of: 0x0A, from: 6))
+        XCTAssertNil(reader.firstIndex(of: 0x0A, from: -1))
+        XCTAssertNil(reader.firstIndex(of: UInt8(ascii: "x")))
+    }
 }

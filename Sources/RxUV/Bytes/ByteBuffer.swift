@@ -182,9 +182,16 @@ public struct ByteBuffer: @unchecked Sendable {
 
     /// The index of the first byte equal to `byte`, if any.
     public func firstIndex(of byte: UInt8) -> Int? {
-        guard length > 0 else { return nil }
-        guard let found = memchr(baseAddress, Int32(byte), length) else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(baseAddress)
+        firstIndex(of: byte, from: 0)
+    }
+
+    /// The index of the first byte equal to `byte` at or after `start`
+    /// (within the buffer), if any: searched in place, with no slice.
+    func firstIndex(of byte: UInt8, from start: Int) -> Int? {
+        guard start >= 0, start < length else { return nil }
+        let base = baseAddress
+        guard let found = memchr(base + start, Int32(byte), length - start) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 
     /// The first `count` bytes written into `storage`, which the buffer

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension ByteBuffer {
     /// The order of the bytes of an integer: most significant first (`big`,
     /// network order) or least significant first (`little`).
@@ -103,12 +97,7 @@ extension ByteBuffer {
         /// after `start` bytes from the reader; `nil` if none is left.
         public func firstIndex(of byte: UInt8, from start: Int = 0) -> Int? {
             guard start >= 0, start < readableBytes else { return nil }
-            // Searched in place: a slice would retain and release the storage.
-            return buffer.withUnsafeBytes { bytes in
-                let unread = bytes.baseAddress! + readerIndex
-                guard let found = memchr(unread + start, Int32(byte), readableBytes - start) else { return nil }
-                return UnsafeRawPointer(found) - unread
-            }
+            return buffer.firstIndex(of: byte, from: readerIndex + start).map { $0 - readerIndex }
         }
     }
 }

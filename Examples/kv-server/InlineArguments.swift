@@ -17,6 +17,17 @@ enum InlineArguments {
         while true {
             while index < end, isSpace(line[index]) { index += 1 }
             guard index < end else { return words }
+            // The common word, with no quote in it, is a slice of the line
+            // (no copy); a quote sends the word, from its start, to the
+            // byte-by-byte reading below.
+            let start = index
+            while index < end, !endsPlainWord(line[index]) { index += 1 }
+            if index >= end || !isQuote(line[index]) {
+                words.append(line.slice(at: start, count: index - start))
+                if index < end { index += 1 }
+                continue
+            }
+            index = start
             var word: [UInt8] = []
             var inDouble = false
             var inSingle = false
@@ -66,6 +77,19 @@ enum InlineArguments {
             }
             words.append(ByteBuffer(word))
         }
+    }
+
+    /// Whether `byte` ends a word outside quotes (space, LF, CR, tab; not
+    /// VT or FF, as in Redis) or opens a quote.
+    private static func endsPlainWord(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: " "), 10, 13, 9, UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
+    }
+
+    private static func isQuote(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
     /// C's `isspace`: space, tab, LF, VT, FF, CR.

@@ -30,6 +30,13 @@ struct RESPLimits {
 /// command that arrives in many reads is not parsed again with each one. On
 /// input that can never be valid it emits one `.protocolError` and then
 /// drops everything that follows (the connection is closing).
+///
+/// The array a command's arguments are in is the decoder's own, handed
+/// out with the frame and emptied at the next call, when the frame has been
+/// run: the next command fills the same array (no allocation a command),
+/// and a frame kept longer (held while the connection is unwritable) keeps
+/// its arguments, since emptying a shared array leaves the other holder's
+/// copy as it was.
 struct RESPDecoder: FrameDecoder {
     let limits: RESPLimits
     /// The arguments of the array being read, and how many are still due.
@@ -42,6 +49,7 @@ struct RESPDecoder: FrameDecoder {
     }
 
     mutating func decode(_ reader: inout ByteBuffer.Reader) throws -> RESPFrame? {
+        if argumentsDue == 0, !arguments.isEmpty { releaseArguments() }
         while true {
             if failed {
                 reader.moveReaderIndex(forwardBy: reader.readableBytes)
@@ -96,6 +104,7 @@ struct RESPDecoder: FrameDecoder {
     /// after it have not arrived. Like Redis, looks for the CR and skips two
     /// bytes after it. The digits are read in place, not sliced.
     private func headerLine(_ reader: ByteBuffer.Reader) -> (number: Int64?, length: Int)? {
+        if let line = Self.plainHeaderLine(reader) { return line }
         guard let cr = reader.firstIndex(of: 13), cr + 1 < reader.readableBytes else { return nil }
         // A CR as the line's first byte leaves no digits (and no `$` either).
         let digitsStart = reader.readerIndex + 1
@@ -103,6 +112,32 @@ struct RESPDecoder: FrameDecoder {
             RedisInteger.parse(UnsafeRawBufferPointer(rebasing: bytes[digitsStart..<digitsStart + max(cr - 1, 0)]))
         }
         return (number, cr + 2)
+    }
+
+    /// The header line every client sends: the `*` or `$`, 1 to 18 digits
+    /// without a leading zero, the CR and one byte more, read in one pass
+    /// over the bytes (no search for the CR, then no second pass over the
+    /// digits). Any other line (a sign, a zero, a missing CR, more digits)
+    /// is `nil`, and `headerLine` reads it the general way; both read a
+    /// plain line to the same number and length.
+    @inline(__always)
+    private static func plainHeaderLine(_ reader: ByteBuffer.Reader) -> (number: Int64?, length: Int)? {
+        let from = reader.readerIndex
+        return reader.buffer.withUnsafeBytes { bytes -> (number: Int64?, length: Int)? in
+            let start = from + 1
+            let end = bytes.count
+            guard start < end, bytes[start] != UInt8(ascii: "0") else { return nil }
+            var index = start
+            var number: Int64 = 0
+            while index < end, index - start < 18 {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit <= 9 else { break }
+                number = number &* 10 &+ Int64(digit)
+                index += 1
+            }
+            guard index > start, index + 1 < end, bytes[index] == 13 else { return nil }
+            return (number, index + 2 - from)
+        }
     }
 
     private mutating func readArrayHeader(_ reader: inout ByteBuffer.Reader) -> Step {
@@ -116,7 +151,6 @@ struct RESPDecoder: FrameDecoder {
         reader.moveReaderIndex(forwardBy: length)
         guard count > 0 else { return .skipped }
         argumentsDue = Int(count)
-        arguments = []
         arguments.reserveCapacity(min(argumentsDue, 1024))
         return .skipped
     }
@@ -141,9 +175,19 @@ struct RESPDecoder: FrameDecoder {
         reader.moveReaderIndex(forwardBy: 2)
         argumentsDue -= 1
         guard argumentsDue == 0 else { return .skipped }
-        let command = arguments
-        arguments = []
-        return .frame(.command(command))
+        return .frame(.command(arguments))
+    }
+
+    /// Lets go of the last command's arguments, which are slices of a read:
+    /// with none left, the stream can read into that memory again. The
+    /// array's room is kept for the next command, unless a long command
+    /// made it large.
+    private mutating func releaseArguments() {
+        if arguments.capacity > 64 {
+            arguments = []
+        } else {
+            arguments.removeAll(keepingCapacity: true)
+        }
     }
 
     private mutating func readInline(_ reader: inout ByteBuffer.Reader) -> Step {

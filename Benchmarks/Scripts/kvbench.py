@@ -9,17 +9,19 @@ Each round starts both servers in turn pinned to core 0 (taskset), drives
 each with redis-benchmark pinned to core 1: `-t ping,set,get,incr,mset -c 50
 -d 64` at `-P 1` and `-P 16`, a fixed `-n`. Reports ops/s, p50 and p99
 latency (redis-benchmark's CSV) and the server's CPU time per request (from
-/proc/PID/stat around each test), the medians over the rounds, and the
-same-run ratios kv-server / redis-server. Then the RSS of each server holding
-100,000 keys of 64 bytes, inserted with redis-cli --pipe. Everything runs on
-127.0.0.1 and stops by itself.
+/proc/PID/task/*/schedstat around each test), the medians over the rounds,
+and the same-run ratios kv-server / redis-server. Then the RSS of each
+server holding 100,000 keys of 64 bytes, inserted with redis-cli --pipe.
+Everything runs on 127.0.0.1 and stops by itself.
 
 --tls: both servers also serve TLS (one certificate, made by
-scripts/tls-test-certificates.py; client certificates not asked for), and
-each round drives each server over plain TCP and over TLS
-(`redis-benchmark --tls`); the table gives ops/s and CPU per request over
-TLS, each server's TLS cost (its TLS CPU per request over its plain one),
-and the CPU per handshake (`-k 0`: a new connection and handshake per PING).
+scripts/tls-test-certificates.py; client certificates not asked for), stay
+up side by side for the whole run, and each case runs on one and then the
+other, over plain TCP and over TLS (`redis-benchmark --tls`), the order
+alternating by round; the table gives ops/s and CPU per request over TLS,
+each server's TLS cost (its TLS CPU per request over its plain one), and
+the CPU per handshake (`-k 0`: a new connection and handshake per PING),
+with each ratio the median of the rounds' own ratios.
 """
 
 import argparse
@@ -35,7 +37,6 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TESTS = ["ping_inline", "ping_mbulk", "set", "get", "incr", "mset"]
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def log(message):
@@ -91,9 +92,17 @@ def start(kind, binary, threads=1, pinned=True, tls=None):
 
 
 def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    """The time the process's threads have spent on a CPU, to the
+    nanosecond: the sum of /proc/PID/task/*/schedstat (utime and stime in
+    /proc/PID/stat count in clock ticks, a hundredth of a second)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as schedstat:
+                total += int(schedstat.read().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a thread that ended between the listing and the read
+    return total / 1e9
 
 
 def rss_kib(pid):
@@ -141,40 +150,66 @@ def memory(binary):
 
 
 def tls_comparison(binary, rounds, quick):
-    """Both servers over plain TCP and TLS in each round, and handshakes."""
+    """Both servers over plain TCP and TLS, and handshakes. Both servers
+    stay up for the whole run, pinned to the same core, and each case runs
+    on one and then at once on the other (the order alternating by round),
+    so that each round's ratio compares two runs seconds apart; the ratios
+    reported are the medians of those."""
     import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="rxuv-kvbench-tls-")
+    servers = {}
     try:
         subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tls-test-certificates.py"), folder], check=True)
         requests = {1: 5000 if quick else 100_000, 16: 20_000 if quick else 500_000}
         handshakes = 500 if quick else 5000
-        samples = {}  # (server, transport, pipeline, test) -> [row]
+        samples = {}  # (server, transport, pipeline, test) -> [row], one per round
+        for kind in ("redis", "kv"):
+            servers[kind] = start(kind, binary, tls=folder)
         for round in range(rounds):
-            for kind in ("redis", "kv"):
-                process, port, tls_port = start(kind, binary, tls=folder)
-                try:
-                    for pipeline in (1, 16):
-                        log(f"kvbench: TLS round {round + 1}/{rounds}, {kind}, -P {pipeline}")
-                        for test in ("ping", "set", "get", "incr", "mset"):
-                            for transport, target, secure in (("tcp", port, None), ("tls", tls_port, folder)):
-                                for name, row in bench(process.pid, target, test, pipeline, requests[pipeline], tls=secure).items():
-                                    samples.setdefault((kind, transport, pipeline, name), []).append(row)
-                    log(f"kvbench: TLS round {round + 1}/{rounds}, {kind}, handshakes")
-                    for name, row in bench(process.pid, tls_port, "ping", 1, handshakes, tls=folder, keepalive=False).items():
-                        samples.setdefault((kind, "handshake", 1, name), []).append(row)
-                finally:
-                    process.terminate()
-                    process.wait()
+            order = ("redis", "kv") if round % 2 == 0 else ("kv", "redis")
+            for pipeline in (1, 16):
+                log(f"kvbench: TLS round {round + 1}/{rounds}, -P {pipeline}")
+                for test in ("ping", "set", "get", "incr", "mset"):
+                    for transport in ("tcp", "tls"):
+                        for kind in order:
+                            process, port, tls_port = servers[kind]
+                            target, secure = (tls_port, folder) if transport == "tls" else (port, None)
+                            for name, row in bench(process.pid, target, test, pipeline, requests[pipeline], tls=secure).items():
+                                samples.setdefault((kind, transport, pipeline, name), []).append(row)
+            log(f"kvbench: TLS round {round + 1}/{rounds}, handshakes")
+            for kind in order:
+                process, _, tls_port = servers[kind]
+                for name, row in bench(process.pid, tls_port, "ping", 1, handshakes, tls=folder, keepalive=False).items():
+                    samples.setdefault((kind, "handshake", 1, name), []).append(row)
     finally:
+        for process, _, _ in servers.values():
+            process.terminate()
+            process.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
+    def rows(kind, transport, pipeline, test, field):
+        return [row[field] for row in samples[(kind, transport, pipeline, test)]]
+
     def median(kind, transport, pipeline, test, field):
-        return statistics.median(row[field] for row in samples[(kind, transport, pipeline, test)])
+        return statistics.median(rows(kind, transport, pipeline, test, field))
+
+    def paired(transport, pipeline, test, field):
+        """The median over rounds of kv-server's figure over Redis's."""
+        return statistics.median(k / r for k, r in zip(rows("kv", transport, pipeline, test, field),
+                                                       rows("redis", transport, pipeline, test, field)))
+
+    def cost_ratio(pipeline, test):
+        """The median over rounds of kv-server's TLS cost over Redis's."""
+        cost = {kind: [tls / tcp for tls, tcp in zip(rows(kind, "tls", pipeline, test, "cpu_us"),
+                                                     rows(kind, "tcp", pipeline, test, "cpu_us"))]
+                for kind in ("redis", "kv")}
+        return statistics.median(k / r for k, r in zip(cost["kv"], cost["redis"]))
 
     print(f"kv-server ({binary}) and redis-server over TLS (TLS 1.3, the same P-256 certificate) and plain TCP, "
-          f"each pinned to core 0, redis-benchmark on core 1, -c 50 -d 64; medians of {rounds} rounds\n")
-    print("| test | -P | Redis TLS ops/s | kv-server TLS ops/s | ratio | Redis TLS CPU µs/req | kv-server TLS CPU µs/req "
+          f"both up and pinned to core 0, redis-benchmark on core 1, -c 50 -d 64; each case on one server and then "
+          f"the other, {rounds} rounds; figures are medians, ratios the median of each round's ratio\n")
+    print("| test | -P | Redis TLS ops/s | kv-server TLS ops/s | ops ratio | Redis TLS CPU µs/req | kv-server TLS CPU µs/req "
           "| Redis TLS cost | kv-server TLS cost | cost ratio |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for pipeline in (1, 16):
@@ -183,14 +218,17 @@ def tls_comparison(binary, rounds, quick):
                 continue
             r = lambda transport, f: median("redis", transport, pipeline, test, f)
             k = lambda transport, f: median("kv", transport, pipeline, test, f)
-            redis_cost = r("tls", "cpu_us") / r("tcp", "cpu_us")
-            kv_cost = k("tls", "cpu_us") / k("tcp", "cpu_us")
-            print(f"| {test.upper()} | {pipeline} | {r('tls', 'rps'):,.0f} | {k('tls', 'rps'):,.0f} | {k('tls', 'rps') / r('tls', 'rps'):.2f} "
-                  f"| {r('tls', 'cpu_us'):.2f} | {k('tls', 'cpu_us'):.2f} | {redis_cost:.2f} | {kv_cost:.2f} | {kv_cost / redis_cost:.2f} |")
+            print(f"| {test.upper()} | {pipeline} | {r('tls', 'rps'):,.0f} | {k('tls', 'rps'):,.0f} "
+                  f"| {paired('tls', pipeline, test, 'rps'):.2f} | {r('tls', 'cpu_us'):.2f} | {k('tls', 'cpu_us'):.2f} "
+                  f"| {r('tls', 'cpu_us') / r('tcp', 'cpu_us'):.2f} | {k('tls', 'cpu_us') / k('tcp', 'cpu_us'):.2f} "
+                  f"| {cost_ratio(pipeline, test):.2f} |")
     redis_handshake = median("redis", "handshake", 1, "ping_inline", "cpu_us")
     kv_handshake = median("kv", "handshake", 1, "ping_inline", "cpu_us")
+    handshake_ratios = [f"{k / r:.2f}" for k, r in zip(rows("kv", "handshake", 1, "ping_inline", "cpu_us"),
+                                                       rows("redis", "handshake", 1, "ping_inline", "cpu_us"))]
     print(f"\nA new connection and handshake per PING (`-k 0`, {handshakes} each): server CPU per handshake "
-          f"redis-server {redis_handshake:.0f} µs, kv-server {kv_handshake:.0f} µs, ratio {kv_handshake / redis_handshake:.2f}")
+          f"redis-server {redis_handshake:.0f} µs, kv-server {kv_handshake:.0f} µs; ratio "
+          f"{paired('handshake', 1, 'ping_inline', 'cpu_us'):.2f} (rounds: {', '.join(handshake_ratios)})")
 
 
 def main():
@@ -198,12 +236,15 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--tls", action="store_true", help="the TLS comparison only")
+    parser.add_argument("--skip-build", "--no-build", action="store_true", dest="skip_build",
+                        help="use the kv-server already built (swift build -c release --product kv-server)")
     args = parser.parse_args()
     rounds = 1 if args.quick else args.rounds
     requests = {1: 5000 if args.quick else 200_000, 16: 20_000 if args.quick else 1_000_000}
 
-    log("kvbench: building kv-server (release)")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "kv-server"], cwd=ROOT, check=True, stdout=sys.stderr)
+    if not args.skip_build:
+        log("kvbench: building kv-server (release)")
+        subprocess.run(["swift", "build", "-c", "release", "--product", "kv-server"], cwd=ROOT, check=True, stdout=sys.stderr)
     binary = os.path.join(subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                                          capture_output=True, text=True).stdout.strip(), "kv-server")
     if args.tls:

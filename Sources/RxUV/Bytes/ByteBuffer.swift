@@ -225,6 +225,13 @@ public struct ByteBuffer: @unchecked Sendable {
         return buffer
     }
 
+    /// An empty buffer with room for `capacity` bytes to be appended in
+    /// place (`append`): how a TLS stream gathers the records OpenSSL
+    /// writes for the peer in the buffer the transport then writes.
+    package init(reservingCapacity capacity: Int) {
+        self.init(storage: Storage.make(capacity: capacity, count: 0))
+    }
+
     /// Appends the bytes of `more`, for a decoder's partial frame: in place
     /// when this buffer is the only one that sees its storage and there is
     /// room after its bytes, else into a new storage with room to grow
@@ -232,21 +239,36 @@ public struct ByteBuffer: @unchecked Sendable {
     /// bounded number of copies per byte. Other buffers never see a change:
     /// a shared storage is never written.
     mutating func append(_ more: ByteBuffer) {
-        guard more.length > 0 else { return }
+        more.withUnsafeBytes { append($0) }
+    }
+
+    /// Appends a copy of `bytes`, as `append(_:)` appends a buffer's.
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         let end = offset + length
-        if isKnownUniquelyReferenced(&storage), storage.capacity - end >= more.length {
-            storage.withUnsafeMutablePointerToElements { elements in
-                (elements + end).update(from: more.baseAddress, count: more.length)
-            }
-            storage.count = end + more.length
-            length += more.length
+        if isKnownUniquelyReferenced(&storage), storage.capacity - end >= bytes.count {
+            (storage.withUnsafeMutablePointerToElements { $0 } + end).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            storage.count = end + bytes.count
+            length += bytes.count
             return
         }
-        let needed = length + more.length
+        let needed = length + bytes.count
         let grown = Storage.make(capacity: Swift.max(needed, 2 * length, 256), count: needed)
         grown.withUnsafeMutablePointerToElements { elements in
             elements.update(from: baseAddress, count: length)
-            (elements + length).update(from: more.baseAddress, count: more.length)
+            (elements + length).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        self = ByteBuffer(storage: grown)
+    }
+
+    /// Makes room for `capacity` bytes in all (those held and those to be
+    /// appended) in storage that only this buffer sees, so that the appends
+    /// that follow write in place.
+    package mutating func reserveCapacity(_ capacity: Int) {
+        if isKnownUniquelyReferenced(&storage), storage.capacity - offset >= capacity { return }
+        let grown = Storage.make(capacity: Swift.max(capacity, length), count: length)
+        grown.withUnsafeMutablePointerToElements { elements in
+            elements.update(from: baseAddress, count: length)
         }
         self = ByteBuffer(storage: grown)
     }

@@ -70,6 +70,14 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// The size of `readBuffer`: libuv's suggestion for a read.
     static var readBufferSize: Int { 64 * 1024 }
 
+    /// Whether `count` bytes at the start of `readBuffer` are a large read,
+    /// one that takes the buffer (`takeReadStorage`) instead of being
+    /// copied out: at least half of it, so that a buffer never holds more
+    /// than twice its bytes.
+    package static func isLargeRead(_ count: Int) -> Bool {
+        count >= readBufferSize / 2
+    }
+
     /// The storage `readBuffer` is the memory of.
     private var readStorage: ByteBuffer.Storage?
     /// `readStorage`'s memory, kept beside it: it is asked for on every
@@ -100,9 +108,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// The `count` bytes a read left at the start of `readBuffer`, as a
     /// buffer of their own without a copy: the buffer's storage goes with
     /// them, and the next read gets another. `nil` when `bytes` is not
-    /// `readBuffer` (the read landed elsewhere). For a large read only (at
-    /// least half the buffer), so that a buffer never holds more than twice
-    /// its bytes. Loop thread.
+    /// `readBuffer` (the read landed elsewhere). For a large read only
+    /// (`isLargeRead`). Loop thread.
     package func takeReadStorage(holding bytes: UnsafeRawPointer, count: Int) -> ByteBuffer? {
         guard let storage = readStorage, bytes == UnsafeRawPointer(readMemory?.baseAddress) else { return nil }
         readStorage = nil

@@ -578,7 +578,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             // (through LoopBound's `_modify`): a copy of the reference would
             // make the spare storage look shared, never reused.
             let received =
-                count >= Loop.readBufferSize / 2
+                Loop.isLargeRead(count)
                 ? largeRead(bytes, count: count)
                 : ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)
             // What the reader writes while it handles the read goes out

@@ -5,12 +5,13 @@ import RxUV
 import Glibc
 #endif
 
-/// One TLS connection's protocol state: an OpenSSL `SSL` between two memory
-/// BIOs, with no I/O of its own. Ciphertext from the peer goes in
-/// (`feed`), ciphertext for the peer comes out (`takeOutput`); in between,
-/// `handshake`, `read` and `write` move plaintext, as Node's TLSWrap and
-/// uvloop's SSLProtocol drive OpenSSL. `TLSStream` drives one over a
-/// stream; tests drive two against each other in memory.
+/// One TLS connection's protocol state: an OpenSSL `SSL` between a memory
+/// BIO for the peer's ciphertext and a `TLSOutputBIO` for its own, with no
+/// I/O of its own. Ciphertext from the peer goes in (`feed`), ciphertext
+/// for the peer comes out (`takeOutput`); in between, `handshake`, `read`
+/// and `write` move plaintext, as Node's TLSWrap and uvloop's SSLProtocol
+/// drive OpenSSL. `TLSStream` drives one over a stream; tests drive two
+/// against each other in memory.
 ///
 /// Not thread-safe: one thread (the stream's loop thread) at a time.
 final class TLSEngine {
@@ -46,20 +47,20 @@ final class TLSEngine {
     private let ssl: OpaquePointer
     /// Ciphertext from the peer, read by OpenSSL (owned by `ssl`).
     private let input: OpaquePointer
-    /// Ciphertext for the peer, written by OpenSSL (owned by `ssl`).
-    private let output: OpaquePointer
+    /// Ciphertext for the peer, as OpenSSL wrote it through its
+    /// `TLSOutputBIO` (`collect`), in the buffer `takeOutput` hands out:
+    /// the records are copied once, into the memory the transport writes.
+    private var output: ByteBuffer?
+    /// How many bytes the call into the `SSL` under way may write, at
+    /// least: a write's plaintext and its records' overhead, so that its
+    /// records land in room made once (`collect`).
+    private var expectedOutput = 0
     /// The context `ssl` was made from: its callbacks point at it, so it
     /// lives as long as the connection.
     private let context: OpenSSLContext
     private var shutdownSent = false
     /// The peer's side ended (`endOfInput`): a read must report how.
     private var inputEnded = false
-    /// Whether OpenSSL may have written for the peer since `takeOutput`
-    /// last emptied the output: only a call into the `SSL` (a handshake
-    /// step, a read, a write, a shutdown: `willCallSSL` marks each) writes
-    /// there, so with none since, `takeOutput` has nothing to ask the BIO
-    /// about.
-    private var mayHaveOutput = false
 
     /// A connection from `context`. A client sends `serverName` (SNI,
     /// unless it is an IP address) and checks the server's certificate
@@ -70,19 +71,24 @@ final class TLSEngine {
         guard let ssl = SSL_new(context.raw) else {
             throw OpenSSLFailure.configuration("SSL_new failed")
         }
-        guard let input = BIO_new(BIO_s_mem()), let output = BIO_new(BIO_s_mem()) else {
+        guard let input = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
             throw OpenSSLFailure.configuration("BIO_new failed")
         }
         // An empty input means "wait for more", not end of input.
         rxuv_BIO_set_mem_eof_return(input, -1)
-        SSL_set_bio(ssl, input, output)
         self.ssl = ssl
         self.input = input
-        self.output = output
         self.context = context
         self.role = role
         TLSResources.connectionMade()
+        // From here on `deinit` frees the `SSL`, and with it the BIOs it
+        // was given.
+        guard let output = TLSOutputBIO.make(for: self) else {
+            BIO_free(input)
+            throw OpenSSLFailure.configuration("BIO_new failed")
+        }
+        SSL_set_bio(ssl, input, output)
         try configure(serverName: serverName)
     }
 
@@ -154,17 +160,35 @@ final class TLSEngine {
 
     /// Before each call that moves the connection (a handshake step, a
     /// read, a write, a shutdown): the thread's error queue is emptied, so
-    /// that the call's failure is read alone, and the output is marked as
-    /// possibly written (a read too may answer the peer: a key update, an
-    /// alert).
+    /// that the call's failure is read alone.
     private func willCallSSL() {
         OpenSSLFailure.clear()
-        mayHaveOutput = true
     }
+
+    /// Bytes OpenSSL wrote for the peer (`TLSOutputBIO`): appended to the
+    /// output, in room for what the call under way is expected to write.
+    func collect(_ bytes: UnsafeRawBufferPointer) {
+        if output == nil {
+            output = ByteBuffer(reservingCapacity: max(bytes.count, expectedOutput))
+        }
+        output?.append(bytes)
+    }
+
+    /// The most a record adds to its plaintext: header, explicit nonce,
+    /// tag or MAC and padding of every suite OpenSSL offers (TLS 1.3 adds
+    /// 22 bytes; TLS 1.2's CBC suites with SHA-384 up to 85).
+    private static let recordOverhead = 96
+    /// The most plaintext one record carries.
+    private static let recordPlaintext = 16 * 1024
+    /// Room for a handshake step's flight: a server's hello, certificate
+    /// chain and finished, or a client's answer, and session tickets.
+    private static let handshakeOutput = 4 * 1024
 
     /// Advances the handshake with what has been fed.
     func handshake() -> HandshakeStep {
         willCallSSL()
+        expectedOutput = Self.handshakeOutput
+        defer { expectedOutput = 0 }
         let result = SSL_do_handshake(ssl)
         if result == 1 { return .done }
         let error = SSL_get_error(ssl, result)
@@ -194,11 +218,18 @@ final class TLSEngine {
         }
     }
 
-    /// Encrypts `bytes` into the output. With memory BIOs a write after the
-    /// handshake takes every byte or fails.
+    /// Encrypts `bytes` into the output. The output takes every byte
+    /// OpenSSL writes, so a write after the handshake takes all of `bytes`
+    /// or fails.
     func write(_ bytes: ByteBuffer) -> TLSError? {
         guard !bytes.isEmpty else { return nil }
         willCallSSL()
+        let records = (bytes.count + Self.recordPlaintext - 1) / Self.recordPlaintext
+        expectedOutput = bytes.count + records * Self.recordOverhead
+        if let held = output?.count {
+            output?.reserveCapacity(held + expectedOutput)
+        }
+        defer { expectedOutput = 0 }
         return bytes.withUnsafeBytes { memory -> TLSError? in
             var written = 0
             if SSL_write_ex(ssl, memory.baseAddress, memory.count, &written) == 1, written == memory.count {
@@ -218,25 +249,11 @@ final class TLSEngine {
         OpenSSLFailure.clear()
     }
 
-    /// Ciphertext waiting to go to the peer, in bytes.
-    private var pendingOutput: Int {
-        Int(BIO_ctrl_pending(output))
-    }
-
     /// Takes the ciphertext waiting to go to the peer, in one buffer; `nil`
     /// when there is none.
     func takeOutput() -> ByteBuffer? {
-        guard mayHaveOutput else { return nil }
-        let pending = pendingOutput
-        guard pending > 0 else {
-            mayHaveOutput = false
-            return nil
-        }
-        let taken = ByteBuffer(unsafeUninitializedCapacity: pending) { memory in
-            Int(max(BIO_read(output, memory.baseAddress, Int32(pending)), 0))
-        }
-        mayHaveOutput = taken.count < pending
-        return taken
+        defer { output = nil }
+        return output
     }
 
     /// What the finished handshake agreed on.

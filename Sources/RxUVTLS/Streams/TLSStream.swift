@@ -394,10 +394,15 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
                 filled += count
             }
             if filled > 0 {
-                let plaintext = ByteBuffer(unsafeUninitializedCapacity: filled) { memory in
-                    memory.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[..<filled]))
-                    return filled
-                }
+                // A large batch keeps the loop's buffer it was read into, as
+                // a plain stream's large read does: no copy.
+                let taken = Loop.isLargeRead(filled) ? loop.takeReadStorage(holding: scratch.baseAddress!, count: filled) : nil
+                let plaintext =
+                    taken
+                    ?? ByteBuffer(unsafeUninitializedCapacity: filled) { memory in
+                        memory.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[..<filled]))
+                        return filled
+                    }
                 reader.received(plaintext)
             }
             switch outcome {

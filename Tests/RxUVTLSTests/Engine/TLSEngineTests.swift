@@ -3,6 +3,10 @@ import XCTest
 
 @testable import RxUVTLS
 
+#if TRACE_RESOURCES
+@testable import RxUV
+#endif
+
 /// Two engines, a client and a server, handshaking in memory: every
 /// verification outcome, on each side, without a socket in between.
 final class TLSEngineTests: TLSTestCase {
@@ -238,6 +242,55 @@ final class TLSEngineTests: TLSTestCase {
                 ["needsInput", "abcd", "efgh", "ij", "needsInput", "one", "two", "needsInput", closeNotify ? "closed" : TLSError.Code.uncleanShutdown.rawValue],
                 "close_notify: \(closeNotify)")
         }
+    }
+
+    /// What a write's records come out in: one buffer holding them all,
+    /// whatever their number (the room is made for them before OpenSSL
+    /// writes), with a handshake's output before it when not yet taken, in
+    /// the order OpenSSL wrote them; read back byte for byte.
+    func testWrite_RecordsComeOutInOneBufferInOrder() throws {
+        let (outcome, client, server) = try exchange(client: clientContext(), server: serverContext())
+        XCTAssertEqual(outcome, Outcome())
+        let sizes = [1, 64, 16 * 1024, 16 * 1024 + 1, 1 << 20]
+        var expected: [UInt8] = []
+        for (index, size) in sizes.enumerated() {
+            let bytes = ByteBuffer((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })
+            expected += Array(bytes)
+            XCTAssertNil(client.write(bytes))
+        }
+        XCTAssertNil(client.write(ByteBuffer()))
+        client.shutdown()
+        let ciphertext = try XCTUnwrap(client.takeOutput())
+        XCTAssertNil(client.takeOutput(), "taken once")
+        XCTAssertGreaterThan(ciphertext.count, expected.count)
+        server.feed(ciphertext)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        reading: while true {
+            switch buffer.withUnsafeMutableBytes({ server.read(into: $0) }) {
+            case .bytes(let count): received += buffer[..<count]
+            case .closed: break reading
+            case .needsInput:
+                XCTFail("the records fed were not all read")
+                break reading
+            case .failed(let error):
+                XCTFail("\(error)")
+                break reading
+            }
+        }
+        XCTAssertEqual(received.count, expected.count)
+        XCTAssertTrue(received == expected, "the plaintext read back differs")
+
+        #if TRACE_RESOURCES
+        // A large write's 65 records land in the one buffer made for them
+        // (the server's side: the client's has sent close_notify).
+        let large = ByteBuffer([UInt8](repeating: 7, count: 1 << 20))
+        _ = server.takeOutput()
+        let before = ByteBuffer.storageAllocations.load(ordering: .relaxed)
+        XCTAssertNil(server.write(large))
+        XCTAssertEqual(ByteBuffer.storageAllocations.load(ordering: .relaxed) - before, 1)
+        XCTAssertGreaterThan(try XCTUnwrap(server.takeOutput()).count, 1 << 20)
+        #endif
     }
 
     func testServerName_PicksTheIdentityForTheName() throws {

@@ -48,6 +48,44 @@ final class ByteBufferTests: BridgeTestCase {
         XCTAssertEqual(ByteBuffer(read.slice(at: 13, count: 0)).count, 0)
     }
 
+    /// Appending (package API, how a TLS stream gathers records): in place
+    /// while the storage is this buffer's alone and has room, never into a
+    /// storage another buffer sees, and room made ahead of time is used.
+    func testByteBuffer_AppendWritesInPlaceOnlyIntoRoomNoOneElseSees() {
+        func append(_ text: String, to buffer: inout ByteBuffer) {
+            Array(text.utf8).withUnsafeBytes { buffer.append($0) }
+        }
+        func address(_ buffer: ByteBuffer) -> UnsafeRawPointer? { buffer.withUnsafeBytes { $0.baseAddress } }
+
+        var gathered = ByteBuffer(reservingCapacity: 8)
+        append("abc", to: &gathered)
+        let first = address(gathered)
+        append("defgh", to: &gathered)
+        XCTAssertEqual(address(gathered), first, "appended in place, into the room reserved")
+        XCTAssertEqual(gathered.string, "abcdefgh")
+
+        let shared = gathered
+        append("i", to: &gathered)
+        XCTAssertEqual(shared.string, "abcdefgh", "a buffer that shares the storage sees no change")
+        XCTAssertEqual(gathered.string, "abcdefghi")
+        XCTAssertFalse(gathered.sharesStorage(with: shared))
+        append("", to: &gathered)
+        XCTAssertEqual(gathered.string, "abcdefghi")
+
+        let whole = ByteBuffer(string: "0123456789")
+        var slice = whole.slice(at: 4, count: 3)
+        slice.reserveCapacity(1000)
+        XCTAssertFalse(slice.sharesStorage(with: whole), "the room is made in storage of its own")
+        let reserved = address(slice)
+        append(String(repeating: "x", count: 997), to: &slice)
+        XCTAssertEqual(address(slice), reserved)
+        XCTAssertEqual(slice.count, 1000)
+        XCTAssertEqual(slice.slice(at: 0, count: 4).string, "456x")
+        XCTAssertEqual(whole.string, "0123456789")
+        slice.reserveCapacity(10)
+        XCTAssertEqual(address(slice), reserved, "room already there is kept")
+    }
+
     func testByteBuffer_FirstIndexOfByte() {
         let buffer = ByteBuffer(string: "--a\nb\n").slice(at: 2, count: 4)
         XCTAssertEqual(buffer.firstIndex(of: 0x0A), 1)

@@ -47,14 +47,21 @@ final class TLSEngine {
     private let ssl: OpaquePointer
     /// Ciphertext from the peer, read by OpenSSL (owned by `ssl`).
     private let input: OpaquePointer
+    // Unchecked exclusivity, for the two below: the engine is used on one
+    // thread, and `collect` (called back by OpenSSL inside `write`,
+    // `handshake`, `read` and `shutdown`) is the only access made while
+    // another call is under way, to `output` and `expectedOutput` alone,
+    // which no caller holds across a call into the `SSL`; the runtime's
+    // dynamic checks cost six a message.
+
     /// Ciphertext for the peer, as OpenSSL wrote it through its
     /// `TLSOutputBIO` (`collect`), in the buffer `takeOutput` hands out:
     /// the records are copied once, into the memory the transport writes.
-    private var output: ByteBuffer?
+    @exclusivity(unchecked) private var output: ByteBuffer?
     /// How many bytes the call into the `SSL` under way may write, at
     /// least: a write's plaintext and its records' overhead, so that its
     /// records land in room made once (`collect`).
-    private var expectedOutput = 0
+    @exclusivity(unchecked) private var expectedOutput = 0
     /// The context `ssl` was made from: its callbacks point at it, so it
     /// lives as long as the connection.
     private let context: OpenSSLContext

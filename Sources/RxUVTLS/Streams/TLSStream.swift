@@ -303,8 +303,11 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         }
     }
 
-    /// Starts reading the transport and the handshake (a client's first
-    /// flight goes out now), with its deadline.
+    /// Starts reading the transport and the handshake, with its deadline:
+    /// a client's first flight goes out now; a server has nothing to say
+    /// before the client's hello, and takes its first step when it comes
+    /// (a step with no input would only set up, and with released buffers
+    /// free again, the record buffers the hello needs).
     private func start() {
         guard state.value.phase != .closed else {
             // No engine: nothing was sent; the transport goes.
@@ -321,7 +324,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
                 })
         }
         transportReading.setDisposable(transport.receivedData.subscribe(TransportReader(self)))
-        guard state.value.phase == .handshaking else { return }
+        guard state.value.phase == .handshaking, state.value.engine?.role == .client else { return }
         advanceHandshake()
         flush()
     }

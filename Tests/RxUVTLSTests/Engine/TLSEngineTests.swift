@@ -282,7 +282,7 @@ final class TLSEngineTests: TLSTestCase {
         XCTAssertTrue(received == expected, "the plaintext read back differs")
 
         #if TRACE_RESOURCES
-        // A large write's 65 records land in the one buffer made for them
+        // A large write's 64 records land in the one buffer made for them
         // (the server's side: the client's has sent close_notify).
         let large = ByteBuffer([UInt8](repeating: 7, count: 1 << 20))
         _ = server.takeOutput()

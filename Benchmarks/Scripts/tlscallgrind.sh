@@ -7,7 +7,7 @@
 # floor, exactly. Needs valgrind and a release build of Benchmarks/
 # (swift build -c release --product rxuv-tls-echo; uv-tls-echo; tlsload).
 #
-#   Benchmarks/Scripts/tlscallgrind.sh [BIN_DIR] [PROGRAM]
+#   [TLS_CASE=handshakes|throughput] Benchmarks/Scripts/tlscallgrind.sh [BIN_DIR] [PROGRAM]
 #
 # BIN_DIR defaults to Benchmarks/.build/release of this checkout, PROGRAM to
 # rxuv-tls-echo. The certificates are made for the run
@@ -18,8 +18,15 @@
 # the server falls behind, so the figure per message is the steadier one
 # from run to run. Prints:
 #   "PROGRAM: N instructions per message, R per round trip (W messages, T round trips; M mallocs per message)"
-# KEEP_DUMP=FILE keeps the callgrind dump there.
+# KEEP_DUMP=FILE keeps the callgrind dump there. TLS_CASE=handshakes counts
+# instead a new connection and full handshake at a time, 10 at once (key
+# exchange TLS_GROUP, default P-256), per handshake; TLS_CASE=throughput
+# counts one connection's echo of tlsload's chunks, per MiB (callgrind
+# counts a `rep movsb` copy by the byte, so this figure weighs copies).
+# Those two count over 4 s after 3 s of warm-up, the window's edges
+# included (a handshake or chunk in flight at either end).
 set -euo pipefail
+tls_case="${TLS_CASE:-pingpong}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${1:-$here/.build/release}"
 program="${2:-rxuv-tls-echo}"
@@ -38,13 +45,32 @@ for _ in $(seq 1 100); do grep -q port "$work/port" && break; sleep 0.1; done
 port="$(grep -o '[0-9]\+' "$work/port" | tail -1)"
 # tlsload's warm-up (the handshakes, then load) is not counted by tlsload;
 # the counters are zeroed before its measured seconds start.
-"$bin/tlsload" --port "$port" --connections 100 --seconds 5 --warmup 6 --ca "$work/certs/ca.pem" >"$work/load.txt" &
+case "$tls_case" in
+    pingpong) load_args=(--connections 100 --seconds 5 --warmup 6); settle=6.5 ;;
+    handshakes) load_args=(--handshakes --connections 10 --groups "${TLS_GROUP:-P-256}" --seconds 4 --warmup 3); settle=3.3 ;;
+    throughput) load_args=(--throughput --connections 1 --seconds 4 --warmup 3); settle=3.3 ;;
+    *) echo "tlscallgrind: TLS_CASE is pingpong, handshakes or throughput" >&2; exit 2 ;;
+esac
+"$bin/tlsload" --port "$port" "${load_args[@]}" --ca "$work/certs/ca.pem" >"$work/load.txt" &
 load=$!
-sleep 6.5
+sleep "$settle"
 callgrind_control -z "$server" >/dev/null 2>&1
 wait "$load"
 callgrind_control -d "$server" >/dev/null 2>&1
 kill -INT "$server"; sleep 1; kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
+if [ "$tls_case" != pingpong ]; then
+    dump="$(ls -t "$work"/server.out.* | head -1)"
+    [ -n "${KEEP_DUMP:-}" ] && cp "$dump" "$KEEP_DUMP"
+    instructions="$(grep -m1 "^summary:\|^totals:" "$dump" | awk '{print $2}')"
+    if [ "$tls_case" = handshakes ]; then
+        handshakes="$(grep -o 'handshakes=[0-9]*' "$work/load.txt" | cut -d= -f2)"
+        echo "$program: $(( instructions / handshakes )) instructions per handshake ($handshakes handshakes, ${TLS_GROUP:-P-256})"
+    else
+        bytes="$(grep -o 'bytes=[0-9]*' "$work/load.txt" | cut -d= -f2)"
+        echo "$program: $(( instructions * 1048576 / bytes )) instructions per MiB echoed ($(( bytes / 1048576 )) MiB)"
+    fi
+    exit 0
+fi
 round_trips="$(grep -o 'round_trips=[0-9]*' "$work/load.txt" | cut -d= -f2)"
 dump="$(ls -t "$work"/server.out.* | head -1)"
 [ -n "${KEEP_DUMP:-}" ] && cp "$dump" "$KEEP_DUMP"

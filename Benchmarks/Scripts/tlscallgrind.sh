@@ -58,23 +58,20 @@ callgrind_control -z "$server" >/dev/null 2>&1
 wait "$load"
 callgrind_control -d "$server" >/dev/null 2>&1
 kill -INT "$server"; sleep 1; kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true
-if [ "$tls_case" != pingpong ]; then
-    dump="$(ls -t "$work"/server.out.* | head -1)"
-    [ -n "${KEEP_DUMP:-}" ] && cp "$dump" "$KEEP_DUMP"
-    instructions="$(grep -m1 "^summary:\|^totals:" "$dump" | awk '{print $2}')"
-    if [ "$tls_case" = handshakes ]; then
-        handshakes="$(grep -o 'handshakes=[0-9]*' "$work/load.txt" | cut -d= -f2)"
-        echo "$program: $(( instructions / handshakes )) instructions per handshake ($handshakes handshakes, ${TLS_GROUP:-P-256})"
-    else
-        bytes="$(grep -o 'bytes=[0-9]*' "$work/load.txt" | cut -d= -f2)"
-        echo "$program: $(( instructions * 1048576 / bytes )) instructions per MiB echoed ($(( bytes / 1048576 )) MiB)"
-    fi
-    exit 0
-fi
-round_trips="$(grep -o 'round_trips=[0-9]*' "$work/load.txt" | cut -d= -f2)"
 dump="$(ls -t "$work"/server.out.* | head -1)"
 [ -n "${KEEP_DUMP:-}" ] && cp "$dump" "$KEEP_DUMP"
 instructions="$(grep -m1 "^summary:\|^totals:" "$dump" | awk '{print $2}')"
+case "$tls_case" in
+    handshakes)
+        handshakes="$(grep -o 'handshakes=[0-9]*' "$work/load.txt" | cut -d= -f2)"
+        echo "$program: $(( instructions / handshakes )) instructions per handshake ($handshakes handshakes, ${TLS_GROUP:-P-256})"
+        exit 0 ;;
+    throughput)
+        bytes="$(grep -o 'bytes=[0-9]*' "$work/load.txt" | cut -d= -f2)"
+        echo "$program: $(( instructions * 1048576 / bytes )) instructions per MiB echoed ($(( bytes / 1048576 )) MiB)"
+        exit 0 ;;
+esac
+round_trips="$(grep -o 'round_trips=[0-9]*' "$work/load.txt" | cut -d= -f2)"
 mallocs="$(python3 "$here/Scripts/callgrind_mallocs.py" "$dump")"
 # The calls of SSL_write and SSL_write_ex, from the dump's call records.
 messages="$(python3 - "$dump" <<'PY'

@@ -245,32 +245,30 @@ public struct ByteBuffer: @unchecked Sendable {
     /// Appends a copy of `bytes`, as `append(_:)` appends a buffer's.
     package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        let end = offset + length
-        if isKnownUniquelyReferenced(&storage), storage.capacity - end >= bytes.count {
-            (storage.withUnsafeMutablePointerToElements { $0 } + end).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-            storage.count = end + bytes.count
-            length += bytes.count
-            return
-        }
         let needed = length + bytes.count
-        let grown = Storage.make(capacity: Swift.max(needed, 2 * length, 256), count: needed)
-        grown.withUnsafeMutablePointerToElements { elements in
-            elements.update(from: baseAddress, count: length)
-            (elements + length).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        }
-        self = ByteBuffer(storage: grown)
+        makeRoom(for: needed, growingTo: Swift.max(needed, 2 * length, 256))
+        (baseAddress + length).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        storage.count = offset + needed
+        length = needed
     }
 
     /// Makes room for `capacity` bytes in all (those held and those to be
     /// appended) in storage that only this buffer sees, so that the appends
     /// that follow write in place.
     package mutating func reserveCapacity(_ capacity: Int) {
-        if isKnownUniquelyReferenced(&storage), storage.capacity - offset >= capacity { return }
-        let grown = Storage.make(capacity: Swift.max(capacity, length), count: length)
-        grown.withUnsafeMutablePointerToElements { elements in
+        makeRoom(for: capacity, growingTo: capacity)
+    }
+
+    /// Room for `count` bytes from this buffer's start, in storage only it
+    /// sees: the storage as it is when it has that room, else a new one of
+    /// `grown` bytes holding a copy of these.
+    private mutating func makeRoom(for count: Int, growingTo grown: Int) {
+        if isKnownUniquelyReferenced(&storage), storage.capacity - offset >= count { return }
+        let made = Storage.make(capacity: Swift.max(grown, length), count: length)
+        made.withUnsafeMutablePointerToElements { elements in
             elements.update(from: baseAddress, count: length)
         }
-        self = ByteBuffer(storage: grown)
+        self = ByteBuffer(storage: made)
     }
 
     /// The start of the bytes, stable for as long as `storage` is alive.

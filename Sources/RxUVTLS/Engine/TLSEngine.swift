@@ -11,7 +11,9 @@ import Glibc
 /// for the peer comes out (`takeOutput`); in between, `handshake`, `read`
 /// and `write` move plaintext, as Node's TLSWrap and uvloop's SSLProtocol
 /// drive OpenSSL. `TLSStream` drives one over a stream; tests drive two
-/// against each other in memory.
+/// against each other in memory. Each call into the `SSL` starts from an
+/// empty error queue (`OpenSSLFailure.clear`), so that its failure is read
+/// alone.
 ///
 /// Not thread-safe: one thread (the stream's loop thread) at a time.
 final class TLSEngine {
@@ -165,13 +167,6 @@ final class TLSEngine {
         inputEnded || BIO_ctrl_pending(input) > 0 || SSL_has_pending(ssl) == 1
     }
 
-    /// Before each call that moves the connection (a handshake step, a
-    /// read, a write, a shutdown): the thread's error queue is emptied, so
-    /// that the call's failure is read alone.
-    private func willCallSSL() {
-        OpenSSLFailure.clear()
-    }
-
     /// Bytes OpenSSL wrote for the peer (`TLSOutputBIO`): appended to the
     /// output, in room for what the call under way is expected to write.
     func collect(_ bytes: UnsafeRawBufferPointer) {
@@ -193,7 +188,7 @@ final class TLSEngine {
 
     /// Advances the handshake with what has been fed.
     func handshake() -> HandshakeStep {
-        willCallSSL()
+        OpenSSLFailure.clear()
         expectedOutput = Self.handshakeOutput
         defer { expectedOutput = 0 }
         let result = SSL_do_handshake(ssl)
@@ -209,7 +204,7 @@ final class TLSEngine {
     /// holds, up to the buffer's size.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
         guard mayRead else { return .needsInput }
-        willCallSSL()
+        OpenSSLFailure.clear()
         var count = 0
         if SSL_read_ex(ssl, buffer.baseAddress, buffer.count, &count) == 1 {
             return .bytes(count)
@@ -230,7 +225,7 @@ final class TLSEngine {
     /// or fails.
     func write(_ bytes: ByteBuffer) -> TLSError? {
         guard !bytes.isEmpty else { return nil }
-        willCallSSL()
+        OpenSSLFailure.clear()
         let records = (bytes.count + Self.recordPlaintext - 1) / Self.recordPlaintext
         expectedOutput = bytes.count + records * Self.recordOverhead
         if let held = output?.count {
@@ -251,7 +246,7 @@ final class TLSEngine {
     func shutdown() {
         guard !shutdownSent else { return }
         shutdownSent = true
-        willCallSSL()
+        OpenSSLFailure.clear()
         _ = SSL_shutdown(ssl)
         OpenSSLFailure.clear()
     }

@@ -75,6 +75,7 @@ let package = Package(
                 .product(name: "RxUV", package: "RxUV"),
                 .product(name: "RxUVHTTP", package: "RxUV"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

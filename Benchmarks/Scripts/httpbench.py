@@ -2,15 +2,15 @@
 """The HTTP benchmarks: RxUV's http-server example against nginx (Debian's,
 one worker) and Hummingbird 2 on one event-loop thread (hb-http), in one run.
 
-    Benchmarks/Scripts/httpbench.py                  # release builds, then the comparison (≈ 8 min)
+    Benchmarks/Scripts/httpbench.py                  # release builds, then the comparison (≈ 10 min)
     Benchmarks/Scripts/httpbench.py --quick          # 1 s of every case, once (for CI)
     Benchmarks/Scripts/httpbench.py --servers nginx --skip-build --quick   # one server, nothing built
 
-Every round starts each server in turn (nginx, Hummingbird, RxUV) pinned to
-one core and drives it with `wrk -t1 --latency` pinned to the other: GET
+Every round starts each server in turn (nginx, Hummingbird, RxUV, and RxUV
+again with its request metrics on) pinned to one core and drives it with `wrk -t1 --latency` pinned to the other: GET
 /plaintext, /json and /static/file64k.bin at 100 connections, then
 /plaintext at 10 and at 1000. Before measuring, each server's answers are
-checked against the bytes below, so that all three serve the same bodies:
+checked against the bytes below, so that all of them serve the same bodies:
 
     /plaintext            b"hello", text/plain
     /json                 JSON_BODY: {"message":"xxx…"} with 1010 "x", 1024 bytes, application/json
@@ -22,6 +22,14 @@ nginx sends the file with sendfile, RxUV too (its files kept open in an
 OpenFileCache, as nginx's open_file_cache would), Hummingbird through its
 FileMiddleware on NIO's thread pool (all their threads on the server's
 core).
+
+No server counts or logs each request in the compared rows: nginx runs
+with `access_log off`, Hummingbird without a metrics or log middleware,
+and RxUV's http-server with `--no-request-metrics`. The same http-server
+with its request metrics on (every request counted and timed into
+swift-prometheus, its default) is measured beside them ("rxuv-metrics"),
+for what they cost: its CPU per request over RxUV's is the last column of
+the ratios.
 
 Reports the medians of req/s, p50 and p99 (wrk's latency distribution),
 socket errors and the server's CPU per request (utime + stime of the
@@ -75,6 +83,7 @@ SERVERS = [
     ("nginx", "nginx, 1 worker"),
     ("hb", "Hummingbird 2, 1 EventLoop"),
     ("rxuv", "RxUV http-server, 1 loop"),
+    ("rxuv-metrics", "RxUV http-server, 1 loop, request metrics on"),
 ]
 # (key, label, path, connections)
 ROWS = [
@@ -228,8 +237,9 @@ def start(key, settings, pinning, directory, root):
     if key == "hb":
         return Listening("hb-http", pinning.server([os.path.join(settings.hb_bin, "hb-http"), "--port", "0",
                                                     "--root", root]), directory)
+    metrics = [] if key == "rxuv-metrics" else ["--no-request-metrics"]
     return Listening("http-server", pinning.server([os.path.join(settings.rxuv_bin, "http-server"), "--port", "0",
-                                                    "--threads", "1", "--root", root]), directory)
+                                                    "--threads", "1", "--root", root] + metrics), directory)
 
 
 def check_bodies(key, port):
@@ -300,7 +310,7 @@ def build(servers):
     if "hb" in servers:
         log("httpbench: swift build -c release --product hb-http (Benchmarks/)")
         subprocess.run(["swift", "build", "-c", "release", "--package-path", PACKAGE, "--product", "hb-http"], check=True)
-    if "rxuv" in servers:
+    if "rxuv" in servers or "rxuv-metrics" in servers:
         log("httpbench: swift build -c release --product http-server")
         subprocess.run(["swift", "build", "-c", "release", "--product", "http-server"], cwd=ROOT, check=True)
 
@@ -366,8 +376,9 @@ def report(results, settings, pinning):
     print("\nSame-run ratios (median of each round's ratio) and the targets: CPU per request RxUV / nginx "
           "≤ 1.3 (plaintext, JSON), ≤ 1.5 (static); req/s RxUV / Hummingbird ≥ 3; p99 RxUV / nginx ≤ 1.5 "
           "at c=10 and c=100; no timeouts at c=1000.\n")
-    print("| case | CPU/req RxUV / nginx | p99 RxUV / nginx | req/s RxUV / Hummingbird | RxUV timeouts |")
-    print("|---|---:|---:|---:|---:|")
+    print("| case | CPU/req RxUV / nginx | p99 RxUV / nginx | req/s RxUV / Hummingbird | RxUV timeouts "
+          "| CPU/req, request metrics on / off |")
+    print("|---|---:|---:|---:|---:|---:|")
     for row, label, _, _ in ROWS:
         cells = []
         if "nginx" in results:
@@ -384,6 +395,7 @@ def report(results, settings, pinning):
             cells.append("–")
         timeouts = max(record[row + ".timeout"] for record in results["rxuv"])
         cells.append(f"{timeouts} {mark(timeouts == 0)}" if row == "plaintext-c1000" else str(timeouts))
+        cells.append(f"{paired(results, 'rxuv-metrics', 'rxuv', row + '.cpu'):.2f}" if "rxuv-metrics" in results else "–")
         print(f"| {label} | " + " | ".join(cells) + " |")
 
 
@@ -402,8 +414,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="1 s of every case, once (CI)")
     parser.add_argument("--rounds", type=int, help="rounds (default 3; quick 1)")
     parser.add_argument("--seconds", type=int, help="wrk's -d per case, whole seconds (default 10; quick 1)")
-    parser.add_argument("--servers", default="nginx,hb,rxuv",
-                        help="comma-separated, from nginx, hb, rxuv (default all three, in that order)")
+    parser.add_argument("--servers", default="nginx,hb,rxuv,rxuv-metrics",
+                        help="comma-separated, from nginx, hb, rxuv, rxuv-metrics (default all four, in that order)")
     parser.add_argument("--skip-build", "--no-build", action="store_true", dest="skip_build",
                         help="use the release binaries already built")
     parser.add_argument("--hb-bin", help="the directory holding hb-http (default: Benchmarks' release bin path)")
@@ -430,7 +442,7 @@ def main():
         build(settings.servers)
     if "hb" in settings.servers:
         settings.hb_bin = settings.hb_bin or bin_path()
-    if "rxuv" in settings.servers:
+    if "rxuv" in settings.servers or "rxuv-metrics" in settings.servers:
         settings.rxuv_bin = settings.rxuv_bin or root_bin_path()
     raise_file_limit()
     pinning = Pinning(not settings.no_pin, settings.server_core, settings.client_core)

@@ -25,7 +25,8 @@ struct HTTPServerCommand: AsyncParsableCommand {
             length, read with backpressure, up to --max-body), GET /static/PATH (files under \
             --root, with Range and If-Modified-Since), GET /metrics (every request \
             counted and timed, and the server's connections, in Prometheus's text \
-            format), GET /healthz (ok). Connections are spread over --threads loops. \
+            format; --no-request-metrics leaves the server's connections only), \
+            GET /healthz (ok). Connections are spread over --threads loops. \
             SIGINT or SIGTERM stops accepting, answers the requests in hand with \
             Connection: close for up to 2 seconds, prints a summary and exits 0; a \
             second signal ends at once. Exits 1 when it cannot listen.
@@ -55,6 +56,15 @@ struct HTTPServerCommand: AsyncParsableCommand {
 
     @Option(help: "The largest request body in bytes (POST /echo takes at most 1 MiB of it).")
     var maxBody = 4 << 30
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: """
+            Count and time every request (http_requests_total, \
+            http_request_duration_seconds); off, /metrics keeps the server's \
+            connection metrics and a request costs no clock reads or histogram update.
+            """)
+    var requestMetrics = true
 
     @OptionGroup var logging: LoggingOptions
 
@@ -104,13 +114,12 @@ struct HTTPServerCommand: AsyncParsableCommand {
             router.get("/static/*") { request in files.answer(request) }
         }
         let handler = router.handler
-        let metrics = RequestMetrics()
 
         var options = ServerOptions()
         options.maxConnections = maxConnections
         let http = HTTPServerOptions(
             limits: HTTPLimits(maxBodyLength: maxBody), headTimeout: .nanoseconds(headTimeout.nanoseconds),
-            idleTimeout: .nanoseconds(idleTimeout.nanoseconds), onResponse: metrics.record)
+            idleTimeout: .nanoseconds(idleTimeout.nanoseconds), onResponse: requestMetrics ? RequestMetrics().record : nil)
         let server = ServerService(
             group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler),
             drainedBy: daemon, name: Endpoint.format(host: host, port: port)

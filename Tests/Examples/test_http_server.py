@@ -133,6 +133,18 @@ class HTTPServerTests(unittest.TestCase):
         accepted = sum(s.value for s in families["rxuv_server_connections_accepted"].samples)
         self.assertGreaterEqual(accepted, 5)
 
+    def test_no_request_metrics_keeps_the_server_metrics_only(self):
+        server, port = self.start("--no-request-metrics")
+        for _ in range(3):
+            self.assertEqual(self.ask(port, "GET", "/plaintext")[0], 200)
+        status, _, body = self.ask(port, "GET", "/metrics")
+        self.assertEqual(status, 200)
+        families = {family.name: family for family in text_string_to_metric_families(body.decode())}
+        self.assertNotIn("http_requests", families)
+        self.assertNotIn("http_request_duration_seconds", families)
+        accepted = sum(s.value for s in families["rxuv_server_connections_accepted"].samples)
+        self.assertGreaterEqual(accepted, 4)
+
     def test_malformed_request_gets_its_status_and_close(self):
         server, port = self.start()
         reply = self.raw(port, b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -1,4 +1,5 @@
 import CoreMetrics
+import Prometheus
 import RxCore
 import RxUV
 import RxUVHTTP
@@ -19,8 +20,8 @@ import RxUVHTTP
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
 // prints "port N" once listening. `--metered` counts and times every
-// response through swift-metrics from `HTTPServerOptions.onResponse`, as
-// the example's `RequestMetrics` does. `--keepalive-requests N` closes a
+// response through swift-metrics into swift-prometheus's registry from
+// `HTTPServerOptions.onResponse`, as the example's `RequestMetrics` does. `--keepalive-requests N` closes a
 // keep-alive connection after N requests (1000, nginx's default, unless set).
 
 var port = 0
@@ -57,6 +58,7 @@ router.get("/plaintext") { _ in .just(plaintext) }
 router.get("/json") { _ in .just(json) }
 var http = HTTPServerOptions(maxRequestsPerConnection: keepaliveRequests)
 if metered {
+    MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
     let answered = Counter(label: "http_requests_total", dimensions: [("method", "GET"), ("status", "200")])
     let duration = Timer(label: "http_request_duration_seconds")
     http.onResponse = { response in

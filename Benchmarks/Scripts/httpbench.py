@@ -6,11 +6,16 @@ one worker) and Hummingbird 2 on one event-loop thread (hb-http), in one run.
     Benchmarks/Scripts/httpbench.py --quick          # 1 s of every case, once (for CI)
     Benchmarks/Scripts/httpbench.py --servers nginx --skip-build --quick   # one server, nothing built
 
-Every round starts each server in turn (nginx, Hummingbird, RxUV, and RxUV
-again with its request metrics on) pinned to one core and drives it with `wrk -t1 --latency` pinned to the other: GET
-/plaintext, /json and /static/file64k.bin at 100 connections, then
-/plaintext at 10 and at 1000. Before measuring, each server's answers are
-checked against the bytes below, so that all of them serve the same bodies:
+Every round starts the servers (nginx, Hummingbird, RxUV, and RxUV again
+with its request metrics on), all pinned to one core, and drives them with
+`wrk -t1 --latency` pinned to the other: GET /plaintext, /json and
+/static/file64k.bin at 100 connections, then /plaintext at 10 and at 1000.
+Each case runs on every server back to back, in an order that turns by
+one each round, so that the runs a ratio compares are seconds apart (this
+machine's speed drifts over minutes) and no server always goes first; the
+idle servers wait in their event loops meanwhile. Before measuring, each
+server's answers are checked against the bytes below, so that all of them
+serve the same bodies:
 
     /plaintext            b"hello", text/plain
     /json                 JSON_BODY: {"message":"xxx…"} with 1010 "x", 1024 bytes, application/json
@@ -238,7 +243,7 @@ def start(key, settings, pinning, directory, root):
         return Listening("hb-http", pinning.server([os.path.join(settings.hb_bin, "hb-http"), "--port", "0",
                                                     "--root", root]), directory)
     metrics = [] if key == "rxuv-metrics" else ["--no-request-metrics"]
-    return Listening("http-server", pinning.server([os.path.join(settings.rxuv_bin, "http-server"), "--port", "0",
+    return Listening(key, pinning.server([os.path.join(settings.rxuv_bin, "http-server"), "--port", "0",
                                                     "--threads", "1", "--root", root] + metrics), directory)
 
 
@@ -321,18 +326,29 @@ def root_bin_path():
 
 
 def run_round(settings, pinning, directory, root, results, round_index):
-    for key in settings.servers:
-        server = start(key, settings, pinning, directory, root)
-        try:
-            check_bodies(key, server.port)
-            if settings.warmup:
-                run_wrk(pinning, server, "/plaintext", 100, settings.warmup)
-            record = {}
-            for row, _, path, connections in ROWS:
-                for name, value in run_wrk(pinning, server, path, connections, settings.seconds).items():
-                    record[f"{row}.{name}"] = value
-        finally:
+    """Starts every server, then runs each case on each of them back to
+    back, in an order that turns by one each round: the runs a ratio
+    compares are seconds apart, not minutes, and none is always first."""
+    servers = {}
+    turn = round_index % len(settings.servers)
+    order = settings.servers[turn:] + settings.servers[:turn]
+    records = {key: {} for key in order}
+    try:
+        for key in settings.servers:
+            servers[key] = start(key, settings, pinning, directory, root)
+            check_bodies(key, servers[key].port)
+        if settings.warmup:
+            for key in order:
+                run_wrk(pinning, servers[key], "/plaintext", 100, settings.warmup)
+        for row, _, path, connections in ROWS:
+            for key in order:
+                for name, value in run_wrk(pinning, servers[key], path, connections, settings.seconds).items():
+                    records[key][f"{row}.{name}"] = value
+    finally:
+        for server in servers.values():
             stop(server)
+    for key in settings.servers:
+        record = records[key]
         results.setdefault(key, []).append(record)
         log(f"httpbench: round {round_index + 1}: {key}: " + " ".join(
             f"{row}={record[row + '.rate']:,.0f}/s,{record[row + '.cpu']:.2f}µs" for row, _, _, _ in ROWS))

@@ -203,26 +203,61 @@ public struct ByteBuffer: @unchecked Sendable {
         self.init(storage: storage)
     }
 
-    /// A buffer holding a copy of the `count` bytes at `source`, written into
-    /// `spare`'s memory when nothing else holds that storage any more and it
-    /// is large enough, else into a new allocation. Afterwards `spare` holds
-    /// the new buffer's storage when it is at most `keepLimit` bytes, so the
-    /// next read can reuse it once every copy of this buffer (and every
-    /// slice of it) is gone (an echo that wrote it at once). Mutating is
-    /// safe: a uniquely referenced storage is visible to no one else.
-    static func copying(_ source: UnsafeRawPointer, count: Int, reusing spare: inout Storage?, keepLimit: Int) -> ByteBuffer {
-        let buffer: ByteBuffer
-        if isKnownUniquelyReferenced(&spare), let storage = spare, storage.capacity >= count {
-            storage.count = count
-            storage.withUnsafeMutablePointerToElements { elements in
-                elements.update(from: source.assumingMemoryBound(to: UInt8.self), count: count)
-            }
-            buffer = ByteBuffer(storage: storage)
-        } else {
-            buffer = ByteBuffer(copying: source, count: count)
+    /// The storage of the last buffer a producer made, kept for its next
+    /// one: written again only once no buffer holds it any more (a read
+    /// echoed at once, a response head the kernel took whole), so that a
+    /// producer that makes one small buffer after another allocates once.
+    /// Storages over `keepLimit` bytes are not kept. State of one thread
+    /// (the producer's).
+    package struct SpareStorage {
+        fileprivate var storage: Storage?
+        /// The largest storage kept, in bytes.
+        package let keepLimit: Int
+
+        /// Nothing kept yet; storages up to `keepLimit` bytes will be.
+        package init(keepLimit: Int) {
+            self.keepLimit = keepLimit
         }
-        spare = count <= keepLimit ? buffer.storage : nil
-        return buffer
+
+        /// Lets the kept storage go (its producer is done).
+        package mutating func release() {
+            storage = nil
+        }
+    }
+
+    /// `init(unsafeUninitializedCapacity:initializingWith:)` into `spare`'s
+    /// storage when nothing else holds it any more and it has the room,
+    /// else into a new allocation, which `spare` then keeps (up to its
+    /// `keepLimit`). Writing in place is safe: a uniquely referenced
+    /// storage is visible to no buffer.
+    package init(
+        unsafeUninitializedCapacity capacity: Int, reusing spare: inout SpareStorage,
+        initializingWith initializer: (UnsafeMutableRawBufferPointer) throws -> Int
+    ) rethrows {
+        precondition(capacity >= 0, "ByteBuffer: a negative capacity")
+        let storage: Storage
+        if isKnownUniquelyReferenced(&spare.storage), let kept = spare.storage, kept.capacity >= capacity {
+            storage = kept
+        } else {
+            storage = Storage.make(capacity: capacity, count: 0)
+            spare.storage = capacity <= spare.keepLimit ? storage : nil
+        }
+        let written = try storage.withUnsafeMutablePointerToElements { elements in
+            try initializer(UnsafeMutableRawBufferPointer(start: elements, count: capacity))
+        }
+        precondition(written >= 0 && written <= capacity, "ByteBuffer: the initializer wrote \(written) bytes into \(capacity)")
+        storage.count = written
+        self.init(storage: storage)
+    }
+
+    /// A copy of the `count` bytes at `source`, made into `spare`'s storage
+    /// when it is free (`init(unsafeUninitializedCapacity:reusing:initializingWith:)`):
+    /// a read's bytes, copied out of the loop's read buffer.
+    static func copying(_ source: UnsafeRawPointer, count: Int, reusing spare: inout SpareStorage) -> ByteBuffer {
+        ByteBuffer(unsafeUninitializedCapacity: count, reusing: &spare) { memory in
+            memory.baseAddress?.copyMemory(from: source, byteCount: count)
+            return count
+        }
     }
 
     /// An empty buffer with room for `capacity` bytes to be appended in

@@ -45,8 +45,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// What only the loop thread touches.
     private struct State {
         var reader: StreamReader?
-        /// The last read's storage, reused by the next read once released.
-        var spareReadStorage: ByteBuffer.Storage?
+        /// The last small read's storage, reused by the next read once
+        /// released.
+        var spareReadStorage = ByteBuffer.SpareStorage(keepLimit: StreamConnection.spareReadLimit)
         /// Why reading is held back, beside having no reader.
         var readGate = ReadGate()
         /// The write queue: held writes, requests in flight.
@@ -148,7 +149,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     }
 
     /// Reads up to this size leave their storage for the next read to reuse.
-    private static let spareReadLimit = 4096
+    fileprivate static let spareReadLimit = 4096
 
     /// Writes `bytes` when subscribed; completes when libuv reports the write
     /// done, errors with the `UVError` it reports (`EPIPE`, `ECONNRESET`,
@@ -536,7 +537,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             handle.close()
         }
         queuedBytes.store(0, ordering: .relaxed)
-        state.value.spareReadStorage = nil
+        state.value.spareReadStorage.release()
         failCoalesced(writeError(.cancelled))
         // The reader first: its chain ends before `rx.writable` says the
         // stream has closed.
@@ -564,7 +565,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     @inline(never)
     private func largeRead(_ bytes: UnsafeRawPointer, count: Int) -> ByteBuffer {
         loop.takeReadStorage(holding: bytes, count: count)
-            ?? ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)
+            ?? ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage)
     }
 
     /// A read completed (`uv_read_cb`, this stream being the handle's
@@ -580,7 +581,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             let received =
                 Loop.isLargeRead(count)
                 ? largeRead(bytes, count: count)
-                : ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage, keepLimit: Self.spareReadLimit)
+                : ByteBuffer.copying(bytes, count: count, reusing: &state.value.spareReadStorage)
             // What the reader writes while it handles the read goes out
             // together, in one write, once it is handled.
             state.value.writes.held.handling(true)

@@ -19,8 +19,11 @@ public struct HTTPResponseEncoder: FrameEncoder {
     public func encode(_ part: HTTPResponsePart, into buffers: inout [ByteBuffer]) throws {
         switch part {
         case .head(let response, let body, let keepAlive, let date):
+            var unkept = ByteBuffer.SpareStorage(keepLimit: 0)
             buffers.append(
-                Self.head(HTTPHeadLines(status: response.status, fields: response.headerFields), body: body, keepAlive: keepAlive, date: date))
+                Self.head(
+                    HTTPHeadLines(status: response.status, fields: response.headerFields), body: body, keepAlive: keepAlive, date: date,
+                    reusing: &unkept))
         case .body(let bytes):
             if !bytes.isEmpty { buffers.append(bytes) }
         case .chunk(let bytes):
@@ -64,9 +67,11 @@ public struct HTTPResponseEncoder: FrameEncoder {
     /// `Server`. `content`, a small body, is copied in after the head: one
     /// buffer and one write for the whole response, where a head and a
     /// body of a few bytes would cost an array of two and a vectored write.
+    /// The buffer is made in `spare`'s storage when no earlier head holds
+    /// it any more (a connection's last head, which the kernel took).
     static func head(
         _ lines: HTTPHeadLines, body: HTTPResponsePart.BodyFraming, keepAlive: Bool, date: String?, server: String? = nil,
-        content: ByteBuffer? = nil
+        content: ByteBuffer? = nil, reusing spare: inout ByteBuffer.SpareStorage
     ) -> ByteBuffer {
         var size = lines.lines.count
         // The response's own framing fields are written only with no framing.
@@ -84,7 +89,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
         let writtenServer = lines.hasServer ? nil : server
         if let writtenServer { size += 8 + writtenServer.utf8.count + 2 }
         size += 2 + (content?.count ?? 0)
-        return ByteBuffer(unsafeUninitializedCapacity: size) { memory in
+        return ByteBuffer(unsafeUninitializedCapacity: size, reusing: &spare) { memory in
             var writer = HTTPHeadWriter(memory)
             lines.lines.withUnsafeBytes { writer.write(bytes: $0) }
             framingFields?.withUnsafeBytes { writer.write(bytes: $0) }

@@ -45,6 +45,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     /// The next request's first byte has not arrived (the idle timer runs).
     @exclusivity(unchecked) private var awaitsFirstByte = false
     @exclusivity(unchecked) private var exchange: HTTPExchange?
+    /// The last exchange made for a request, taken again for the next one
+    /// once nothing else holds it (its handler's `Single` and writes are
+    /// done with it): a request then allocates no exchange. Let go by
+    /// `finish`, which ends the cycle it makes with the connection.
+    @exclusivity(unchecked) private var spareExchange: HTTPExchange?
+    /// The storage of the last response head, for the next one once the
+    /// kernel has taken it (`ByteBuffer.SpareStorage`).
+    @exclusivity(unchecked) private var spareHead = ByteBuffer.SpareStorage(keepLimit: 4096)
     /// HTTPServerInputs for the requests behind the one being answered.
     @exclusivity(unchecked) private var backlog: [HTTPServerInput] = []
     @exclusivity(unchecked) private var backlogStart = 0
@@ -204,9 +212,18 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             case .chunked: nil
             }
         let body = head.body == .none ? nil : HTTPBodySource(loop: loop, declaredLength: declared, connection: self, bufferLimit: options.bodyBufferSize)
-        let exchange = HTTPExchange(
-            method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue, body: body,
-            keepAlive: keepAlive, connection: self)
+        let exchange: HTTPExchange
+        if isKnownUniquelyReferenced(&spareExchange), let spare = spareExchange {
+            spare.renew(
+                method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue, body: body,
+                keepAlive: keepAlive)
+            exchange = spare
+        } else {
+            exchange = HTTPExchange(
+                method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue, body: body,
+                keepAlive: keepAlive, connection: self)
+            spareExchange = exchange
+        }
         if options.onResponse != nil {
             exchange.began = Loop.monotonicNanoseconds
         }
@@ -298,7 +315,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             inline = bytes
         }
         let headBytes = HTTPResponseEncoder.head(
-            response.headLines, body: framing, keepAlive: exchange.keepAlive, date: date, server: options.serverName, content: inline)
+            response.headLines, body: framing, keepAlive: exchange.keepAlive, date: date, server: options.serverName, content: inline,
+            reusing: &spareHead)
         guard sendsBody, inline == nil else {
             write(headBytes)
             finished(exchange)
@@ -530,6 +548,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             exchange.body?.fail(UVError(code: .cancelled, operation: "HTTP request body"))
         }
         exchange = nil
+        spareExchange = nil
+        spareHead.release()
         backlog = []
         writeWatcher.connection = nil
         let observer = self.observer
@@ -579,10 +599,10 @@ enum HTTPServerInput {
 // run-time checks).
 final class HTTPExchange: ObserverType, @unchecked Sendable {
     /// What the response depends on of the request's head.
-    let method: HTTPRequest.Method
-    let minorVersion: Int
-    let expectsContinue: Bool
-    let body: HTTPBodySource?
+    @exclusivity(unchecked) private(set) var method: HTTPRequest.Method
+    @exclusivity(unchecked) private(set) var minorVersion: Int
+    @exclusivity(unchecked) private(set) var expectsContinue: Bool
+    @exclusivity(unchecked) private(set) var body: HTTPBodySource?
     @exclusivity(unchecked) var keepAlive: Bool
     /// When the head was decoded (`Loop.monotonicNanoseconds`), for
     /// `HTTPServerOptions.onResponse`; `nil` when nothing is measured.
@@ -620,6 +640,22 @@ final class HTTPExchange: ObserverType, @unchecked Sendable {
         self.body = body
         self.keepAlive = keepAlive
         self.connection = connection
+    }
+
+    /// Makes this exchange, which nothing holds but its connection any
+    /// more, the one of the connection's next request: as new, for the
+    /// same connection. Loop thread.
+    func renew(method: HTTPRequest.Method, minorVersion: Int, expectsContinue: Bool, body: HTTPBodySource?, keepAlive: Bool) {
+        self.method = method
+        self.minorVersion = minorVersion
+        self.expectsContinue = expectsContinue
+        self.body = body
+        self.keepAlive = keepAlive
+        began = nil
+        continueSent = false
+        started = false
+        answered = false
+        work = nil
     }
 
     /// The handler's answer. A Single's grammar: one element or one error;

@@ -1,6 +1,7 @@
 import RxCore
-import RxUV
 import XCTest
+
+@testable import RxUV
 
 final class ByteBufferTests: BridgeTestCase {
     func testByteBuffer_SliceSharesStorageAndStartsAtZero() {
@@ -85,6 +86,37 @@ final class ByteBufferTests: BridgeTestCase {
         slice.reserveCapacity(10)
         XCTAssertEqual(address(slice), reserved, "room already there is kept")
     }
+
+    #if TRACE_RESOURCES
+    /// A producer's spare storage (package API: a read's copy, a response
+    /// head): the next buffer is written into it only once no buffer holds
+    /// it, and a storage past the limit is not kept.
+    func testByteBuffer_SpareStorageIsWrittenAgainOnlyOnceNoBufferHoldsIt() {
+        func make(_ text: String, _ spare: inout ByteBuffer.SpareStorage) -> ByteBuffer {
+            ByteBuffer(unsafeUninitializedCapacity: text.utf8.count, reusing: &spare) { memory in
+                memory.copyBytes(from: text.utf8)
+                return text.utf8.count
+            }
+        }
+        func allocations(_ body: () -> Void) -> Int {
+            let before = ByteBuffer.storageAllocations.load(ordering: .relaxed)
+            body()
+            return ByteBuffer.storageAllocations.load(ordering: .relaxed) - before
+        }
+        var spare = ByteBuffer.SpareStorage(keepLimit: 64)
+        var held: [ByteBuffer] = []
+        XCTAssertEqual(allocations { held.append(make("first", &spare)) }, 1)
+        XCTAssertEqual(allocations { held.append(make("second", &spare)) }, 1, "the first is still held: a storage of its own")
+        XCTAssertEqual(held.map(\.string), ["first", "second"])
+        held.removeAll()
+        XCTAssertEqual(allocations { XCTAssertEqual(make("third", &spare).string, "third") }, 0, "nothing holds the kept storage")
+        XCTAssertEqual(allocations { XCTAssertEqual(make(String(repeating: "y", count: 100), &spare).count, 100) }, 1, "no room: a new one")
+        XCTAssertEqual(allocations { XCTAssertEqual(make("fourth", &spare).string, "fourth") }, 1, "over the limit, that one was not kept")
+        XCTAssertEqual(allocations { _ = make("fifth", &spare) }, 0)
+        spare.release()
+        XCTAssertEqual(allocations { _ = make("sixth", &spare) }, 1, "released")
+    }
+    #endif
 
     func testByteBuffer_FirstIndexOfByte() {
         let buffer = ByteBuffer(string: "--a\nb\n").slice(at: 2, count: 4)

@@ -48,5 +48,5 @@ final class UVAsync: UVHandle, @unchecked Sendable {
 }
 
 private func uvAsyncFired(_ async: UnsafeMutablePointer<uv_async_t>?) {
-    UVHandle.owner(of: async, as: UVAsync.self).fire()
+    UVHandle.withOwner(of: async, as: UVAsync.self) { $0.fire() }
 }

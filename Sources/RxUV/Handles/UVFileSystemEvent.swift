@@ -46,5 +46,5 @@ final class UVFileSystemEvent: UVHandle, @unchecked Sendable {
 }
 
 private func uvFileSystemEvent(_ handle: UnsafeMutablePointer<uv_fs_event_t>?, _ name: UnsafePointer<CChar>?, _ events: Int32, _ status: Int32) {
-    UVHandle.owner(of: handle, as: UVFileSystemEvent.self).deliver(name.map { String(cString: $0) }, events, status)
+    UVHandle.withOwner(of: handle, as: UVFileSystemEvent.self) { $0.deliver(name.map { String(cString: $0) }, events, status) }
 }

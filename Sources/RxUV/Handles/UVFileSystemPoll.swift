@@ -41,5 +41,5 @@ final class UVFileSystemPoll: UVHandle, @unchecked Sendable {
 private func uvFileSystemPolled(_ handle: UnsafeMutablePointer<uv_fs_poll_t>?, _ status: Int32, _ previous: UnsafePointer<uv_stat_t>?, _ current: UnsafePointer<uv_stat_t>?) {
     let previous = previous.map { FileStatus($0.pointee) } ?? .missing
     let current = current.map { FileStatus($0.pointee) } ?? .missing
-    UVHandle.owner(of: handle, as: UVFileSystemPoll.self).deliver(status, previous, current)
+    UVHandle.withOwner(of: handle, as: UVFileSystemPoll.self) { $0.deliver(status, previous, current) }
 }

@@ -147,10 +147,15 @@ class UVHandle: UVResource, @unchecked Sendable {
     /// breaks any cycle through them. Loop thread.
     func releaseCallbacks() {}
 
-    /// The Swift owner of a handle that libuv passes to a callback.
-    static func owner<Handle: UVHandle>(of handle: UnsafeMutableRawPointer?, as type: Handle.Type) -> Handle {
+    /// Calls `body` with the Swift owner of a handle that libuv passes to a
+    /// callback, borrowed: the reference in `handle->data` keeps it alive
+    /// until the close callback, so the call takes no reference of its own
+    /// (a retain and a release, two atomic operations, on every read).
+    static func withOwner<Handle: UVHandle, Result>(
+        of handle: UnsafeMutableRawPointer?, as type: Handle.Type, _ body: (Handle) -> Result
+    ) -> Result {
         let data = handle!.assumingMemoryBound(to: uv_handle_t.self).pointee.data!
-        return unsafeDowncast(Unmanaged<UVHandle>.fromOpaque(data).takeUnretainedValue(), to: Handle.self)
+        return Unmanaged<UVHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: Handle.self)) }
     }
 
     deinit {

@@ -54,5 +54,5 @@ final class UVIdle: UVHandle, @unchecked Sendable {
 }
 
 private func uvIdleFired(_ idle: UnsafeMutablePointer<uv_idle_t>?) {
-    UVHandle.owner(of: idle, as: UVIdle.self).fire()
+    UVHandle.withOwner(of: idle, as: UVIdle.self) { $0.fire() }
 }

@@ -50,5 +50,5 @@ final class UVPoll: UVHandle, @unchecked Sendable {
 }
 
 private func uvPollReady(_ handle: UnsafeMutablePointer<uv_poll_t>?, _ status: Int32, _ events: Int32) {
-    UVHandle.owner(of: handle, as: UVPoll.self).ready(status)
+    UVHandle.withOwner(of: handle, as: UVPoll.self) { $0.ready(status) }
 }

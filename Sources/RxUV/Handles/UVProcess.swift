@@ -69,5 +69,5 @@ final class UVProcess: UVHandle, @unchecked Sendable {
 }
 
 private func uvProcessExited(_ process: UnsafeMutablePointer<uv_process_t>?, _ status: Int64, _ signal: Int32) {
-    UVHandle.owner(of: process, as: UVProcess.self).exited(status, signal)
+    UVHandle.withOwner(of: process, as: UVProcess.self) { $0.exited(status, signal) }
 }

@@ -36,5 +36,5 @@ final class UVSignal: UVHandle, @unchecked Sendable {
 }
 
 private func uvSignalDelivered(_ signal: UnsafeMutablePointer<uv_signal_t>?, _ signum: Int32) {
-    UVHandle.owner(of: signal, as: UVSignal.self).deliver(signum)
+    UVHandle.withOwner(of: signal, as: UVSignal.self) { $0.deliver(signum) }
 }

@@ -93,12 +93,9 @@ class UVStream: UVHandle, @unchecked Sendable {
 }
 
 private func uvAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    let owner = UVHandle.owner(of: handle, as: UVStream.self)
-    let readBuffer = owner.loop.readBuffer
-    buffer!.pointee = readBuffer.uvBuffer
+    buffer!.pointee = UVHandle.withOwner(of: handle, as: UVStream.self) { $0.loop.readBuffer.uvBuffer }
 }
 
 private func uvReadCompleted(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
-    let owner = UVHandle.owner(of: stream, as: UVStream.self)
-    owner.target?.streamDidRead(count, buffer.flatMap { UnsafeRawPointer($0.pointee.base) })
+    UVHandle.withOwner(of: stream, as: UVStream.self) { $0.target?.streamDidRead(count, buffer.flatMap { UnsafeRawPointer($0.pointee.base) }) }
 }

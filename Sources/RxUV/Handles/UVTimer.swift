@@ -44,5 +44,5 @@ final class UVTimer: UVHandle, @unchecked Sendable {
 }
 
 private func uvTimerFired(_ timer: UnsafeMutablePointer<uv_timer_t>?) {
-    UVHandle.owner(of: timer, as: UVTimer.self).fire()
+    UVHandle.withOwner(of: timer, as: UVTimer.self) { $0.fire() }
 }

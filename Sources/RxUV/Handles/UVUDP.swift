@@ -166,12 +166,11 @@ private func uvUDPSent(_ request: UnsafeMutablePointer<uv_udp_send_t>?, _ status
 }
 
 private func uvUDPAllocate(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int, _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
-    let owner = UVHandle.owner(of: handle, as: UVUDP.self)
-    let receiveBuffer = owner.receiveBuffer
-    buffer!.pointee = receiveBuffer.uvBuffer
+    buffer!.pointee = UVHandle.withOwner(of: handle, as: UVUDP.self) { $0.receiveBuffer.uvBuffer }
 }
 
 private func uvUDPReceived(_ udp: UnsafeMutablePointer<uv_udp_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?, _ sender: UnsafePointer<sockaddr>?, _ flags: UInt32) {
-    let owner = UVHandle.owner(of: udp, as: UVUDP.self)
-    owner.target?.udpReceived(count, buffer.flatMap { UnsafeRawPointer($0.pointee.base) }, from: sender, flags: flags)
+    UVHandle.withOwner(of: udp, as: UVUDP.self) {
+        $0.target?.udpReceived(count, buffer.flatMap { UnsafeRawPointer($0.pointee.base) }, from: sender, flags: flags)
+    }
 }

@@ -93,8 +93,8 @@ public final class OpenFileCache: Sendable {
     public func cachedFile(at path: String) -> OpenFile? {
         let now = ContinuousClock.now
         return state.withLock { state -> OpenFile? in
-            guard let entry = state.entries[path], now - entry.opened < validity else { return nil }
-            return Self.use(entry, at: path, in: &state)
+            guard let index = state.entries.index(forKey: path), now - state.entries.values[index].opened < validity else { return nil }
+            return Self.use(at: index, in: &state)
         }
     }
 
@@ -104,28 +104,27 @@ public final class OpenFileCache: Sendable {
     private func lookUp(_ path: String) -> OpenFile? {
         let now = ContinuousClock.now
         return state.withLock { state -> OpenFile? in
-            guard var entry = state.entries[path] else {
+            guard let index = state.entries.index(forKey: path) else {
                 state.misses += 1
                 return nil
             }
+            let entry = state.entries.values[index]
             guard now - entry.opened < validity || entry.reopening else {
                 state.misses += 1
-                entry.reopening = true
-                state.entries[path] = entry
+                state.entries.values[index].reopening = true
                 return nil
             }
-            return Self.use(entry, at: path, in: &state)
+            return Self.use(at: index, in: &state)
         }
     }
 
-    /// Hands out the file of `entry`, marking it the most recently asked.
-    private static func use(_ entry: Entry, at path: String, in state: inout State) -> OpenFile {
-        var entry = entry
+    /// Hands out the file of the entry at `index`, marking it the most
+    /// recently asked, in place (the path is hashed once per ask).
+    private static func use(at index: Dictionary<String, Entry>.Index, in state: inout State) -> OpenFile {
         state.uses &+= 1
         state.hits += 1
-        entry.lastUse = state.uses
-        state.entries[path] = entry
-        return entry.file
+        state.entries.values[index].lastUse = state.uses
+        return state.entries.values[index].file
     }
 
     /// An open of `path` ended: if the file kept is still the old one, the

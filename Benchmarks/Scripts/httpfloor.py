@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""How the latency wrk measures at 100 connections follows a server's CPU
+per request: nginx, the C floor (uv-http: a fixed answer per read on
+libuv) as it is and made dearer by a busy-wait per request, and RxUV's two
+HTTP servers, side by side.
+
+    Benchmarks/Scripts/httpfloor.py                      # release builds, then 3 rounds (≈ 2 min)
+    Benchmarks/Scripts/httpfloor.py --skip-build --rounds 5 --seconds 5
+
+Every server is started once, pinned to one core (nginx as httpbench.py
+runs it; uv-http, `--spin 600` and `--spin 1200` ns; rxuv-http, the
+benchmark's routes with nothing recorded per request; http-server
+`--no-request-metrics`). Each round runs `wrk -t1 -c100 --latency` on
+/plaintext, pinned to the other core, against each server in turn (the
+order turns by one each round), with Scripts/wrk-percentiles.lua, and
+reads the server's CPU (utime + stime) around the run. Prints the medians
+of CPU per request and of the 50th, 90th and 99th percentiles, and each
+server's p99 over nginx's in the same round (median of the rounds).
+Everything runs on 127.0.0.1 and stops by itself.
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from httpbench import (CLOCK_TICKS, Listening, Nginx, STATIC_BODY, STATIC_NAME, cpu_ticks, raise_file_limit,  # noqa: E402
+                       root_bin_path, stop)
+from netbench import PACKAGE, Pinning, Server, bin_path, log  # noqa: E402
+
+# (key, label, how it starts)
+SERVERS = [
+    ("nginx", "nginx, 1 worker", None),
+    ("floor", "uv-http (C on libuv, a fixed answer per read)", ["uv-http"]),
+    ("floor+0.6", "uv-http --spin 600", ["uv-http", "--spin", "600"]),
+    ("floor+1.2", "uv-http --spin 1200", ["uv-http", "--spin", "1200"]),
+    ("rxuv-http", "rxuv-http (RxUVHTTP, the benchmark's routes)", ["rxuv-http"]),
+    ("http-server", "http-server --no-request-metrics", "http-server"),
+]
+
+
+def start(key, how, settings, pinning, directory, root):
+    if key == "nginx":
+        return Nginx(pinning, directory, root)
+    if how == "http-server":
+        return Listening(key, pinning.server([os.path.join(settings.rxuv_bin, "http-server"), "--port", "0", "--threads", "1",
+                                              "--root", root, "--no-request-metrics"]), directory)
+    return Server(pinning.server([os.path.join(settings.bench_bin, how[0]), "--port", "0"] + how[1:]))
+
+
+def measure(pinning, server, seconds):
+    script = os.path.join(HERE, "wrk-percentiles.lua")
+    argv = pinning.client(["wrk", "-t1", "-c100", f"-d{seconds}s", "-s", script, f"http://127.0.0.1:{server.port}/plaintext"])
+    before = cpu_ticks(server.process.pid)
+    output = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=seconds + 30).stdout
+    ticks = cpu_ticks(server.process.pid) - before
+    found = dict(re.findall(r"(\w+(?:\.\d)?)=(\d+)", output.strip().splitlines()[-1]))
+    requests = int(found["requests"])
+    return {"cpu": ticks / CLOCK_TICKS * 1e6 / max(requests, 1), "p50": int(found["p50"]), "p90": int(found["p90"]),
+            "p99": int(found["p99"])}
+
+
+def main():
+    sys.stdout.reconfigure(line_buffering=True)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=3)
+    parser.add_argument("--skip-build", "--no-build", action="store_true", dest="skip_build")
+    settings = parser.parse_args()
+    if not settings.skip_build:
+        log("httpfloor: swift build -c release --product uv-http, rxuv-http (Benchmarks/), http-server")
+        for product in ("uv-http", "rxuv-http"):
+            subprocess.run(["swift", "build", "-c", "release", "--package-path", PACKAGE, "--product", product], check=True)
+        subprocess.run(["swift", "build", "-c", "release", "--product", "http-server"], cwd=os.path.dirname(PACKAGE), check=True)
+    settings.bench_bin, settings.rxuv_bin = bin_path(), root_bin_path()
+    raise_file_limit()
+    pinning = Pinning(True, 0, 1)
+    directory = tempfile.mkdtemp(prefix="rxuv-httpfloor-")
+    servers, results = {}, {key: [] for key, _, _ in SERVERS}
+    try:
+        os.chmod(directory, 0o755)
+        root = os.path.join(directory, "root")
+        os.mkdir(root, 0o755)
+        with open(os.path.join(root, STATIC_NAME), "wb") as file:
+            file.write(STATIC_BODY)
+        for key, _, how in SERVERS:
+            servers[key] = start(key, how, settings, pinning, directory, root)
+            measure(pinning, servers[key], 1)
+        keys = [key for key, _, _ in SERVERS]
+        for round_index in range(settings.rounds):
+            turn = round_index % len(keys)
+            for key in keys[turn:] + keys[:turn]:
+                results[key].append(measure(pinning, servers[key], settings.seconds))
+            log(f"httpfloor: round {round_index + 1}: " + " ".join(
+                f"{key}={results[key][-1]['cpu']:.2f}µs,p99={results[key][-1]['p99']}" for key in keys))
+    finally:
+        for server in servers.values():
+            stop(server)
+        shutil.rmtree(directory, ignore_errors=True)
+    print(f"\n`wrk -t1 -c100 -d{settings.seconds}s` on /plaintext, {settings.rounds} rounds, medians; "
+          "servers on core 0, wrk on core 1.\n")
+    print("| server | CPU µs/request | p50 µs | p90 µs | p99 µs | p99 / nginx's |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for key, label, _ in SERVERS:
+        med = {name: statistics.median(record[name] for record in results[key]) for name in ("cpu", "p50", "p90", "p99")}
+        ratio = statistics.median(a["p99"] / b["p99"] for a, b in zip(results[key], results["nginx"]))
+        print(f"| {label} | {med['cpu']:.2f} | {med['p50']:.0f} | {med['p90']:.0f} | {med['p99']:.0f} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (RuntimeError, ValueError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+        log(f"httpfloor: {error}")
+        sys.exit(1)

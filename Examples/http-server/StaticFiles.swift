@@ -8,13 +8,16 @@ import RxUVHTTP
 /// `Range` (206, or 416 when it cannot be met). Files are kept open in an
 /// `OpenFileCache` (a file asked for again within a second costs no trip
 /// to libuv's thread pool) and sent with `sendfile(2)` from the page cache
-/// after the head. A path with a `..` or `.` segment, a hidden name or a
+/// after the head; the answer for a whole file is made once per open of it
+/// (`WholeFileAnswers`). A path with a `..` or `.` segment, a hidden name or a
 /// NUL is not served (404), nor is anything but a regular file; a file the
 /// server may not read is 403.
 struct StaticFiles: Sendable {
     let root: String
     /// The files opened lately, shared by every loop.
     let openFiles = OpenFileCache()
+    /// The whole-file answers made for them.
+    let wholeFiles = WholeFileAnswers(capacity: 64)
 
     func answer(_ request: HTTPServerRequest) -> Single<HTTPServerResponse> {
         guard let path = path(of: request.parameters["*"] ?? "") else {
@@ -66,8 +69,14 @@ struct StaticFiles: Sendable {
         return segments > 0 ? String(decoding: path, as: UTF8.self) : nil
     }
 
-    /// The answer to `request` for `file`: 200, 206, 304 or 416.
+    /// The answer to `request` for `file`: 200, 206, 304 or 416; a 200 to
+    /// a request with neither `Range` nor `If-Modified-Since` is the one
+    /// made for this open of the file, if there is one.
     private func respond(to request: HTTPRequest, file: OpenFile) -> HTTPServerResponse {
+        let conditional = request.headerFields.contains(.ifModifiedSince) || request.headerFields.contains(.range)
+        if !conditional, let made = wholeFiles.answer(for: file) {
+            return made
+        }
         let (path, status) = (file.path, file.status)
         let modified = Int64(status.modificationTime.components.seconds)
         let size = Int64(status.size)
@@ -81,7 +90,11 @@ struct StaticFiles: Sendable {
         }
         switch ByteRange.parse(request.headerFields[.range], size: size) {
         case .whole:
-            return HTTPServerResponse(headerFields: fields, body: .file(file, range: 0..<size))
+            let response = HTTPServerResponse(headerFields: fields, body: .file(file, range: 0..<size))
+            if !conditional {
+                wholeFiles.keep(response, for: file)
+            }
+            return response
         case .part(let range):
             fields[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
             return HTTPServerResponse(status: .partialContent, headerFields: fields, body: .file(file, range: range))

@@ -117,6 +117,29 @@ class HTTPServerTests(unittest.TestCase):
             reply = self.raw(port, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
             self.assertTrue(reply.startswith(b"HTTP/1.1 404 "), (path, reply[:100]))
 
+    def test_a_file_replaced_is_answered_anew_after_a_second(self):
+        """The answer made for a whole file is reused only for the open it
+        was made for: once the file cache opens the file again (after a
+        second), a file replaced meanwhile gets its own length and date."""
+        server, port = self.start()
+        path = os.path.join(self.root, "changing.txt")
+        with open(path, "wb") as f:
+            f.write(b"first version")
+        os.utime(path, (1_000_000_000, 1_000_000_000))
+        for _ in range(3):
+            status, headers, body = self.ask(port, "GET", "/static/changing.txt")
+            self.assertEqual((status, body), (200, b"first version"))
+        self.assertEqual(headers["Last-Modified"], "Sun, 09 Sep 2001 01:46:40 GMT")
+        replacement = path + ".new"
+        with open(replacement, "wb") as f:
+            f.write(b"the second, longer version")
+        os.utime(replacement, (1_100_000_000, 1_100_000_000))
+        os.rename(replacement, path)
+        time.sleep(1.2)
+        status, headers, body = self.ask(port, "GET", "/static/changing.txt")
+        self.assertEqual((status, body, headers["Content-Length"]), (200, b"the second, longer version", "26"))
+        self.assertEqual(headers["Last-Modified"], "Tue, 09 Nov 2004 11:33:20 GMT")
+
     def test_metrics_parse_as_prometheus_text(self):
         server, port = self.start()
         for _ in range(3):

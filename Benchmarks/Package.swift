@@ -51,9 +51,6 @@ let package = Package(
         .target(name: "EchoFloor", dependencies: ["CLibUVBench"]),
         // The floor: echo servers in plain C on libuv (reused buffer, or malloc per read).
         .executableTarget(name: "uv-echo", dependencies: ["CLibUVBench", "EchoFloor"]),
-        // The floor of an HTTP request: a fixed answer per read in plain C
-        // on libuv, optionally with a busy-wait per request (`--spin NS`).
-        .executableTarget(name: "uv-http", dependencies: ["CLibUVBench", "EchoFloor"]),
         // The floor for timers: 1,000,000 uv_timer_t in plain C.
         .executableTarget(name: "uv-timers", dependencies: ["CLibUVBench"]),
         // The README echo chain on RxUV; the same as `for try await` on the

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """How the latency wrk measures at 100 connections follows a server's CPU
-per request: nginx, the C floor (uv-http: a fixed answer per read on
-libuv) as it is and made dearer by a busy-wait per request, and RxUV's two
+per request: nginx, the C floor (`uv-echo --http`: a fixed answer per
+read on libuv) as it is and made dearer by a busy-wait per request, and RxUV's two
 HTTP servers, side by side.
 
     Benchmarks/Scripts/httpfloor.py                      # release builds, then 3 rounds (≈ 2 min)
     Benchmarks/Scripts/httpfloor.py --skip-build --rounds 5 --seconds 5
 
 Every server is started once, pinned to one core (nginx as httpbench.py
-runs it; uv-http, `--spin 600` and `--spin 1200` ns; rxuv-http, the
-benchmark's routes with nothing recorded per request; http-server
-`--no-request-metrics`). Each round runs `wrk -t1 -c100 --latency` on
+runs it; `uv-echo --http`, and with `--spin 600` and `--spin 1200` ns;
+rxuv-http, the benchmark's routes with nothing recorded per request;
+http-server `--no-request-metrics`). Each round runs `wrk -t1 -c100 --latency` on
 /plaintext, pinned to the other core, against each server in turn (the
 order turns by one each round), with Scripts/wrk-percentiles.lua, and
 reads the server's CPU (utime + stime) around the run. Prints the medians
@@ -37,9 +37,9 @@ from netbench import PACKAGE, Pinning, Server, bin_path, log  # noqa: E402
 # (key, label, how it starts)
 SERVERS = [
     ("nginx", "nginx, 1 worker", None),
-    ("floor", "uv-http (C on libuv, a fixed answer per read)", ["uv-http"]),
-    ("floor+0.6", "uv-http --spin 600", ["uv-http", "--spin", "600"]),
-    ("floor+1.2", "uv-http --spin 1200", ["uv-http", "--spin", "1200"]),
+    ("floor", "uv-echo --http (C on libuv, a fixed answer per read)", ["uv-echo", "--http"]),
+    ("floor+0.6", "uv-echo --http --spin 600", ["uv-echo", "--http", "--spin", "600"]),
+    ("floor+1.2", "uv-echo --http --spin 1200", ["uv-echo", "--http", "--spin", "1200"]),
     ("rxuv-http", "rxuv-http (RxUVHTTP, the benchmark's routes)", ["rxuv-http"]),
     ("http-server", "http-server --no-request-metrics", "http-server"),
 ]
@@ -74,8 +74,8 @@ def main():
     parser.add_argument("--skip-build", "--no-build", action="store_true", dest="skip_build")
     settings = parser.parse_args()
     if not settings.skip_build:
-        log("httpfloor: swift build -c release --product uv-http, rxuv-http (Benchmarks/), http-server")
-        for product in ("uv-http", "rxuv-http"):
+        log("httpfloor: swift build -c release --product uv-echo, rxuv-http (Benchmarks/), http-server")
+        for product in ("uv-echo", "rxuv-http"):
             subprocess.run(["swift", "build", "-c", "release", "--package-path", PACKAGE, "--product", product], check=True)
         subprocess.run(["swift", "build", "-c", "release", "--product", "http-server"], cwd=os.path.dirname(PACKAGE), check=True)
     settings.bench_bin, settings.rxuv_bin = bin_path(), root_bin_path()

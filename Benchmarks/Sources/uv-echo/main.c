@@ -2,6 +2,7 @@
 // on libuv, one loop, one thread.
 //
 //   uv-echo [--port N] [--malloc]
+//   uv-echo [--port N] --http [--spin NS]
 //
 // Default ("reuse"): every read lands in one 64 KiB buffer owned by the loop;
 // the bytes go back with uv_try_write, and only what the kernel did not take
@@ -10,6 +11,15 @@
 // write callback. Both set TCP_NODELAY, listen with a backlog of 128 (as RxUV
 // does) and pause reading while more than 64 KiB wait to be written (RxUV's
 // default high watermark).
+//
+// `--http`: the floor of an HTTP request in the HTTP benchmarks. Every read
+// is answered with one fixed keep-alive response (`hello`, text/plain, with
+// a Date and a Server field, as RxUV's http-server sends it) through
+// uv_try_write: the system calls a request needs (a read and a write) and
+// nothing else, no parsing, so it serves wrk's one-request-at-a-time load
+// only. `--spin NS` busy-waits NS nanoseconds (CLOCK_MONOTONIC) before each
+// answer: a server as cheap as the floor plus NS, to see how latency under
+// load follows a server's CPU per request (Scripts/httpfloor.py).
 //
 // Prints "port N" once listening on 127.0.0.1; SIGTERM or SIGINT stops it.
 
@@ -21,10 +31,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { READ_BUFFER_SIZE = 64 * 1024, HIGH_WATERMARK = 64 * 1024 };
 
 static int use_malloc = 0;
+static int answer_http = 0;
+static long spin_nanoseconds = 0;
+
+static const char http_answer[] =
+    "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 5\r\n"
+    "Server: uv-echo\r\nDate: Sat, 28 Nov 2026 00:00:00 GMT\r\n\r\nhello";
 static char shared_buffer[READ_BUFFER_SIZE];
 static uv_loop_t *loop;
 static uv_tcp_t server;
@@ -104,8 +121,32 @@ static void queue_write(uv_stream_t *stream, char *bytes, size_t count, int owne
     }
 }
 
+/// Busy-waits `nanoseconds` on the monotonic clock.
+static void spin(long nanoseconds) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < nanoseconds);
+}
+
+/// `--http`: a read is a request, answered at once. A 130-byte answer to a
+/// peer that reads: the kernel takes it whole, or the connection is closed
+/// (no queue in a floor).
+static void answer(uv_stream_t *stream) {
+    if (spin_nanoseconds > 0) spin(spin_nanoseconds);
+    uv_buf_t reply = uv_buf_init((char *)http_answer, sizeof http_answer - 1);
+    if (uv_try_write(stream, &reply, 1) != (int)reply.len && !uv_is_closing((uv_handle_t *)stream)) {
+        uv_close((uv_handle_t *)stream, on_close);
+    }
+}
+
 static void on_read(uv_stream_t *stream, ssize_t count, const uv_buf_t *buffer) {
     if (count > 0) {
+        if (answer_http) {
+            answer(stream);
+            return;
+        }
         if (use_malloc) {
             queue_write(stream, buffer->base, (size_t)count, 1);
             return;
@@ -158,10 +199,14 @@ int main(int argc, char **argv) {
     for (int index = 1; index < argc; index++) {
         if (strcmp(argv[index], "--malloc") == 0) {
             use_malloc = 1;
+        } else if (strcmp(argv[index], "--http") == 0) {
+            answer_http = 1;
+        } else if (strcmp(argv[index], "--spin") == 0 && index + 1 < argc) {
+            spin_nanoseconds = atol(argv[++index]);
         } else if (strcmp(argv[index], "--port") == 0 && index + 1 < argc) {
             port = atoi(argv[++index]);
         } else {
-            fprintf(stderr, "usage: uv-echo [--port N] [--malloc]\n");
+            fprintf(stderr, "usage: uv-echo [--port N] [--malloc | --http [--spin NS]]\n");
             return 2;
         }
     }

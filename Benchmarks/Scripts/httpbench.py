@@ -415,6 +415,19 @@ def report(results, settings, pinning):
         print(f"| {label} | " + " | ".join(cells) + " |")
 
 
+def make_root(directory):
+    """The --root folder inside `directory`, holding the static file; both
+    readable by nginx's worker, which may run as another user (nobody when
+    started by root)."""
+    os.chmod(directory, 0o755)
+    root = os.path.join(directory, "root")
+    os.mkdir(root, 0o755)
+    with open(os.path.join(root, STATIC_NAME), "wb") as file:
+        file.write(STATIC_BODY)
+    os.chmod(os.path.join(root, STATIC_NAME), 0o644)
+    return root
+
+
 def raise_file_limit(needed=4096):
     """Lifts RLIMIT_NOFILE to its hard limit for this process and every child
     (wrk and the servers at 1000 connections)."""
@@ -465,14 +478,7 @@ def main():
     directory = tempfile.mkdtemp(prefix="rxuv-httpbench-")
     started = time.monotonic()
     try:
-        # nginx's worker may run as another user (nobody when started by root): it
-        # must be able to read the static file.
-        os.chmod(directory, 0o755)
-        root = os.path.join(directory, "root")
-        os.mkdir(root, 0o755)
-        with open(os.path.join(root, STATIC_NAME), "wb") as file:
-            file.write(STATIC_BODY)
-        os.chmod(os.path.join(root, STATIC_NAME), 0o644)
+        root = make_root(directory)
         results = {}
         for round_index in range(settings.rounds):
             run_round(settings, pinning, directory, root, results, round_index)

@@ -30,8 +30,7 @@ import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from httpbench import (CLOCK_TICKS, Listening, Nginx, STATIC_BODY, STATIC_NAME, cpu_ticks, raise_file_limit,  # noqa: E402
-                       root_bin_path, stop)
+from httpbench import CLOCK_TICKS, Listening, Nginx, cpu_ticks, make_root, raise_file_limit, root_bin_path, stop  # noqa: E402
 from netbench import PACKAGE, Pinning, Server, bin_path, log  # noqa: E402
 
 # (key, label, how it starts)
@@ -84,11 +83,7 @@ def main():
     directory = tempfile.mkdtemp(prefix="rxuv-httpfloor-")
     servers, results = {}, {key: [] for key, _, _ in SERVERS}
     try:
-        os.chmod(directory, 0o755)
-        root = os.path.join(directory, "root")
-        os.mkdir(root, 0o755)
-        with open(os.path.join(root, STATIC_NAME), "wb") as file:
-            file.write(STATIC_BODY)
+        root = make_root(directory)
         for key, _, how in SERVERS:
             servers[key] = start(key, how, settings, pinning, directory, root)
             measure(pinning, servers[key], 1)

@@ -38,12 +38,11 @@ final class WholeFileAnswers: Sendable {
         // What is let go is released after the lock: an open file closes
         // when its last holder goes.
         let dropped = answers.withLock { answers -> Answer? in
-            var dropped: Answer?
-            if answers[file.path] == nil, answers.count >= capacity, let any = answers.first?.key {
-                dropped = answers.removeValue(forKey: any)
-            }
             let replaced = answers.updateValue(Answer(file: file, response: response), forKey: file.path)
-            return dropped ?? replaced
+            guard replaced == nil, answers.count > capacity, let other = answers.first(where: { $0.key != file.path })?.key else {
+                return replaced
+            }
+            return answers.removeValue(forKey: other)
         }
         _ = dropped
     }

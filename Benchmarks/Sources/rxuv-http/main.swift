@@ -21,8 +21,9 @@ import RxUVHTTP
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
 // prints "port N" once listening. `--metered` counts and times every
 // response through swift-metrics into swift-prometheus's registry from
-// `HTTPServerOptions.onResponse`, as the example's `RequestMetrics` does. `--keepalive-requests N` closes a
-// keep-alive connection after N requests (1000, nginx's default, unless set).
+// `HTTPServerOptions.onResponse`, as the example's `RequestMetrics` does.
+// `--keepalive-requests N` closes a keep-alive connection after N requests
+// (1000, nginx's default, unless set).
 
 var port = 0
 var metered = false

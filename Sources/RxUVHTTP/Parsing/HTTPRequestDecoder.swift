@@ -115,18 +115,29 @@ public struct HTTPRequestDecoder: FrameDecoder {
             }
             if reader.readableBytes == 1, reader.buffer.first(at: reader.readerIndex) == HTTPSyntax.cr { return nil }
         }
+        // A head that repeats the last one, byte for byte, decodes to what
+        // that one did.
+        if scanned == 0, let repeated = recent.repeatedHead(at: reader) {
+            reader.moveReaderIndex(forwardBy: recent.headLength)
+            return .head(started(repeated))
+        }
         guard let end = try findSectionEnd(reader, isHead: true) else { return nil }
         guard let head = reader.readBytes(end) else { return nil }
         scanned = 0
         let parsed = try head.withHeadBytes { try parseHead($0) }
-        switch parsed.body {
+        return .head(started(parsed))
+    }
+
+    /// `head` has been read: what comes next is its body, if any.
+    private mutating func started(_ head: HTTPRequestHead) -> HTTPRequestHead {
+        switch head.body {
         case .none: state = .head
         case .length(let length): state = .fixedBody(remaining: length)
         case .chunked:
             bodyReceived = 0
             state = .chunkSize
         }
-        return .head(parsed)
+        return head
     }
 
     /// The length of the head, or of the trailer section (`isHead` false),
@@ -247,8 +258,8 @@ public struct HTTPRequestDecoder: FrameDecoder {
         guard lineCount - 1 <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) header fields")
         }
-        // One pass: the fields that frame the request are set aside as
-        // they come; Host leaves the fields (it becomes the authority).
+        // One pass: the fields that frame the request are marked as they
+        // come; Host leaves the fields (it becomes the authority).
         var framing = FramingFields()
         var fields = HTTPFields()
         // Room for every line but the request line; none when the one
@@ -265,42 +276,76 @@ public struct HTTPRequestDecoder: FrameDecoder {
                 continue
             }
             let field = try Self.field(split)
-            switch field.name {
-            case .transferEncoding:
-                framing.transferEncodings.append(field.value)
-            case .contentLength:
-                framing.contentLengths.append(field.value)
-            case .connection:
-                framing.connection.append(field.value)
-            case .expect:
-                framing.expect.append(field.value)
-            default:
-                break
-            }
+            framing.present.insert(FramingFields.Names(field.name))
             fields.append(field)
         }
         // A Host that repeats the last one was checked then.
         let hostRepeats = recent.repeatsHost(framing.host)
         let minor = parsedLine?.minor ?? recent.minorVersion
-        let meaning = try interpret(minor: minor, framing: framing, hostChecked: hostRepeats)
+        let meaning = try interpret(minor: minor, framing: framing, fields: fields, hostChecked: hostRepeats)
         let request =
             lineRepeats && hostRepeats
             ? recent.repeated(with: fields)
             : recent.request(
                 line: requestLine, parsed: parsedLine ?? recent.parsedLine, host: framing.host, hostRepeats: hostRepeats, fields: fields)
-        return HTTPRequestHead(
+        let parsed = HTTPRequestHead(
             request: request, minorVersion: minor, body: meaning.body, keepAlive: meaning.keepAlive, expectsContinue: meaning.expectsContinue)
+        // A client that repeats its request line and Host likely repeats
+        // its whole head: kept for the next one (and not kept for clients
+        // that do not, who would pay for it on every request).
+        if lineRepeats && hostRepeats {
+            recent.keep(parsed, from: head)
+        }
+        return parsed
     }
 
-    /// The values of the fields that decide a request's framing, in order.
+    /// What the head says of the fields that decide a request's framing:
+    /// Host, and which of the others it has (their values are read from
+    /// the header fields only then, so that a request with none of them,
+    /// most of them, makes no array for them).
     private struct FramingFields {
+        struct Names: OptionSet {
+            let rawValue: UInt8
+            static let transferEncoding = Names(rawValue: 1)
+            static let contentLength = Names(rawValue: 2)
+            static let connection = Names(rawValue: 4)
+            static let expect = Names(rawValue: 8)
+
+            init(rawValue: UInt8) {
+                self.rawValue = rawValue
+            }
+
+            /// The framing field `name` is, or none.
+            init(_ name: HTTPField.Name) {
+                switch name {
+                case .transferEncoding: self = .transferEncoding
+                case .contentLength: self = .contentLength
+                case .connection: self = .connection
+                case .expect: self = .expect
+                default: self = []
+                }
+            }
+        }
+
         /// The first Host's value, in the head's bytes, and how many there were.
         var host: HeadSlice?
         var hostCount = 0
-        var transferEncodings: [String] = []
-        var contentLengths: [String] = []
-        var connection: [String] = []
-        var expect: [String] = []
+        /// The framing fields the head has.
+        var present: Names = []
+
+        /// The values of the framing field `field` (one name) in `fields`,
+        /// in order: none, without looking, when the head has no such field.
+        func values(_ field: Names, in fields: HTTPFields) -> [String] {
+            guard present.contains(field) else { return [] }
+            let name: HTTPField.Name =
+                switch field {
+                case .transferEncoding: .transferEncoding
+                case .contentLength: .contentLength
+                case .connection: .connection
+                default: .expect
+                }
+            return fields[values: name]
+        }
     }
 
     /// `method SP request-target SP HTTP-version` (RFC 9112 §3), exactly.
@@ -398,7 +443,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
     /// The request's meaning: Host checked (unless `hostChecked`), the
     /// body's framing, keep-alive, Expect.
     private func interpret(
-        minor: Int, framing: FramingFields, hostChecked: Bool
+        minor: Int, framing: FramingFields, fields: HTTPFields, hostChecked: Bool
     ) throws -> (body: HTTPRequestHead.BodyFraming, keepAlive: Bool, expectsContinue: Bool) {
         // Host becomes the request's authority (swift-http-types keeps it
         // out of the header fields, as HTTP/2's :authority).
@@ -409,8 +454,8 @@ public struct HTTPRequestDecoder: FrameDecoder {
         if !hostChecked, let host = framing.host, !host.allSatisfy(HTTPSyntax.isHost) {
             throw HTTPParseError.badRequest("malformed Host")
         }
-        let transferEncodings = framing.transferEncodings
-        let contentLengths = framing.contentLengths
+        let transferEncodings = framing.values(.transferEncoding, in: fields)
+        let contentLengths = framing.values(.contentLength, in: fields)
         var body = HTTPRequestHead.BodyFraming.none
         if !transferEncodings.isEmpty {
             guard contentLengths.isEmpty else { throw HTTPParseError.badRequest("Content-Length and Transfer-Encoding") }
@@ -432,13 +477,13 @@ public struct HTTPRequestDecoder: FrameDecoder {
             body = length == 0 ? .none : .length(length)
         }
         var keepAlive = minor >= 1
-        if !framing.connection.isEmpty {
-            let connection = framing.connection.flatMap(HTTPSyntax.listMembers)
+        if framing.present.contains(.connection) {
+            let connection = framing.values(.connection, in: fields).flatMap(HTTPSyntax.listMembers)
             keepAlive = minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
         }
         let expects =
-            minor >= 1 && body != .none && !framing.expect.isEmpty
-            && framing.expect.flatMap(HTTPSyntax.listMembers).contains("100-continue")
+            minor >= 1 && body != .none && framing.present.contains(.expect)
+            && framing.values(.expect, in: fields).flatMap(HTTPSyntax.listMembers).contains("100-continue")
         return (body, keepAlive, expects)
     }
 

@@ -194,6 +194,87 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         }
     }
 
+    /// A connection that sends one head again and again (a poller, a load
+    /// test) has each decoded as it would be alone, from the third on by
+    /// comparing its bytes with the last (`HTTPRecentHead`): with bodies
+    /// of either framing after it, beside heads that differ from it in one
+    /// byte, by a field more or by their version, whole, a byte a read and
+    /// in reads cut at random.
+    func testRepeatedHeads_DecodeAsAlone() throws {
+        let requests = [
+            "GET /a HTTP/1.1\r\nHost: h\r\nAccept: */*\r\n\r\n",
+            "GET /a HTTP/1.1\r\nHost: h\r\nAccept: */+\r\n\r\n",
+            "GET /a HTTP/1.1\r\nHost: h\r\nAccept: */*\r\nX: 1\r\n\r\n",
+            "GET /a HTTP/1.0\r\nHost: h\r\nAccept: */*\r\n\r\n",
+            "POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc",
+            "POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nxyz",
+            "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Sum: 1\r\n\r\n",
+        ]
+        /// Each request's head, body bytes and trailers, however its body was cut.
+        func whole(_ parts: [HTTPRequestPart]) -> [String] {
+            var described: [String] = []
+            var body: [UInt8] = []
+            for part in parts {
+                switch part {
+                case .head(let head):
+                    described.append("\(head)")
+                    if head.body == .none { described.append("no body") }
+                case .body(let bytes):
+                    body += Array(bytes)
+                case .end(let last, let trailers):
+                    described.append(String(decoding: body + Array(last), as: UTF8.self) + " \(String(describing: trailers))")
+                    body = []
+                }
+            }
+            return described
+        }
+        var generator = SeededGenerator(seed: 9112)
+        var sent: [String] = []
+        while sent.count < 120 {
+            // Runs of one request, one to four long.
+            let request = requests.randomElement(using: &generator)!
+            sent += Array(repeating: request, count: Int.random(in: 1...4, using: &generator))
+        }
+        let alone = sent.flatMap { whole(decodeAll([ByteBuffer(Array($0.utf8))]).parts) }
+        let bytes = Array(sent.joined().utf8)
+        var cuts: [Int] = []
+        for _ in 0..<300 { cuts.append(Int.random(in: 1..<bytes.count, using: &generator)) }
+        for (name, chunks) in [("whole", [ByteBuffer(bytes)]), ("a byte a read", bytes.map { ByteBuffer([$0]) }), ("cut", split(bytes, at: cuts.sorted()))] {
+            let together = decodeAll(chunks)
+            XCTAssertNil(together.error, name)
+            let parts = whole(together.parts)
+            XCTAssertEqual(parts.count, alone.count, name)
+            if let index = (0..<min(parts.count, alone.count)).first(where: { parts[$0] != alone[$0] }) {
+                XCTFail("\(name): part \(index) is \(parts[index]), alone \(alone[index])")
+            }
+        }
+    }
+
+    /// The last head kept whole is a repeat only when all of it is there
+    /// and every byte matches; one over `longestHeadKept` is not kept.
+    func testRecentHead_RepeatsOnlyAWholeMatch() throws {
+        let text = "GET /a HTTP/1.1\r\nHost: h\r\n\r\n"
+        let decoded = decodeAll([ByteBuffer(Array(text.utf8))])
+        guard case .head(let head)? = decoded.parts.first else { return XCTFail("\(decoded.parts)") }
+        var recent = HTTPRecentHead()
+        func repeated(_ candidate: String) -> HTTPRequestHead? {
+            recent.repeatedHead(at: ByteBuffer.Reader(ByteBuffer(Array(candidate.utf8))))
+        }
+        XCTAssertNil(repeated(text), "nothing kept yet")
+        Array(text.utf8).withUnsafeBufferPointer { recent.keep(head, from: $0) }
+        XCTAssertEqual(recent.headLength, text.utf8.count)
+        XCTAssertEqual(repeated(text), head)
+        XCTAssertEqual(repeated(text + "GET /b"), head, "the next request's first bytes after it")
+        XCTAssertNil(repeated(String(text.dropLast())), "not all there yet")
+        XCTAssertNil(repeated("GET /a HTTP/1.1\r\nHost: H\r\n\r\n"), "a byte differs")
+        XCTAssertNil(repeated("GET /a HTTP/1.1\r\nHost: h\r\nX: 1\r\n\r\n"), "a field more")
+        let long = "GET /a HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "x", count: HTTPRecentHead.longestHeadKept) + "\r\n\r\n"
+        Array(long.utf8).withUnsafeBufferPointer { recent.keep(head, from: $0) }
+        XCTAssertEqual(recent.headLength, 0, "too long: the last one is let go too")
+        XCTAssertNil(repeated(text))
+        XCTAssertNil(repeated(long))
+    }
+
     /// A repeated request line or Host is checked as any other: the
     /// request it comes in is refused as it would be alone.
     func testRepeatedLineOrHost_StillChecked() {

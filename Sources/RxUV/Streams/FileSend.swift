@@ -16,6 +16,12 @@
 ///
 /// The file is read on the loop thread, as nginx reads without `aio`: fast
 /// for a file in the page cache, a wait on the disk otherwise.
+///
+/// Subscribed on the loop thread, the first offers to the direct path are
+/// made during the subscribe: a range it takes whole (a file in the page
+/// cache to a socket with room, the common case of a server's response)
+/// completes before `subscribe` returns, with no sink and no
+/// `SinkDisposer`; what it does not take goes on in a sink from there.
 final class FileSend: Producer<Never> {
     /// What a stream's direct path did with an offer.
     enum DirectSend {
@@ -54,10 +60,63 @@ final class FileSend: Producer<Never> {
         Completable(raw: FileSend(stream: stream, file: file, range: range, direct: direct))
     }
 
+    // On the loop thread, the direct path is offered the range at once
+    // (the loop thread is where it may run, so this hops nowhere).
+    // Elsewhere `run` makes the sink, whose start goes through the loop's
+    // door.
+    override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
+        guard let direct, range.lowerBound >= 0, stream.loop.isOnLoopThread else { return nil }
+        var offset = range.lowerBound
+        let left: DirectPath??
+        do throws(UVError) {
+            left = try offer(from: &offset, to: direct)
+        } catch {
+            observer.on(.error(error))
+            return Disposables.create()
+        }
+        guard let left else {
+            observer.onCompleted()
+            return Disposables.create()
+        }
+        // The rest is copied (the direct path has just declined it): a sink
+        // goes on from here.
+        return subscribeSink { cancel in
+            let sink = FileSendSink(send: self, observer: observer, cancel: cancel, from: offset, direct: left, declined: true)
+            sink.step()
+            return (sink: sink, subscription: Disposables.create())
+        }
+    }
+
+    /// Offers the range from `offset` on to `direct`, moving `offset` past
+    /// what it sends, until all is sent (`nil`) or it declines: then the
+    /// direct path to offer after the next copied chunk (`.some(nil)` once
+    /// it said `unsupported`). Throws its error, or the end of the file
+    /// when it sends nothing. Loop thread.
+    fileprivate func offer(from offset: inout Int64, to direct: @escaping DirectPath) throws(UVError) -> DirectPath?? {
+        while offset < range.upperBound {
+            switch try direct(file, offset, Int(min(range.upperBound - offset, Int64(Self.chunkSize)))) {
+            case .sent(0):
+                throw endOfFile(at: offset)
+            case .sent(let sent):
+                offset += Int64(sent)
+            case .notNow:
+                return .some(direct)
+            case .unsupported:
+                return .some(nil)
+            }
+        }
+        return nil
+    }
+
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
-        let sink = FileSendSink(send: self, observer: observer, cancel: cancel)
+        let sink = FileSendSink(send: self, observer: observer, cancel: cancel, from: range.lowerBound, direct: direct, declined: false)
         sink.start("sendfile")
         return (sink: sink, subscription: Disposables.create())
+    }
+
+    /// The error of a file that ends at `offset`, before the range does.
+    fileprivate func endOfFile(at offset: Int64) -> UVError {
+        UVError(code: .endOfFile, operation: "sendfile", address: "\(file.path) ends at \(offset), before the range does (\(range.upperBound))")
     }
 }
 
@@ -68,16 +127,22 @@ private final class FileSendSink<Observer: ObserverType>: HandleSink<Observer>, 
     private let send: FileSend
     private var offset: Int64
     private var direct: FileSend.DirectPath?
+    /// The next step copies without offering the direct path first.
+    private var declined: Bool
     /// A step is running: a write that completes inside it asks for one more
     /// (`again`) instead of stepping inside itself.
     private var stepping = false
     private var again = false
     private var chunkWrite: Disposable?
 
-    init(send: FileSend, observer: Observer, cancel: SinkDisposer) {
+    /// A sink that sends from `offset` on, offering `direct` (the send's
+    /// direct path, or none once it said `unsupported`); `declined`: the
+    /// direct path has just declined `offset`, so the first step copies.
+    init(send: FileSend, observer: Observer, cancel: SinkDisposer, from offset: Int64, direct: FileSend.DirectPath?, declined: Bool) {
         self.send = send
-        self.offset = send.range.lowerBound
-        self.direct = send.direct
+        self.offset = offset
+        self.direct = direct
+        self.declined = declined
         super.init(loop: send.stream.loop, observer: observer, cancel: cancel)
     }
 
@@ -94,7 +159,7 @@ private final class FileSendSink<Observer: ObserverType>: HandleSink<Observer>, 
     }
 
     /// Sends what it can now, then waits for a chunk's write. Loop thread.
-    private func step() {
+    fileprivate func step() {
         if stepping {
             again = true
             return
@@ -111,40 +176,27 @@ private final class FileSendSink<Observer: ObserverType>: HandleSink<Observer>, 
         let (file, end) = (send.file, send.range.upperBound)
         while offset < end {
             guard !isDisposed else { return }
-            let count = Int(min(end - offset, Int64(FileSend.chunkSize)))
-            if let direct {
+            if let direct, !declined {
                 do throws(UVError) {
-                    switch try direct(file, offset, count) {
-                    case .sent(0):
-                        return finish(endOfFile())
-                    case .sent(let sent):
-                        offset += Int64(sent)
-                        continue
-                    case .notNow:
-                        break
-                    case .unsupported:
-                        self.direct = nil
-                    }
+                    guard let left = try send.offer(from: &offset, to: direct) else { break }
+                    self.direct = left
                 } catch {
                     return finish(error)
                 }
             }
+            declined = false
             let chunk: ByteBuffer
             do throws(UVError) {
-                chunk = try file.read(count: count, at: offset)
+                chunk = try file.read(count: Int(min(end - offset, Int64(FileSend.chunkSize))), at: offset)
             } catch {
                 return finish(error)
             }
-            guard chunk.count > 0 else { return finish(endOfFile()) }
+            guard chunk.count > 0 else { return finish(send.endOfFile(at: offset)) }
             offset += Int64(chunk.count)
             chunkWrite = send.stream.write(chunk).subscribe(onCompleted: { [self] in step() }, onError: { [self] error in finish(error) })
             return
         }
         finish(nil)
-    }
-
-    private func endOfFile() -> UVError {
-        UVError(code: .endOfFile, operation: "sendfile", address: "\(send.file.path) ends at \(offset), before the range does (\(send.range.upperBound))")
     }
 
     private func finish(_ error: (any Error)?) {

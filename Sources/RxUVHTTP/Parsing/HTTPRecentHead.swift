@@ -63,7 +63,8 @@ struct HTTPRecentHead {
         let count = headBytes.count
         guard count > 0, reader.readableBytes >= count else { return nil }
         let same = reader.buffer.withUnsafeBytes { buffer in
-            headBytes.withUnsafeBytes { kept in memcmp(kept.baseAddress!, buffer.baseAddress! + reader.readerIndex, count) == 0 }
+            let next = HeadBytes(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + reader.readerIndex, count: count)
+            return Self.same(headBytes, next[...])
         }
         return same ? decodedHead : nil
     }
@@ -72,14 +73,13 @@ struct HTTPRecentHead {
     /// included), for the next request, when it is short enough; a longer
     /// one lets the last go.
     mutating func keep(_ decoded: HTTPRequestHead, from bytes: HeadBytes) {
-        guard bytes.count <= Self.longestHeadKept, let base = bytes.baseAddress else {
+        guard bytes.count <= Self.longestHeadKept else {
             headBytes = []
             decodedHead = nil
             return
         }
         // The last head's storage is written again: no allocation per head.
-        headBytes.removeAll(keepingCapacity: true)
-        headBytes.append(contentsOf: UnsafeBufferPointer(start: base, count: bytes.count))
+        Self.keep(bytes[...], in: &headBytes)
         decodedHead = decoded
     }
 

@@ -276,7 +276,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
                 continue
             }
             let field = try Self.field(split)
-            framing.present.insert(FramingFields.Names(field.name))
+            framing.present.insert(.named(field.name))
             fields.append(field)
         }
         // A Host that repeats the last one was checked then.
@@ -311,18 +311,14 @@ public struct HTTPRequestDecoder: FrameDecoder {
             static let connection = Names(rawValue: 4)
             static let expect = Names(rawValue: 8)
 
-            init(rawValue: UInt8) {
-                self.rawValue = rawValue
-            }
-
             /// The framing field `name` is, or none.
-            init(_ name: HTTPField.Name) {
+            static func named(_ name: HTTPField.Name) -> Names {
                 switch name {
-                case .transferEncoding: self = .transferEncoding
-                case .contentLength: self = .contentLength
-                case .connection: self = .connection
-                case .expect: self = .expect
-                default: self = []
+                case .transferEncoding: .transferEncoding
+                case .contentLength: .contentLength
+                case .connection: .connection
+                case .expect: .expect
+                default: []
                 }
             }
         }

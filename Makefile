@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions
+.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions benchmarks-thresholds
 
 setup:
 	@scripts/setup.sh
@@ -119,6 +119,17 @@ benchmarks-instructions: setup
 	command -v valgrind >/dev/null || { echo "benchmarks-instructions needs valgrind (apt-get install valgrind)"; exit 1; }
 	cd Benchmarks && swift build -c release
 	Benchmarks/Scripts/callgrind.sh $(BIN)
+
+# Instructions and allocations per operation of every held case (the core,
+# timers, the echo, a served connection, HTTP requests, kv-server's commands,
+# TLS messages and handshakes), callgrind on release builds, against the
+# committed Benchmarks/Thresholds/swift-MAJOR.MINOR.json: fails on more than
+# +3 % instructions or an added allocation per operation (≈ 2 min; CI runs it).
+# ARGS="--update" records the measured figures; ARGS="--case http --runs 3".
+benchmarks-thresholds: setup
+	cd Benchmarks && swift build -c release
+	swift build -c release --product kv-server
+	python3 Benchmarks/Scripts/thresholds.py $(ARGS)
 
 # DocC for the libraries, offline, with every warning an error (CI runs
 # it). The archives land in .build/plugins/Swift-DocC/outputs/.

@@ -24,6 +24,8 @@ command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 && command -v redis-benchmark >/dev/null 2>&1 || packages+=(redis-tools)
 command -v wrk >/dev/null 2>&1 || packages+=(wrk)
+# valgrind: the thresholds check counts instructions with callgrind (make benchmarks-thresholds).
+command -v valgrind >/dev/null 2>&1 && command -v vgdb >/dev/null 2>&1 || packages+=(valgrind)
 # nginx is in /usr/sbin, outside a plain user's PATH on Debian.
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
 

@@ -41,9 +41,14 @@ let fanOutEvents = options.count(100_000)
 let subscribeCount = options.count(1_000_000)
 let repetitions = options.repetitions
 
+// OpenCombine's sample of a case, or none with `--rx-only`.
+func combined(_ body: () -> Sample) -> Sample {
+    options.rxOnly ? Sample(nanoseconds: .nan, allocations: 0) : body()
+}
+
 // Warm up both libraries once so first-use costs stay out of the table.
 _ = CoreCases.subjectChainRx(count: 1_000, repetitions: 1)
-_ = CoreCases.subjectChainCombine(count: 1_000, repetitions: 1)
+_ = combined { CoreCases.subjectChainCombine(count: 1_000, repetitions: 1) }
 
 var rows: [Row] = []
 if options.runs("a") {
@@ -52,7 +57,7 @@ if options.runs("a") {
             name: "a) PublishSubject → map → filter → scan",
             events: eventCount,
             rx: CoreCases.subjectChainRx(count: eventCount, repetitions: repetitions),
-            combine: CoreCases.subjectChainCombine(count: eventCount, repetitions: repetitions),
+            combine: combined { CoreCases.subjectChainCombine(count: eventCount, repetitions: repetitions) },
             target: 80
         ))
 }
@@ -62,7 +67,7 @@ if options.runs("b") {
             name: "b) range → map → filter",
             events: eventCount,
             rx: CoreCases.rangeChainRx(count: eventCount, repetitions: repetitions),
-            combine: CoreCases.rangeChainCombine(count: eventCount, repetitions: repetitions),
+            combine: combined { CoreCases.rangeChainCombine(count: eventCount, repetitions: repetitions) },
             target: 50
         ))
 }
@@ -72,7 +77,7 @@ if options.runs("c") {
             name: "c) PublishSubject, 100 subscribers (per delivery)",
             events: fanOutSubscribers * fanOutEvents,
             rx: CoreCases.fanOutRx(subscribers: fanOutSubscribers, count: fanOutEvents, repetitions: repetitions),
-            combine: CoreCases.fanOutCombine(subscribers: fanOutSubscribers, count: fanOutEvents, repetitions: repetitions),
+            combine: combined { CoreCases.fanOutCombine(subscribers: fanOutSubscribers, count: fanOutEvents, repetitions: repetitions) },
             target: 25
         ))
 }
@@ -82,7 +87,7 @@ if options.runs("d") {
             name: "d) subscribe + dispose of just(1).map { $0 }",
             events: subscribeCount,
             rx: CoreCases.subscribeDisposeRx(count: subscribeCount, repetitions: repetitions),
-            combine: CoreCases.subscribeDisposeCombine(count: subscribeCount, repetitions: repetitions),
+            combine: combined { CoreCases.subscribeDisposeCombine(count: subscribeCount, repetitions: repetitions) },
             target: 400
         ))
 }
@@ -90,9 +95,10 @@ if options.runs("d") {
 print("| case | RxCore ns | OpenCombine ns | RxCore/OpenCombine | target | RxCore allocs/event |")
 print("|---|---:|---:|---:|---:|---:|")
 for row in rows {
-    let ratio = row.rxPerEvent / row.combinePerEvent
     let met = row.rxPerEvent <= row.target ? "≤ \(Int(row.target)) ✓" : "≤ \(Int(row.target)) ✗"
-    print("| \(row.name) | \(format(row.rxPerEvent)) | \(format(row.combinePerEvent)) | \(format(ratio, decimals: 2)) | \(met) | \(format(row.rxAllocationsPerEvent, decimals: 3)) |")
+    let combine = options.rxOnly ? "—" : format(row.combinePerEvent)
+    let ratio = options.rxOnly ? "—" : format(row.rxPerEvent / row.combinePerEvent, decimals: 2)
+    print("| \(row.name) | \(format(row.rxPerEvent)) | \(combine) | \(ratio) | \(met) | \(format(row.rxAllocationsPerEvent, decimals: 3)) |")
 }
 print("")
 print("events: a, b = \(eventCount); c = \(fanOutSubscribers) × \(fanOutEvents); d = \(subscribeCount); median of \(repetitions) run(s)\(options.quick ? " (quick mode)" : "")")

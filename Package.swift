@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(name: "RxBlocking", dependencies: ["RxCore"], swiftSettings: traceResources),
         // RxSwift's Foundation-typed API (Date, TimeInterval, Data decoders,
-        // OperationQueueScheduler), so that RxCore stays Foundation-free (BENCHMARKS.md).
+        // OperationQueueScheduler), so that RxCore stays Foundation-free (Documentation/Benchmarks/2026-11-24-third-performance-round.md).
         .target(name: "RxFoundation", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(
             name: "RxUV",

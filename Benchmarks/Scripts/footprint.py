@@ -7,7 +7,8 @@ at that point (median of N runs).
     python3 Benchmarks/Scripts/footprint.py RUNS .build/release/echo-server --port 0 --threads 1
     python3 Benchmarks/Scripts/footprint.py RUNS Benchmarks/.build/release/rxuv-echo
 
-Used for the FoundationEssentials measurement in BENCHMARKS.md.
+Used for the FoundationEssentials measurement in
+Documentation/Benchmarks/2026-11-24-third-performance-round.md.
 """
 import os
 import signal

@@ -1,5 +1,5 @@
 // OperationQueue is in full Foundation only (with ICU), not in
-// FoundationEssentials: BENCHMARKS.md, "Foundation in RxCore?".
+// FoundationEssentials: Documentation/Benchmarks/2026-11-24-third-performance-round.md, "Foundation in RxCore?".
 import Foundation
 
 /// RxSwift's scheduler on an `OperationQueue`: each action is one

@@ -17,7 +17,7 @@ import Synchronization
 /// specialises it: run unspecialised from another module, every lock and
 /// every `Result` of `Element` asked the runtime for generic metadata,
 /// which made the async echo cost three times the instructions
-/// (BENCHMARKS.md).
+/// (Documentation/Benchmarks/2026-11-26-seams-async-tls-http.md).
 @usableFromInline
 package final class AsyncValues<Element>: @unchecked Sendable {
     // @unchecked Sendable: the state is read and written under its lock;

@@ -63,7 +63,8 @@ final class ByteStreamInboundTests: BridgeTestCase {
     /// reading resumes each time, every byte arrives in order, and the
     /// memory in use (`memoryInUse()`) stays within a bound. `RXUV_INBOUND_MIB` and
     /// `RXUV_INBOUND_SLEEP_MS` set the size and the sleep (32 and 1 here;
-    /// BENCHMARKS.md quotes a run with 256 and 10).
+    /// Documentation/Benchmarks/2026-11-28-fourth-performance-round.md
+    /// quotes a run with 256 and 10).
     func testInbound_SlowConsumer_BoundsWhatIsBufferedAndResumes() throws {
         let environment = ProcessInfo.processInfo.environment
         let size = (environment["RXUV_INBOUND_MIB"].flatMap { Int($0) } ?? 32) << 20

@@ -13,17 +13,15 @@ public protocol ObserverType<Element>: SendableMetatype {
     /// Receives one element: the same as `on(.next(element))`.
     ///
     /// A default implementation forwards to `on(_:)`, so conforming types
-    /// need only `on(_:)`. RxCore's own observers implement it directly:
-    /// delivering an element without wrapping it in an `Event` keeps generic
-    /// code from looking up `Event`'s type metadata on every element.
+    /// need only `on(_:)`. RxCore's own observers implement it directly,
+    /// and its operators deliver elements through it.
     func onNext(_ element: Element)
 
     /// Receives the completion: the same as `on(.completed)`.
     ///
     /// A default implementation forwards to `on(_:)`. RxCore's own
-    /// observers on the subscribe path implement it directly, for the same
-    /// reason as `onNext(_:)`: a subscription that completes at once (`just`)
-    /// then never builds an `Event` in generic code.
+    /// observers on the subscribe path implement it directly, and a source
+    /// that completes at once (`just`) completes through it.
     func onCompleted()
 }
 

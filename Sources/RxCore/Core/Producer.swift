@@ -8,8 +8,9 @@ import Synchronization
 /// subscribed from inside another subscription are ordered as in RxSwift.
 ///
 /// Part of the `Bridge` SPI: an event-loop binding (RxUV) subclasses it for
-/// sources whose per-subscription cost matters (a socket's reads, a write),
-/// instead of paying for `Observable.create`'s closures and `AnyObserver`.
+/// its own sources (a socket's reads, a write), which deliver to their sink
+/// directly instead of through `Observable.create`'s closures and
+/// `AnyObserver`.
 @_spi(Bridge)
 open class Producer<Element>: Observable<Element> {
     /// Creates the producer.
@@ -52,8 +53,8 @@ open class Producer<Element>: Observable<Element> {
 
     /// For a source whose work often finishes during subscribe (a write the
     /// kernel takes at once): does it, delivers the terminal event and
-    /// returns a no-op, allocating nothing, not even the `SinkDisposer` that
-    /// `run(_:cancel:)` is given. When the work goes on, it returns the
+    /// returns a no-op; `run(_:cancel:)` is not called and no `SinkDisposer`
+    /// is made. When the work goes on, it returns the
     /// subscription it made through `subscribeSink`, never the bare sink, which would keep its observer (and whatever that
     /// captures) alive for as long as the caller holds the subscription.
     /// `nil` (the default) subscribes through `run(_:cancel:)`.

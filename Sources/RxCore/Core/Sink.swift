@@ -73,10 +73,9 @@ open class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
     }
 
     /// Delivers `.error(error)` downstream and disposes the subscription.
-    ///
-    /// Kept out of line on purpose: an `Event` built inline in a generic
-    /// element path makes the whole function look up `Event`'s metadata on
-    /// every call, even when nothing throws.
+    // Kept out of line on purpose: an `Event` built inline in a generic
+    // element path makes the whole function look up `Event`'s metadata on
+    // every call, even when nothing throws.
     @inline(never)
     @_spi(Bridge) public final func forwardError(_ error: Swift.Error) {
         forwardOn(.error(error))

@@ -8,12 +8,11 @@ import Darwin
 
 /// An immutable run of bytes, the one byte type of RxUV's public API.
 ///
-/// A read emits each chunk as a `ByteBuffer` holding exactly the bytes read,
-/// in one allocation; writing that buffer back (an echo) hands the same
-/// memory to `uv_write` without another copy. A slice (`slice(at:count:)`,
-/// `slice(_:)`, or what a `ByteBuffer.Reader` reads) shares the memory of
-/// the buffer it came from, so framing a stream copies nothing that lies
-/// inside one read.
+/// A read emits each chunk as a `ByteBuffer` holding exactly the bytes read;
+/// writing that buffer back (an echo) writes the same memory. A slice
+/// (`slice(at:count:)`, `slice(_:)`, or what a `ByteBuffer.Reader` reads)
+/// shares the memory of the buffer it came from, and keeps it alive while
+/// the slice lives; a frame that lies inside one read is a slice of it.
 ///
 /// It is a `RandomAccessCollection` of `UInt8` whose indices start at 0 (a
 /// slice too), so `Array(buffer)`, `buffer.count` and `for byte in buffer`
@@ -81,8 +80,9 @@ public struct ByteBuffer: @unchecked Sendable {
     /// A buffer of at most `capacity` bytes that `initializer` writes in
     /// place, as `Array(unsafeUninitializedCapacity:initializingWith:)`
     /// does: it gets the memory and returns how many bytes it wrote (from
-    /// the start, at most `capacity`). One allocation, no copy: how a
-    /// decoder or a TLS stream makes a buffer from what a C call writes.
+    /// the start, at most `capacity`). The buffer holds the bytes where
+    /// `initializer` wrote them: how a decoder or a TLS stream makes a
+    /// buffer from what a C call writes.
     public init(unsafeUninitializedCapacity capacity: Int, initializingWith initializer: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows {
         precondition(capacity >= 0, "ByteBuffer: a negative capacity")
         let storage = Storage.make(capacity: capacity, count: 0)

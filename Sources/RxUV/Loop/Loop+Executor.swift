@@ -5,8 +5,8 @@ extension Loop: SerialExecutor, TaskExecutor {
     /// this loop's (`asUnownedSerialExecutor()`), a task that prefers this
     /// loop (`Task(executorPreference:)`, `withTaskExecutorPreference`).
     ///
-    /// The job travels in the loop's queue as one typed item, with no
-    /// closure and no allocation, and runs in order with the loop's other
+    /// The job travels in the loop's queue as one item and runs in order
+    /// with the loop's other
     /// work, during the loop's next iteration (never inside `enqueue`,
     /// also when called on the loop thread). `close()` runs the jobs queued
     /// before it. A job enqueued on a closed loop has no loop thread left:

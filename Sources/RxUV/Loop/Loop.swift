@@ -206,8 +206,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 
     /// Now on the monotonic clock, in nanoseconds (`uv_hrtime`:
     /// `CLOCK_MONOTONIC`, read at each call; any thread). For timing work:
-    /// two readings subtract as integers, where `ContinuousClock`'s instants
-    /// and durations cost 128-bit arithmetic.
+    /// two readings subtract as integers, in the unit swift-metrics'
+    /// `Timer.recordNanoseconds` takes.
     public static var monotonicNanoseconds: Int64 {
         Int64(bitPattern: uv_hrtime())
     }

@@ -9,10 +9,9 @@ import Glibc
 /// Its description is `127.0.0.1:7000` or `[::1]:7000`.
 ///
 /// It keeps the address as the kernel gave it (a `sockaddr_in` or
-/// `sockaddr_in6`) and writes the numeric host only when asked (`host`,
-/// `description`): every accepted connection reads its two addresses, and
-/// formatting them (`uv_ip_name`, `snprintf`) cost more than the rest of
-/// taking the connection.
+/// `sockaddr_in6`) and writes the numeric host when asked (`host`,
+/// `description`). Equality and hashing compare the family, the address,
+/// the port and, for IPv6, the scope.
 public struct SocketAddress: Hashable, Sendable, CustomStringConvertible {
     /// The address as a `sockaddr_in6`'s bytes; a `sockaddr_in` in its
     /// first 16 (the rest zero). The flow label is not kept.

@@ -55,9 +55,9 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
     /// message and keeps one observer for all its writes (a server's
     /// responses, an `async` writer, a TLS stream's records). Called on the
     /// loop thread, a write the kernel takes at once is told before this
-    /// returns (a libuv stream allocates nothing for it); from another
-    /// thread it is subscribed as `write(_:)`, which is also what a stream
-    /// with no faster way does. Returns what stops the notification: the
+    /// returns; from another thread it is subscribed as `write(_:)`, which
+    /// is also the default for a stream that does not implement this.
+    /// Returns what stops the notification: the
     /// write itself cannot be taken back.
     func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never
 

@@ -1,10 +1,8 @@
 /// The `Date` field's value (RFC 9110 §5.6.7, IMF-fixdate), without
 /// Foundation: `Sun, 06 Nov 1994 08:49:37 GMT`.
 public enum HTTPDate {
-    /// The IMF-fixdate of `seconds` since 1970-01-01 00:00:00 UTC. Written
-    /// byte by byte into one string (a server formats it once a second per
-    /// connection or loop: string interpolation made it cost thousands of
-    /// instructions). Years outside 0...9999 are written in full.
+    /// The IMF-fixdate of `seconds` since 1970-01-01 00:00:00 UTC, 29
+    /// bytes; any thread. Years outside 0...9999 are written in full.
     public static func format(secondsSince1970 seconds: Int64) -> String {
         let (dayNumber, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, second) = secondOfDay < 0 ? (dayNumber - 1, secondOfDay + 86_400) : (dayNumber, secondOfDay)

@@ -6,12 +6,11 @@ import RxUV
 /// `Transfer-Encoding`, `Date` and, when the connection ends,
 /// `Connection: close`; it writes no body for `HEAD`, 1xx, 204 and 304.
 ///
-/// A value type kept in one storage that copies share until one of them
-/// changes (copy on write): handing a response along (a handler's
-/// `Single`, the server's answer) copies one reference. The status line and
-/// header fields are put in their wire form when `head` is set, once: a response kept
-/// and answered many times (a `static let`) costs its fields nothing per
-/// answer; each change of `head` writes them again.
+/// A value type whose copies share one storage until one of them changes
+/// (copy on write). The status line and header fields are put in their
+/// wire form when `head` is set: a response kept and answered many times
+/// (a `static let`) is answered with the same bytes each time; each change
+/// of `head` writes them again.
 public struct HTTPServerResponse: Sendable {
     private var storage: Storage
 

@@ -2,11 +2,6 @@ extension ObservableType {
     /// An observable that emits `element` and completes, synchronously on subscribe.
     ///
     ///     just(1): --1|
-    ///
-    /// Inlinable: in the caller's module `Just<Element>` is a concrete type
-    /// whose metadata the caller caches; from RxCore's generic code it was
-    /// looked up on every call (330 instructions, a tenth of a `just` and
-    /// its subscription).
     @inlinable
     public static func just(_ element: Element) -> Observable<Element> {
         Just(element: element)

@@ -2,29 +2,38 @@
 
 /// The one handle-owning subscription of the bridge.
 ///
-/// Every bridge Observable whose subscription owns a libuv handle or request
-/// (listen, signal, timer, scheduled actions, connect, read, write,
-/// shutdown, and every handle type that comes later) is a `Producer` whose
-/// sink is a subclass of this. The rules live here once:
-/// - `start()` (from `Producer.run`) runs `open()` on the loop thread: at
-///   once when subscribed there, otherwise through `Loop.enter`. `open()`
-///   creates the handle or request and hands it over with `own(_:)`; an
-///   error it throws ends the subscription with that error.
+/// Every bridge subscription that owns a libuv handle, request or timer, or
+/// works on a stream or socket on the loop thread (listen and accept,
+/// signal, timer, scheduled actions, connect, read, write, file send,
+/// shutdown, spawn, file watch and poll, UDP open and receive, requests
+/// such as address lookups) has a sink that is a subclass of this: a
+/// `Producer`'s sink, or, for the Loop scheduler, `ScheduledAction`. The
+/// rules live here once:
+/// - `start()` (from `Producer.run`) runs `open()` on the loop thread
+///   through `Loop.enter`: at once when subscribed there, otherwise queued.
+///   `open()` creates what the subscription owns and hands it over with
+///   `own(_:)`; an error it throws ends the subscription with that error.
 /// - `dispose()`, from any thread, any number of times, also from inside the
-///   handle's own callback or before `open()` ran: the first call hops to
-///   the loop thread (`Loop.enter`, allocation-free when already
-///   there) and releases what it owns (a handle is closed with `uv_close`,
-///   through `UVHandle`; a request is cancelled with `uv_cancel`), then
+///   handle's own callback or before `open()` ran: the first call goes to
+///   the loop thread (`Loop.enter`) and releases what it owns (a handle is
+///   closed with `uv_close`, through `UVHandle`; a request is cancelled
+///   with `uv_cancel`; a timer leaves the loop's `LoopTimerQueue`), then
 ///   calls `didRelease()`. What it is given after that is released at once.
 /// - What it owns, it holds in an `Owned`, the bridge's one way to own.
-/// - The handle reaches the sink one way: the sink is the handle's `target`
-///   (`UVTimerTarget`, `UVSignalTarget`, `UVStreamTarget`, `UVUDPTarget`),
-///   which the handle holds until its close callback.
+/// - Events reach the sink one way: the sink is the `target` of what
+///   delivers them, which holds it until it is released. That is the
+///   handle it owns (`UVSignalTarget`, `UVFileSystemEventTarget`,
+///   `UVFileSystemPollTarget`), its `LoopTimer` (`UVTimerTarget`), its
+///   `Acceptor` (`AcceptorTarget`), or, where several subscriptions share
+///   one handle, the owner of that handle: a stream's reader
+///   (`StreamReader`, handed each read by the `StreamConnection`, itself
+///   the `uv_stream_t`'s `UVStreamTarget`) and a UDP socket's receiver
+///   (`UDPReceiver`).
 ///
-/// A `Producer.run` makes its sink, calls `start`, and returns the sink
-/// itself as the disposable: typed as the subclass, whose generic metadata
-/// the allocation has looked up already (a helper on this class returning
-/// `self` would look up `HandleSink<Observer>`'s on every subscription).
+/// A `Producer.run` makes its sink with the `SinkDisposer` it is given,
+/// calls `start`, and returns the sink as the sink of the subscription
+/// (`(sink: sink, subscription: Disposables.create())`): what the
+/// subscription owns is released through the sink's `dispose()`.
 ///
 /// Subclasses override `open()` and, when disposing must do more than close
 /// the owned handle, `didRelease()`. Loop-thread state (what is owned, and

@@ -374,18 +374,19 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         ownerIsFixed.store(false, ordering: .releasing)
     }
 
-    /// Takes work again after a close that failed. A wake-up handle that
-    /// cannot be made leaves the loop refusing work, which `execute`
-    /// reports; the reason goes to the error handler.
     /// Makes the queue's two handles (its wake-up `uv_async_t` and the
     /// `uv_idle_t` that runs the loop thread's own work) and opens it. If
-    /// the second cannot be made, the first closes as its owner goes. Loop
-    /// thread.
+    /// the wake-up handle cannot be made, the idle handle, made first,
+    /// closes as its owner goes. Loop thread.
     private func openQueue() throws(UVError) {
         let runner = Owned(try UVIdle(loop: self, isLoopInternal: true, target: queue))
         queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue), runner: runner)
     }
 
+    /// Takes work again after a close that failed (`openQueue`). If the
+    /// queue's handles cannot be made, the loop goes on refusing work
+    /// (`execute` and `enter` return `false`) and the error is reported to
+    /// the loop's logger (`Loop.logger`). Loop thread.
     private func reopenQueue() {
         do throws(UVError) {
             try openQueue()

@@ -38,8 +38,12 @@ import Synchronization
 /// `rxuv_server_drain_duration` (a timer, dimension `server` only).
 ///
 /// Every member is safe from any thread.
-// @unchecked Sendable: immutable, atomic, or under `state`'s lock; each
-// shard's connection table is its loop thread's.
+// @unchecked Sendable: `shards` and `acceptors` are written once before
+// the server is shared (in `init`, and in `start` before any acceptor
+// starts) and only read after; the counters are atomic; `countChanges` and
+// `drained` are subjects, safe from any thread; the rest is immutable or
+// under `state`'s lock. Each shard's connection table is its loop
+// thread's (`ServerShard`).
 public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendable {
     /// The address the server listens on (with the port the kernel chose for
     /// port 0), or its socket path.

@@ -14,9 +14,9 @@ import Glibc
 ///     router.get("/users/{id}") { request in .just(.text("user \(request.parameters["id"]!)")) }
 ///     loop.rx.serveHTTP(host: "127.0.0.1", port: 8080, handler: router.handler)
 ///
-/// A route of literal segments only that matches the path as sent is
-/// found by one dictionary lookup and comes first; otherwise routes are
-/// tried in the order they were added. A path no route takes
+/// A route of literal segments only whose path is the request's path as
+/// sent (up to its query) is taken first; otherwise routes are tried in the
+/// order they were added. A path no route takes
 /// is `404 Not Found`; a path taken only for other methods is
 /// `405 Method Not Allowed` with their `Allow`; `HEAD` falls back to a
 /// `GET` route (the server then sends no body); a malformed percent escape
@@ -92,7 +92,9 @@ public struct HTTPRouter: Sendable {
         add(.post, pattern, handler: handler)
     }
 
-    /// The handler that routes: what `serveHTTP` takes.
+    /// The handler that routes: what `serveHTTP` takes. It routes to the
+    /// routes added before it was read; a route added later is not seen by
+    /// a handler read earlier.
     public var handler: HTTPHandler {
         // The fast path: a route of literal segments, by the path as sent.
         // Every route is then tried in order (the same path spelled with

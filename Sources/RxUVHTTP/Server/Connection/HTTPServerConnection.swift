@@ -25,21 +25,21 @@ import Glibc
 // `SingleAssignmentDisposable`s (thread-safe) and the stream, whose face
 // is Sendable.
 final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HTTPServerEvents, @unchecked Sendable {
-    private let stream: Connection
-    private let loop: Loop
-    private let quiesce: Observable<Void>
-    private let options: HTTPServerOptions
-    private let handler: HTTPHandler
-    private let encoder = HTTPResponseEncoder()
+    let stream: Connection
+    let loop: Loop
+    let quiesce: Observable<Void>
+    let options: HTTPServerOptions
+    let handler: HTTPHandler
+    let encoder = HTTPResponseEncoder()
     /// The head and idle timeouts as the loop's intervals, converted once.
-    private let headTimeout: RxTimeInterval?
-    private let idleTimeout: RxTimeInterval?
-    private let state: LoopBound<HTTPServerConnectionState>
-    private let reading = SingleAssignmentDisposable()
-    private let quiescing = SingleAssignmentDisposable()
+    let headTimeout: RxTimeInterval?
+    let idleTimeout: RxTimeInterval?
+    let state: LoopBound<HTTPServerConnectionState>
+    let reading = SingleAssignmentDisposable()
+    let quiescing = SingleAssignmentDisposable()
     /// What every write of this connection reports to: one observer for
     /// all of them, told of the connection when it starts.
-    private let writeWatcher: HTTPWriteWatcher
+    let writeWatcher: HTTPWriteWatcher
 
     init(_ served: ServedConnection<Connection>, options: HTTPServerOptions, handler: @escaping HTTPHandler) {
         self.stream = served.connection
@@ -69,7 +69,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     /// The peer's description, asked for once.
-    private var peer: String? {
+    var peer: String? {
         if let peer = state.value.peer { return peer }
         let peer = stream.peerDescription
         state.value.peer = peer
@@ -78,14 +78,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
 
     /// A request is in hand. (Its fields are read one by one: a method of
     /// the exchange's state would take a copy of all of it.)
-    private var hasRequest: Bool {
+    var hasRequest: Bool {
         state.value.exchange.answer != nil
     }
 
     /// The request in hand has arrived whole (or has no body). (The body is
     /// read out of the state before it is asked: a call made while the state
     /// is being read would make the read copy all of it.)
-    private var isReceived: Bool {
+    var isReceived: Bool {
         guard hasRequest else { return false }
         let body = state.value.exchange.body
         return body?.isFinished ?? true
@@ -93,7 +93,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
 
     // MARK: Reading
 
-    private func start(_ observer: @escaping (CompletableEvent) -> Void) {
+    func start(_ observer: @escaping (CompletableEvent) -> Void) {
         guard state.value.life == .idle else { return }
         state.value.life = .serving
         state.value.observer = observer
@@ -128,7 +128,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         handle(input)
     }
 
-    private func handle(_ input: HTTPServerInput) {
+    func handle(_ input: HTTPServerInput) {
         switch input {
         case .part(.head(let head)):
             begin(head)
@@ -154,7 +154,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     /// The decoder or the read failed.
-    private func inputFailed(_ error: any Error) {
+    func inputFailed(_ error: any Error) {
         guard let parseError = error as? HTTPParseError else {
             // A reset, a read error, a request cut short by the peer's
             // end: nobody is left to answer.
@@ -181,7 +181,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     /// Answers `status` with `reason` in place of a request, then closes.
-    private func refuse(_ status: HTTPResponse.Status, _ reason: String) {
+    func refuse(_ status: HTTPResponse.Status, _ reason: String) {
         state.value.acceptsNoMore = true
         // A GET, so the refusal carries its body.
         state.value.exchange.begin(
@@ -191,14 +191,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     /// Bytes arrived: the first of a request starts its head timer.
-    private func bytesArrived() {
+    func bytesArrived() {
         guard state.value.deadline.awaitsFirstByte, !hasRequest else { return }
         armTimer(.head)
     }
 
     // MARK: Requests
 
-    private func begin(_ head: HTTPRequestHead) {
+    func begin(_ head: HTTPRequestHead) {
         state.value.deadline.disarm()
         state.value.requestCount += 1
         let keepAlive = head.keepAlive && state.value.requestCount < options.maxRequestsPerConnection
@@ -256,118 +256,13 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
 
     /// The handler's `Single` (or a streamed body) of the request in hand,
     /// disposed.
-    private func stopWork() {
+    func stopWork() {
         let work = state.value.exchange.work
         state.value.exchange.work = nil
         work?.dispose()
     }
 
-    // MARK: Responses
-
-    /// The largest body copied into its head's buffer (one write, no array
-    /// of buffers); a larger one is written beside the head.
-    private static var inlineBodyLimit: Int { 4096 }
-
-    /// Writes `response` for the request in hand.
-    private func respond(_ response: HTTPServerResponse) {
-        guard let answer = state.value.exchange.answer else { return }
-        state.value.exchange.started = true
-        if let body = state.value.exchange.body, !body.isFinished {
-            if state.value.exchange.expectsContinue, !state.value.exchange.continueSent {
-                // The client waits for `100 Continue` and will not get it:
-                // its body would be taken for the next request.
-                state.value.exchange.keepAlive = false
-            } else if !body.isWanted {
-                body.discardRest()
-            }
-        }
-        let method = state.value.exchange.method
-        if let onResponse = options.onResponse {
-            let nanoseconds = state.value.exchange.began.map { Loop.monotonicNanoseconds - $0 } ?? 0
-            onResponse(HTTPResponseRecord(method: method, status: response.status, nanoseconds: nanoseconds))
-        }
-        let framing = HTTPResponseFraming(response: response, method: method, minorVersion: state.value.exchange.minorVersion)
-        if framing.closeDelimited || state.value.acceptsNoMore { state.value.exchange.keepAlive = false }
-        let keepAlive = state.value.exchange.keepAlive
-        if !keepAlive { state.value.acceptsNoMore = true }
-        let date = state.value.dates.value(secondsSince1970: Int64(time(nil)))
-        // A small body travels in the head's buffer.
-        var inline: ByteBuffer?
-        if framing.sendsBody, case .bytes(let bytes) = response.body.content, bytes.count <= Self.inlineBodyLimit {
-            inline = bytes
-        }
-        let headBytes = HTTPResponseEncoder.head(
-            response.headLines, body: framing.head, keepAlive: keepAlive, date: date, server: options.serverName, content: inline,
-            reusing: &state.value.spareHead)
-        guard framing.sendsBody, inline == nil else {
-            write(headBytes)
-            finished(answer)
-            return
-        }
-        switch response.body.content {
-        case .bytes(let bytes):
-            var buffers = [headBytes]
-            encode(.body(bytes), into: &buffers)
-            write(buffers)
-            finished(answer)
-        case .file(let path, let range):
-            write(headBytes)
-            send(stream.write(fileAt: path, range: range), for: answer)
-        case .openFile(let file, let range):
-            write(headBytes)
-            send(stream.write(file, range: range), for: answer)
-        case .stream(let source, let length):
-            write(headBytes)
-            let work = source.subscribe(
-                HTTPBodyWriter(connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length))
-            setWork(work, for: answer)
-        }
-    }
-
-    /// The work of `answer`'s request is `work`, if that request is still
-    /// in hand (else it is over, and so is the work).
-    private func setWork(_ work: Disposable, for answer: HTTPExchange) {
-        if state.value.exchange.answer === answer, !state.value.exchange.answered {
-            state.value.exchange.work = work
-        }
-    }
-
-    /// Sends a file's body; the exchange ends with it.
-    private func send(_ body: Completable, for answer: HTTPExchange) {
-        let work = body.subscribe(
-            onCompleted: { [self] in finished(answer) },
-            onError: { [self] error in responseFailed(error) })
-        setWork(work, for: answer)
-    }
-
-    /// Whether `answer`'s request is in hand and its response still going
-    /// out: what a streamed body's writer checks before each part.
-    func isAnswering(_ answer: HTTPExchange) -> Bool {
-        !state.value.isClosed && state.value.exchange.answer === answer && !state.value.exchange.answered
-    }
-
-    /// A body failed after its head went out: the response can only be cut
-    /// short, by closing.
-    func responseFailed(_ error: any Error) {
-        guard !state.value.isClosed else { return }
-        report(error, ReportContext(loop: loop, server: "HTTP", peer: peer))
-        finish()
-    }
-
-    /// The whole response to `answer`'s request is handed to the stream.
-    func finished(_ answer: HTTPExchange) {
-        guard isAnswering(answer) else { return }
-        state.value.exchange.answered = true
-        if isReceived {
-            complete()
-        } else if !state.value.exchange.keepAlive {
-            finish()
-        }
-        // Otherwise the rest of the body is read (and dropped) first.
-    }
-
-    /// The exchange in hand is over: the next request, if any.
-    private func complete() {
+    func complete() {
         let keepAlive = state.value.exchange.keepAlive
         state.value.exchange.end()
         guard keepAlive, !state.value.acceptsNoMore else {
@@ -385,7 +280,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
 
     /// Hands the waiting inputs on until one request is being answered
     /// again or none is left.
-    private func drainBacklog() {
+    func drainBacklog() {
         guard !state.value.isDrainingBacklog else { return }
         state.value.isDrainingBacklog = true
         while !state.value.isClosed, !isReceived, let next = state.value.backlog.next() {
@@ -398,7 +293,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         }
     }
 
-    private func drainStarted() {
+    func drainStarted() {
         state.value.acceptsNoMore = true
         if !hasRequest { finish() }
     }
@@ -418,57 +313,18 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         write([HTTPServerConnectionConstants.continueLine])
     }
 
-    private func updateHold() {
+    func updateHold() {
         let held = state.value.holdsForBacklog || state.value.holdsForBody
         guard held != state.value.isHoldingReading, !state.value.isClosed else { return }
         state.value.isHoldingReading = held
         stream.holdReading(held)
     }
 
-    // MARK: Timers
-
-    /// The head timer (from a request's first byte, or the connection's
-    /// start) or the idle timer (between requests).
-    private func armTimer(_ kind: HTTPDeadline.Kind) {
-        let now = loop.now
-        if let interval = state.value.deadline.arm(kind, after: kind == .head ? headTimeout : idleTimeout, now: now) {
-            schedule(after: interval)
-        }
-    }
-
-    private func schedule(after interval: RxTimeInterval) {
-        let disposable = loop.scheduleRelative((), dueTime: interval) { [self] _ in
-            timerFired()
-            return Disposables.create()
-        }
-        state.value.deadline.scheduled(disposable, at: loop.now + interval)
-    }
-
-    private func timerFired() {
-        guard !state.value.isClosed else { return }
-        switch state.value.deadline.fired(now: loop.now) {
-        case .none:
-            break
-        case .later(let interval):
-            schedule(after: interval)
-        case .expired(let kind):
-            timedOut(kind)
-        }
-    }
-
-    private func timedOut(_ kind: HTTPDeadline.Kind) {
-        guard !state.value.isClosed, !hasRequest else { return }
-        switch kind {
-        case .idle: finish()
-        case .head: refuse(.requestTimeout, "Request Timeout")
-        }
-    }
-
     // MARK: Ending
 
     /// Ends the connection: stops reading, timers and the exchange's work;
     /// the server then closes the stream after its writes.
-    private func finish(notify: Bool = true) {
+    func finish(notify: Bool = true) {
         guard state.value.life != .closed else { return }
         state.value.life = .closed
         let observer = state.value.observer
@@ -496,7 +352,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         try? encoder.encode(part, into: &buffers)
     }
 
-    private func write(_ buffer: ByteBuffer) {
+    func write(_ buffer: ByteBuffer) {
         _ = stream.write(buffer, notifying: writeWatcher)
     }
 
@@ -505,7 +361,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     }
 
     /// Every write reports to the connection's one watcher.
-    private func watch(_ written: Completable) {
+    func watch(_ written: Completable) {
         _ = written.asObservable().subscribe(writeWatcher)
     }
 

@@ -78,7 +78,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         let label = options.metricsLabel ?? address.description
         drainDuration = options.recordsMetrics ? ServerMetrics.drainDuration(server: label, factory: metricsFactory) : nil
         shards = loops.enumerated().map { index, loop in
-            let metrics = options.recordsMetrics ? ServerMetrics(server: label, loop: index, factory: metricsFactory) : nil
+            let metrics = options.recordsMetrics ? ServerMetrics(server: label, loop: loop, index: index, factory: metricsFactory) : nil
             return ServerShard(loop: loop, index: index, server: self, metrics: metrics)
         }
         #if TRACE_RESOURCES

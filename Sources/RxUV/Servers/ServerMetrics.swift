@@ -21,53 +21,58 @@ import CoreMetrics
 /// added up on the loop thread and handed to their counters in batches of
 /// at least `trafficBatch` bytes, and whatever is left when a connection
 /// closes: one call per batch instead of two per read-and-write.
-// @unchecked Sendable: the handles are Sendable; the unreported byte counts
-// are the loop's (the shard's and its connections' thread) only.
-final class ServerMetrics: @unchecked Sendable {
+final class ServerMetrics: Sendable {
     let active: Gauge
     let accepted: Counter
     let refused: Counter
     let reset: Counter
     let idleClosed: Counter
     /// Bytes read and written on the loop, handed to their counters in
-    /// batches. Loop-thread state, so unchecked (no exclusivity check per
-    /// read and write).
-    @exclusivity(unchecked) private var bytesRead: BatchedCounter
-    @exclusivity(unchecked) private var bytesWritten: BatchedCounter
+    /// batches: the loop's (the shard's and its connections' thread).
+    private let traffic: LoopBound<Traffic>
+
+    private struct Traffic {
+        var read: BatchedCounter
+        var written: BatchedCounter
+    }
 
     /// The least bytes handed to a byte counter at once (but for a
     /// connection's last).
     static let trafficBatch = 16 * 1024
 
-    /// The metrics of loop `index` of the server `server`, made by `factory`.
-    init(server: String, loop index: Int, factory: any MetricsFactory) {
+    /// The metrics of `loop`, the server `server`'s loop `index`, made by
+    /// `factory`.
+    init(server: String, loop: Loop, index: Int, factory: any MetricsFactory) {
         let dimensions = [("server", server), ("loop", "\(index)")]
         active = Gauge(label: "rxuv_server_connections_active", dimensions: dimensions, factory: factory)
         accepted = Counter(label: "rxuv_server_connections_accepted", dimensions: dimensions, factory: factory)
         refused = Counter(label: "rxuv_server_connections_refused", dimensions: dimensions, factory: factory)
         reset = Counter(label: "rxuv_server_connections_reset", dimensions: dimensions, factory: factory)
         idleClosed = Counter(label: "rxuv_server_connections_idle_closed", dimensions: dimensions, factory: factory)
-        bytesRead = BatchedCounter(Counter(label: "rxuv_server_bytes_read", dimensions: dimensions, factory: factory))
-        bytesWritten = BatchedCounter(Counter(label: "rxuv_server_bytes_written", dimensions: dimensions, factory: factory))
+        traffic = LoopBound(
+            Traffic(
+                read: BatchedCounter(Counter(label: "rxuv_server_bytes_read", dimensions: dimensions, factory: factory)),
+                written: BatchedCounter(Counter(label: "rxuv_server_bytes_written", dimensions: dimensions, factory: factory))),
+            loop: loop)
     }
 
     /// `count` bytes were read. Loop thread.
     @inline(__always)
     func read(_ count: Int) {
-        bytesRead.add(count, batch: Self.trafficBatch)
+        traffic.value.read.add(count, batch: Self.trafficBatch)
     }
 
     /// The kernel took `count` written bytes. Loop thread.
     @inline(__always)
     func wrote(_ count: Int) {
-        bytesWritten.add(count, batch: Self.trafficBatch)
+        traffic.value.written.add(count, batch: Self.trafficBatch)
     }
 
     /// Hands the bytes not yet counted to their counters: a connection
     /// closed. Loop thread.
     func reportTraffic() {
-        bytesRead.flush()
-        bytesWritten.flush()
+        traffic.value.read.flush()
+        traffic.value.written.flush()
     }
 
     /// The timer of the server's drains.

@@ -59,10 +59,8 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         /// a `.owner` stream (a `Server`) hears of it.
         var onClosed: (() -> Void)?
         /// Where the bytes read and written are counted: a `Server`'s
-        /// metrics for the loop. Not retained (no reference counting on
-        /// each read and write): the server's shard holds them, and it
-        /// outlives its connections.
-        unowned(unsafe) var traffic: ServerMetrics?
+        /// metrics for the loop.
+        var traffic: ServerMetrics?
     }
 
     private let state: LoopBound<State>

@@ -43,10 +43,4 @@ final class UVTTY: UVStream, @unchecked Sendable {
         }
         super.close(with: closer)
     }
-
-    /// Restores the mode every terminal had before RxUV changed it
-    /// (`uv_tty_reset_mode`; async-signal-safe).
-    static func resetMode() {
-        _ = uv_tty_reset_mode()
-    }
 }

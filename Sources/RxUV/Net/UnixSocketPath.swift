@@ -127,7 +127,7 @@ enum UnixSocketPath {
             do throws(UVError) {
                 try systemCall("unlink", address: path) { unlink(path) }
             } catch {
-                report(error)
+                report(error, ReportContext(handle: "unix socket \(path)"))
             }
         }
     }

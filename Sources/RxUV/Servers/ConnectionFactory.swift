@@ -16,7 +16,7 @@ struct ConnectionFactory: Sendable {
         /// What the handler got: the transport, or the factory's wrapper.
         let stream: any ByteStream
         /// Runs the handler; its `Completable` is the connection's life.
-        let handle: (_ quiesce: Observable<Void>) -> Completable
+        let handle: (_ quiesce: Observable<Void>, _ server: String) -> Completable
     }
 
     private let make: @Sendable (_ descriptor: consuming OwnedDescriptor, _ loop: Loop, _ address: ServerAddress) throws(UVError) -> Made
@@ -31,8 +31,8 @@ struct ConnectionFactory: Sendable {
         make = { (descriptor, loop, address) throws(UVError) in
             let transport = try Transport.adopting(descriptor, on: loop, listeningOn: address, lifetime: .owner)
             let stream = wrap(transport)
-            return Made(transport: transport, stream: stream) { quiesce in
-                handler(ServedConnection(connection: stream, loop: loop, quiesce: quiesce))
+            return Made(transport: transport, stream: stream) { quiesce, server in
+                handler(ServedConnection(connection: stream, loop: loop, quiesce: quiesce, server: server))
             }
         }
     }

@@ -126,7 +126,7 @@ final class ListeningSocket: @unchecked Sendable {
             try systemCall("setsockopt") { setsockopt(number, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
         } catch {
             // The close below is then an orderly one, which still refuses.
-            report(error)
+            report(error, ReportContext(handle: "refused connection"))
         }
         // Dropping `connection` closes it.
     }

@@ -24,4 +24,8 @@ public struct ServedConnection<Connection: ByteStream>: @unchecked Sendable {
     /// answer. On the connection's loop thread; at once for a connection
     /// accepted while draining.
     public let quiesce: Observable<Void>
+    /// The server's name in reports and metrics: its
+    /// `ServerOptions.metricsLabel`, else the address it listens on
+    /// (`127.0.0.1:8080`, a socket path).
+    public let server: String
 }

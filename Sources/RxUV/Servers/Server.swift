@@ -50,6 +50,9 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     public let address: ServerAddress
     /// The options it was made with.
     public let options: ServerOptions
+    /// The server's name in reports and metrics: `options.metricsLabel`,
+    /// else the address.
+    let label: String
     /// The loops connections are placed on.
     public let loops: [Loop]
 
@@ -76,6 +79,7 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
         self.factory = factory
         let metricsFactory = options.metricsFactory ?? MetricsSystem.factory
         let label = options.metricsLabel ?? address.description
+        self.label = label
         drainDuration = options.recordsMetrics ? ServerMetrics.drainDuration(server: label, factory: metricsFactory) : nil
         shards = loops.enumerated().map { index, loop in
             let metrics = options.recordsMetrics ? ServerMetrics(server: label, loop: loop, index: index, factory: metricsFactory) : nil

@@ -104,7 +104,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         // with `observe(on:)` elsewhere): the table is this loop's. The
         // peer is written out only for a report (its address is kept).
         entry.handling.setDisposable(
-            made.handle(quiesceSignal.asObservable()).subscribe(
+            made.handle(quiesceSignal.asObservable(), server.label).subscribe(
                 onCompleted: { [self] in _ = loop.enter(self, .finish(key)) },
                 onError: { [self, transport = made.transport] error in
                     // Reported where it arrives: it cannot reach a subscriber.

@@ -33,7 +33,7 @@ enum ExitRestoration {
                 try systemCall("sigaction", address: "signal \(signum)") { sigaction(signum, &action, nil) }
             } catch {
                 // Still restored at exit and when the handles close.
-                report(error)
+                report(error, ReportContext(handle: "terminal restoration"))
             }
         }
     }()

@@ -96,7 +96,7 @@ extension HTTPServerConnection {
     /// short, by closing.
     func responseFailed(_ error: any Error) {
         guard !state.value.isClosed else { return }
-        report(error, ReportContext(loop: loop, server: "HTTP", peer: peer))
+        report(error, ReportContext(loop: loop, server: server, peer: peer))
         finish()
     }
 

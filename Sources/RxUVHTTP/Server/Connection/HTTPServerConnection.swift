@@ -28,6 +28,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     let stream: Connection
     let loop: Loop
     let quiesce: Observable<Void>
+    /// The server's name, for reports.
+    let server: String
     let options: HTTPServerOptions
     let handler: HTTPHandler
     let encoder = HTTPResponseEncoder()
@@ -45,6 +47,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         self.stream = served.connection
         self.loop = served.loop
         self.quiesce = served.quiesce
+        self.server = served.server
         self.options = options
         self.handler = handler
         self.headTimeout = options.headTimeout > .zero ? RxTimeInterval(options.headTimeout) : nil
@@ -249,7 +252,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         case .failure(let error as HTTPError):
             respond(.text((error.message ?? error.status.reasonPhrase) + "\n", status: error.status))
         case .failure(let error):
-            report(error, ReportContext(loop: loop, server: "HTTP", peer: peer))
+            report(error, ReportContext(loop: loop, server: server, peer: peer))
             respond(.text("Internal Server Error\n", status: .internalServerError))
         }
     }

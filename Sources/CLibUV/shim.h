@@ -1,6 +1,7 @@
 #ifndef RXUV_CLIBUV_SHIM_H
 #define RXUV_CLIBUV_SHIM_H
 #include <uv.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -20,6 +21,13 @@ static inline int rxuv_accept_cloexec(int descriptor) {
    as accept4 does, and prctl is variadic, which Swift cannot call. */
 static inline int rxuv_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
+
+/* The bytes received on a socket and not read yet (FIONREAD), in
+   `*count`. ioctl is variadic, which Swift cannot call. Returns -1 and sets
+   errno on failure. */
+static inline int rxuv_unread_bytes(int descriptor, int *count) {
+    return ioctl(descriptor, FIONREAD, count);
 }
 
 #endif

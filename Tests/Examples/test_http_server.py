@@ -175,6 +175,30 @@ class HTTPServerTests(unittest.TestCase):
         self.assertIn(b"Connection: close", reply)
         self.assertEqual(reply.count(b"HTTP/1.1 "), 1)
 
+    def test_a_refused_head_is_read_whole_by_a_client_still_sending(self):
+        """A 200 KiB header section gets its 431, and the connection then
+        ends with a FIN, not a reset: the server half-closes and drops the
+        rest of the client's bytes before it closes (a lingering close), so
+        the client that sends everything and then reads sees the whole
+        answer. Without it the close with unread bytes is a reset, which can
+        erase the 431 before the client reads it."""
+        server, port = self.start()
+        head = b"GET /plaintext HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-Filler-%d: %s\r\n" % (i, b"a" * 1000) for i in range(200)) + b"\r\n"
+        for _ in range(5):
+            with connect(port, timeout=10) as s:
+                s.sendall(head)
+                received = b""
+                while True:
+                    try:
+                        chunk = s.recv(65536)
+                    except ConnectionResetError:
+                        self.fail(f"reset after {received[:40]!r}")
+                    if not chunk:
+                        break
+                    received += chunk
+                self.assertTrue(received.startswith(b"HTTP/1.1 431 "), received[:80])
+                self.assertIn(b"Connection: close", received)
+
     def test_slowloris_is_bounded_by_the_head_timeout(self):
         """500 connections each sending a byte a second: every one is answered
         408 and closed at the head timeout; meanwhile a normal request is

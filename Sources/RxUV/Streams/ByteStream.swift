@@ -105,7 +105,12 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
 /// How a stream closes (`ByteStream.close(_:)`).
 public enum StreamCloseMode: Sendable, Hashable {
     /// Stop reading, flush the writes already queued, then close: what a
-    /// read subscription's end and a `Server` handler's end do.
+    /// read subscription's end and a `Server` handler's end do. When the
+    /// peer's bytes wait unread at that point, a libuv stream closes in
+    /// stages (RFC 9112 §9.6): it half-closes (`shutdown(2)`, the peer sees
+    /// the end of the answer), reads and drops what still arrives, and
+    /// closes at the peer's end, after 1 MiB or after 2 seconds, so that the
+    /// peer reads the last answer instead of a reset.
     case afterWrites
     /// Close now: queued writes fail with `ECANCELED`, a reader gets
     /// `.completed`, `rx.writable` completes.

@@ -43,7 +43,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     private let writabilitySignal = WritabilitySignal()
 
     /// What only the loop thread touches.
-    private struct State {
+    struct State {
         var reader: StreamReader?
         /// The last small read's storage, reused by the next read once
         /// released.
@@ -61,9 +61,12 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         /// Where the bytes read and written are counted: a `Server`'s
         /// metrics for the loop.
         var traffic: ServerMetrics?
+        /// A graceful close lingers: the stream is half-closed and what
+        /// still arrives is read and dropped (`closeAfterWrites`).
+        var lingering: LingeringClose?
     }
 
-    private let state: LoopBound<State>
+    let state: LoopBound<State>
     /// What ends the stream's life, decided by whoever made it.
     private let lifetime: StreamLifetime
 
@@ -75,7 +78,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     final var handle: UVStream {
         owned.resource
     }
-    private var reader: StreamReader? {
+    var reader: StreamReader? {
         get { state.value.reader }
         set { state.value.reader = newValue }
     }
@@ -350,7 +353,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
                 state.value.writes.requestCompleted()
                 writeFinished()
                 if state.value.writes.closesNow {
-                    closeNow()
+                    closeAfterWrites()
                 }
                 completion(status < 0 ? writeError(UVError.Code(rawValue: status)) : nil)
             }
@@ -504,7 +507,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
 
     /// Forgets the reader, and the reasons it was held back for; the handle
     /// no longer calls this stream.
-    private func detachReader() {
+    func detachReader() {
         reader = nil
         state.value.readGate = ReadGate()
         handle.target = nil
@@ -518,7 +521,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         handle.stopReading()
         closedFlag.store(true, ordering: .releasing)
         if state.value.writes.isDrained {
-            closeNow()
+            closeAfterWrites()
         } else {
             state.value.writes.closeWhenDrained()
         }
@@ -536,6 +539,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
         queuedBytes.store(0, ordering: .relaxed)
         state.value.spareReadStorage.release()
+        endLingering()
         failCoalesced(writeError(.cancelled))
         // The reader first: its chain ends before `rx.writable` says the
         // stream has closed.
@@ -570,7 +574,10 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// target while it reads): the bytes go to the reader, once.
     final func streamDidRead(_ count: Int, _ bytes: UnsafeRawPointer?) {
         if count > 0, let bytes {
-            guard let reader else { return }
+            guard let reader else {
+                lingered(count)
+                return
+            }
             state.value.lastActivity = loop.clockMilliseconds
             state.value.traffic?.read(count)
             // A small read is copied out, into storage its size. In place
@@ -586,6 +593,9 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             reader.received(received)
             state.value.writes.held.handling(false)
             flushCoalesced()
+        } else if state.value.lingering != nil {
+            // The peer's end, or an error: nothing more to drop.
+            closeNow()
         } else if count == Int(UVError.Code.endOfFile.rawValue) {
             handle.stopReading()
             let reader = self.reader

@@ -88,7 +88,7 @@ enum Commands {
         let started = Loop.monotonicNanoseconds
         // The command's one reading of the clock, as Redis's command time
         // snapshot: what expiry is judged against while it runs.
-        session.commandTime = started / 1_000_000
+        session.commandTime = Keyspace.now()
         command.run(session, arguments)
         command.metrics.duration.recordNanoseconds(Loop.monotonicNanoseconds - started)
         command.metrics.calls.increment()
@@ -112,10 +112,12 @@ enum Commands {
 
     static let table = CommandTable(all)
 
-    private static let readonly = ["readonly", "fast"]
-    private static let write = ["write", "denyoom"]
+    static let readonly = ["readonly", "fast"]
+    static let write = ["write", "denyoom"]
 
-    static let all: [Command] = [
+    static let all: [Command] = core + stringCommands + keyCommands + serverCommands
+
+    private static let core: [Command] = [
         Command("ping", arity: -1, flags: ["fast"], subscribed: true) { session, args in
             if args.count > 2 { return session.reply(.wrongArity("ping")) }
             if session.subscriptionCount > 0 {
@@ -165,7 +167,9 @@ enum Commands {
         Command("set", arity: -3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.set(args, now: session.commandTime)) },
         Command("getdel", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.getdel(args, now: session.commandTime)) },
         Command("mget", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.mget(args, now: session.commandTime)) },
-        Command("mset", arity: -3, flags: write, keys: (1, -1, 2)) { session, args in session.reply(session.server.keyspace.mset(args)) },
+        Command("mset", arity: -3, flags: write, keys: (1, -1, 2)) { session, args in
+            session.reply(session.server.keyspace.mset(args, now: session.commandTime))
+        },
         Command("del", arity: -2, flags: ["write"], keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.del(args, now: session.commandTime)) },
         Command("exists", arity: -2, flags: readonly, keys: (1, -1, 1)) { session, args in session.reply(session.server.keyspace.exists(args, now: session.commandTime)) },
         Command("incr", arity: 2, flags: write + ["fast"], keys: (1, 1, 1)) { session, args in
@@ -182,15 +186,6 @@ enum Commands {
         },
         Command("append", arity: 3, flags: write, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.append(args, now: session.commandTime)) },
         Command("strlen", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.strlen(args, now: session.commandTime)) },
-        Command("expire", arity: -3, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.expire(args, unit: 1000, name: "expire", now: session.commandTime))
-        },
-        Command("pexpire", arity: -3, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in
-            session.reply(session.server.keyspace.expire(args, unit: 1, name: "pexpire", now: session.commandTime))
-        },
-        Command("ttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1000, now: session.commandTime)) },
-        Command("pttl", arity: 2, flags: readonly, keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.ttl(args, unit: 1, now: session.commandTime)) },
-        Command("persist", arity: 2, flags: ["write", "fast"], keys: (1, 1, 1)) { session, args in session.reply(session.server.keyspace.persist(args, now: session.commandTime)) },
         Command("keys", arity: 2, flags: ["readonly"]) { session, args in session.reply(session.server.keyspace.keys(args, now: session.commandTime)) },
 
         Command("publish", arity: 3, flags: ["pubsub", "loading", "stale", "fast"]) { session, args in
@@ -199,13 +194,13 @@ enum Commands {
         Command("subscribe", arity: -2, flags: ["pubsub", "noscript", "loading", "stale"], subscribed: true) { session, args in
             for channel in args.dropFirst() {
                 session.subscribe(channel: channel)
-                session.reply(confirmation("subscribe", channel, session))
+                session.reply(confirmation("subscribe", channel, session), always: true)
             }
         },
         Command("psubscribe", arity: -2, flags: ["pubsub", "noscript", "loading", "stale"], subscribed: true) { session, args in
             for pattern in args.dropFirst() {
                 session.subscribe(pattern: pattern)
-                session.reply(confirmation("psubscribe", pattern, session))
+                session.reply(confirmation("psubscribe", pattern, session), always: true)
             }
         },
         Command("unsubscribe", arity: -1, flags: ["pubsub", "noscript", "loading", "stale"], subscribed: true) { session, args in
@@ -232,12 +227,12 @@ enum Commands {
     ) {
         let targets = named.isEmpty ? current : named
         if targets.isEmpty {
-            session.reply(confirmation(kind, nil, session))
+            session.reply(confirmation(kind, nil, session), always: true)
             return
         }
         for target in targets {
             _ = remove(target)
-            session.reply(confirmation(kind, target, session))
+            session.reply(confirmation(kind, target, session), always: true)
         }
     }
 

@@ -132,6 +132,35 @@ struct KeyTable {
         slots.lazy.filter { !$0.key.isVacant }.map { ($0.key, $0.entry) }
     }
 
+    /// Buckets in the table (a power of two, or 0 before the first key).
+    var bucketCount: Int { control.count }
+
+    /// The key in bucket `bucket`, if one is there (RANDOMKEY's draw).
+    func key(inBucket bucket: Int) -> StoredKey? {
+        control[bucket] & 0x80 == 0 ? slots[bucket].key : nil
+    }
+
+    /// The keys (and their entries) whose probe starts at bucket `home`:
+    /// SCAN's and KEYS's unit of work.
+    /// They lie between `home` and the next empty bucket, so the cost is
+    /// that run's length. A cursor over home buckets in reversed-bit order
+    /// (Redis's `dictScan`) visits every key that stays in the table, even
+    /// across a doubling or a halving, since a key's home in the new table
+    /// keeps the low bits of its home in the old one.
+    func keys(homeBucket home: Int) -> [(key: StoredKey, entry: Keyspace.Entry)] {
+        var found: [(key: StoredKey, entry: Keyspace.Entry)] = []
+        let mask = control.count - 1
+        var bucket = home
+        while control[bucket] != Self.empty {
+            if control[bucket] != Self.deleted, slots[bucket].key.hashValue & mask == home {
+                found.append((slots[bucket].key, slots[bucket].entry))
+            }
+            bucket = (bucket + 1) & mask
+            if bucket == home { break }
+        }
+        return found
+    }
+
     /// Moves every key into a table of the fewest buckets (a power of two,
     /// at least 8) that hold `count` keys at most seven eighths full.
     private mutating func rebuild(forCount count: Int) {

@@ -20,12 +20,18 @@ import Glibc
 final class Keyspace: Sendable {
     struct Entry {
         var value: StoredValue
-        /// When it expires, in `Keyspace.now()` milliseconds; 0: never.
+        /// When it expires, in `Keyspace.now()` milliseconds (Unix time);
+        /// 0: never.
         var expiresAt: Int64
     }
 
     struct Store {
         private(set) var entries = KeyTable()
+        /// The `notify-keyspace-events` classes (CONFIG SET).
+        var notifying: KeyspaceEventClasses = []
+        /// The events of the running command, published once the lock is
+        /// released (`Keyspace.withStore`).
+        fileprivate(set) var events: [KeyspaceEvent] = []
         /// How many entries have an expiry.
         private(set) var expiring = 0
         private var deadlines = ExpiryHeap()
@@ -44,9 +50,17 @@ final class Keyspace: Sendable {
             let expiresAt = entries[slot: index].expiresAt
             if expiresAt != 0, expiresAt <= now {
                 remove(key)
+                note(.expired, "expired", key.bytes)
                 return nil
             }
             return index
+        }
+
+        /// Records a keyspace event, when the `notify-keyspace-events`
+        /// classes ask for it (a flag test when they do not).
+        mutating func note(_ kind: KeyspaceEventClasses, _ name: StaticString, _ key: ByteBuffer) {
+            guard notifying.contains(kind), !notifying.isDisjoint(with: [.keyspace, .keyevent]) else { return }
+            events.append(KeyspaceEvent(kind: kind, name: name, key: key))
         }
 
         /// Replaces the value in slot `index` (from `liveIndex`), keeping
@@ -65,6 +79,7 @@ final class Keyspace: Sendable {
         mutating func set(_ key: ByteBuffer, _ value: StoredValue, expiresAt: Int64) {
             let stored = StoredKey(key, copyingLong: true)
             let oldExpiry = entries.updateValue(Entry(value: value, expiresAt: expiresAt), forKey: stored)
+            if oldExpiry == nil { note(.new, "new", key) }
             if oldExpiry ?? 0 != 0 { expiring -= 1 }
             if expiresAt != 0 { noteExpiry(stored, expiresAt) }
         }
@@ -124,6 +139,7 @@ final class Keyspace: Sendable {
                 // A stale deadline: the key is gone or its expiry moved.
                 guard let entry = entries[key], entry.expiresAt == deadline else { continue }
                 remove(key)
+                note(.expired, "expired", key.bytes)
                 deleted += 1
             }
             return deleted
@@ -131,16 +147,35 @@ final class Keyspace: Sendable {
     }
 
     private let store = Mutex(Store())
+    /// Where keyspace events are published.
+    private let pubSub: PubSub
 
-    /// Runs `body` with the store, under the lock. Never call out (write,
-    /// publish) from inside.
-    func withStore<Result>(_ body: (inout Store) -> Result) -> Result {
-        store.withLock { body(&$0) }
+    init(pubSub: PubSub) {
+        self.pubSub = pubSub
     }
 
-    /// The keyspace's clock: milliseconds on the monotonic clock.
+    /// Runs `body` with the store, under the lock, then publishes the
+    /// keyspace events it recorded, after the lock is released. Never call
+    /// out (write, publish) from inside.
+    func withStore<Result>(_ body: (inout Store) -> Result) -> Result {
+        let (result, events, classes) = store.withLock { store in
+            let result = body(&store)
+            guard !store.events.isEmpty else { return (result, [KeyspaceEvent](), KeyspaceEventClasses()) }
+            defer { store.events = [] }
+            return (result, store.events, store.notifying)
+        }
+        for event in events { event.publish(to: pubSub, classes: classes) }
+        return result
+    }
+
+    /// The keyspace's clock: Unix time in milliseconds, as Redis's
+    /// `mstime()`. Expiry deadlines are Unix times (EXPIREAT, EXPIRETIME),
+    /// and an expiry's overflow is judged against this base, as Redis
+    /// judges it.
     static func now() -> Int64 {
-        Loop.monotonicNanoseconds / 1_000_000
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
     /// Keys, and keys with an expiry, for INFO.

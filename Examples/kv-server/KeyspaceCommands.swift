@@ -16,6 +16,7 @@ extension Keyspace {
         return withStore { store in
             guard let entry = store.lookup(args[1], now: now) else { return .null }
             store.remove(args[1])
+            store.note(.generic, "del", args[1])
             return entry.value.reply
         }
     }
@@ -26,61 +27,21 @@ extension Keyspace {
         }
     }
 
-    func mset(_ args: [ByteBuffer]) -> Reply {
-        guard args.count % 2 == 1 else { return .wrongArity("mset") }
-        withStore { store in
+    /// MSET, and MSETNX (`onlyIfNoneExist`), which sets nothing when one
+    /// of the keys exists.
+    func mset(_ args: [ByteBuffer], onlyIfNoneExist: Bool = false, now: Int64) -> Reply {
+        guard args.count % 2 == 1 else { return .wrongArity(onlyIfNoneExist ? "msetnx" : "mset") }
+        return withStore { store in
+            if onlyIfNoneExist {
+                for index in stride(from: 1, to: args.count, by: 2) where store.lookup(args[index], now: now) != nil {
+                    return .integer(0)
+                }
+            }
             for index in stride(from: 1, to: args.count, by: 2) {
                 store.set(args[index], args[index + 1], expiresAt: 0)
+                store.note(.string, "set", args[index])
             }
-        }
-        return .ok
-    }
-
-    /// SET key value [NX | XX] [GET] [EX seconds | PX milliseconds | KEEPTTL]
-    func set(_ args: [ByteBuffer], now: Int64) -> Reply {
-        var onlyIfAbsent = false
-        var onlyIfPresent = false
-        var returnOld = false
-        var keepTTL = false
-        var expiry: (amount: ByteBuffer, unit: Int64)?
-        var index = 3
-        while index < args.count {
-            let option = args[index].string.uppercased()
-            let hasNext = index + 1 < args.count
-            switch option {
-            case "NX" where !onlyIfPresent: onlyIfAbsent = true
-            case "XX" where !onlyIfAbsent: onlyIfPresent = true
-            case "GET": returnOld = true
-            case "KEEPTTL" where expiry == nil: keepTTL = true
-            case "EX" where !keepTTL && expiry?.unit != 1 && hasNext:
-                expiry = (args[index + 1], 1000)
-                index += 1
-            case "PX" where !keepTTL && expiry?.unit != 1000 && hasNext:
-                expiry = (args[index + 1], 1)
-                index += 1
-            default:
-                return .syntaxError
-            }
-            index += 1
-        }
-        var expiresAt: Int64 = 0
-        if let (amount, unit) = expiry {
-            guard let value = RedisInteger.parse(amount) else { return .notAnInteger }
-            guard value > 0, value <= Int64.max / unit, value * unit <= Int64.max - now else {
-                return .invalidExpireTime("set")
-            }
-            expiresAt = now + value * unit
-        }
-        // The old entry matters only to these options; a plain SET replaces
-        // without looking first (one hash of the key, not two).
-        let needsOld = onlyIfAbsent || onlyIfPresent || returnOld || keepTTL
-        return withStore { store in
-            let old = needsOld ? store.lookup(args[1], now: now) : nil
-            if (onlyIfAbsent && old != nil) || (onlyIfPresent && old == nil) {
-                return returnOld ? old?.value.reply ?? .null : .null
-            }
-            store.set(args[1], args[2], expiresAt: keepTTL ? old?.expiresAt ?? 0 : expiresAt)
-            return returnOld ? old?.value.reply ?? .null : .ok
+            return onlyIfNoneExist ? .integer(1) : .ok
         }
     }
 
@@ -89,6 +50,7 @@ extension Keyspace {
             var deleted: Int64 = 0
             for key in args.dropFirst() where store.lookup(key, now: now) != nil {
                 store.remove(key)
+                store.note(.generic, "del", key)
                 deleted += 1
             }
             return .integer(deleted)
@@ -124,6 +86,7 @@ extension Keyspace {
             } else {
                 store.set(args[1], StoredValue(result), expiresAt: 0)
             }
+            store.note(.string, "incrby", args[1])
             return .integer(result)
         }
     }
@@ -132,6 +95,7 @@ extension Keyspace {
         return withStore { store in
             guard let entry = store.lookup(args[1], now: now) else {
                 store.set(args[1], args[2], expiresAt: 0)
+                store.note(.string, "append", args[1])
                 return .integer(Int64(args[2].count))
             }
             guard entry.value.count + args[2].count <= Self.maxStringLength else {
@@ -139,6 +103,7 @@ extension Keyspace {
             }
             let joined = entry.value.bytes + args[2]
             store.replaceValue(args[1], joined, compact: true)
+            store.note(.string, "append", args[1])
             return .integer(Int64(joined.count))
         }
     }
@@ -147,74 +112,52 @@ extension Keyspace {
         return withStore { store in .integer(Int64(store.lookup(args[1], now: now)?.value.count ?? 0)) }
     }
 
-    /// EXPIRE / PEXPIRE key amount [NX | XX | GT | LT]; `unit` is 1000 for seconds.
-    func expire(_ args: [ByteBuffer], unit: Int64, name: String, now: Int64) -> Reply {
-        var (nx, xx, gt, lt) = (false, false, false, false)
-        for option in args.dropFirst(3) {
-            switch option.string.uppercased() {
-            case "NX": nx = true
-            case "XX": xx = true
-            case "GT": gt = true
-            case "LT": lt = true
-            default: return .error("ERR Unsupported option ", .argument(option, limit: .max))
-            }
-        }
-        if nx && (xx || gt || lt) {
-            return .error("ERR NX and XX, GT or LT options at the same time are not compatible")
-        }
-        if gt && lt { return .error("ERR GT and LT options at the same time are not compatible") }
-        guard var amount = RedisInteger.parse(args[2]) else { return .notAnInteger }
-        if unit == 1000 {
-            guard amount <= Int64.max / 1000, amount >= Int64.min / 1000 else { return .invalidExpireTime(name) }
-            amount *= 1000
-        }
-        guard amount <= Int64.max - now else { return .invalidExpireTime(name) }
-        let deadline = now + amount
-        return withStore { store in
-            guard let entry = store.lookup(args[1], now: now) else { return .integer(0) }
-            let current = entry.expiresAt
-            if nx && current != 0 { return .integer(0) }
-            if xx && current == 0 { return .integer(0) }
-            if gt && (current == 0 || deadline <= current) { return .integer(0) }
-            if lt && current != 0 && deadline >= current { return .integer(0) }
-            if deadline <= now {
-                store.remove(args[1])
-            } else {
-                store.setExpiry(args[1], deadline)
-            }
-            return .integer(1)
-        }
-    }
-
-    /// TTL (`unit` 1000, rounded to the nearest second) and PTTL (`unit` 1).
-    func ttl(_ args: [ByteBuffer], unit: Int64, now: Int64) -> Reply {
-        return withStore { store in
-            guard let entry = store.lookup(args[1], now: now) else { return .integer(-2) }
-            guard entry.expiresAt != 0 else { return .integer(-1) }
-            let left = max(0, entry.expiresAt - now)
-            return .integer(unit == 1 ? left : (left + 500) / 1000)
-        }
-    }
-
-    func persist(_ args: [ByteBuffer], now: Int64) -> Reply {
-        return withStore { store in
-            guard let entry = store.lookup(args[1], now: now), entry.expiresAt != 0 else { return .integer(0) }
-            store.setExpiry(args[1], 0)
-            return .integer(1)
-        }
-    }
-
+    /// KEYS pattern: every live key that matches. O(keys × the match's
+    /// bound) for the call, as in Redis, but the lock is held only to copy
+    /// the live keys of 4,096 home buckets at a time (SCAN's walk) and the
+    /// keys are matched after it is released, so the other loops' commands
+    /// wait at most for one such copy. With one loop the answer is the
+    /// keyspace at the time of the call; with more, a key another loop
+    /// sets or deletes meanwhile may or may not be listed (SCAN's promise:
+    /// a key there throughout is listed once).
     func keys(_ args: [ByteBuffer], now: Int64) -> Reply {
-        let pattern = GlobPattern(args[1])
-        let matchesAll = args[1].count == 1 && args[1][0] == UInt8(ascii: "*")
-        return withStore { store in
-            var found: [Reply] = []
-            for (key, entry) in store.entries.elements where entry.expiresAt == 0 || entry.expiresAt > now {
-                let bytes = key.bytes
-                if matchesAll || pattern.matches(bytes) { found.append(.bulk(bytes)) }
+        let pattern = args[1].count == 1 && args[1][0] == UInt8(ascii: "*") ? nil : GlobPattern(args[1])
+        var found: [Reply] = []
+        var seen: Set<ByteBuffer>?
+        var cursor: UInt64 = 0
+        var tableSize: Int?
+        repeat {
+            let (keys, next, buckets) = withStore { store -> ([ByteBuffer], UInt64, Int) in
+                let buckets = store.entries.bucketCount
+                guard buckets > 0 else { return ([], 0, 0) }
+                let mask = UInt64(buckets - 1)
+                var keys: [ByteBuffer] = []
+                var next = cursor
+                var visits = 0
+                repeat {
+                    for (key, entry) in store.entries.keys(homeBucket: Int(next & mask))
+                    where entry.expiresAt == 0 || entry.expiresAt > now {
+                        keys.append(key.bytes)
+                    }
+                    next = ((next | ~mask).bitReversed &+ 1).bitReversed
+                    visits += 1
+                } while next != 0 && visits < 4096
+                return (keys, next, buckets)
             }
-            return .array(found)
-        }
+            // A table resized between two copies may hand a key over twice.
+            if let size = tableSize, size != buckets, seen == nil {
+                seen = Set(found.map { if case .bulk(let key) = $0 { key } else { ByteBuffer() } })
+            }
+            tableSize = buckets
+            for key in keys where pattern?.matches(key) ?? true {
+                if seen != nil {
+                    guard seen!.insert(key).inserted else { continue }
+                }
+                found.append(.bulk(key))
+            }
+            cursor = next
+        } while cursor != 0
+        return .array(found)
     }
 
     func dbsize() -> Reply {

@@ -75,6 +75,19 @@ final class PubSub: Sendable {
         return deliveries
     }
 
+    /// PUBSUB CHANNELS [pattern]: the channels with a subscriber (that
+    /// match). The names are taken under the lock and matched after it.
+    func channels(matching pattern: GlobPattern?) -> [ByteBuffer] {
+        let names = state.withLock { Array($0.channels.keys) }
+        guard let pattern else { return names }
+        return names.filter { pattern.matches($0) }
+    }
+
+    /// PUBSUB NUMSUB channel...: each channel's subscriber count.
+    func subscriberCounts(_ channels: [ByteBuffer]) -> [Int] {
+        state.withLock { state in channels.map { state.channels[$0]?.count ?? 0 } }
+    }
+
     /// Channels and patterns with at least one subscriber, for INFO.
     var counts: (channels: Int, patterns: Int) {
         state.withLock { ($0.channels.count, $0.patterns.count) }

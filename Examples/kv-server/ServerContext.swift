@@ -4,8 +4,8 @@ import Synchronization
 /// What every session shares: the keyspace, pub/sub, the limits and the
 /// counters INFO reports.
 final class ServerContext: Sendable {
-    let keyspace = Keyspace()
-    let pubSub = PubSub()
+    let keyspace: Keyspace
+    let pubSub: PubSub
     let limits: RESPLimits
     let maxClients: Int
     /// A connection with more reply bytes than this waiting in its write
@@ -19,7 +19,8 @@ final class ServerContext: Sendable {
     let replyBatchLimit = 64 * 1024
     /// The TCP port, for INFO (0 with only a Unix socket).
     let port: Atomic<Int> = Atomic(0)
-    let started = Keyspace.now()
+    /// When the server started, on the monotonic clock (INFO's uptime).
+    let startedNanoseconds = Loop.monotonicNanoseconds
 
     private let clients = Atomic<Int>(0)
     private let connectionsReceived = Atomic<Int>(0)
@@ -34,6 +35,8 @@ final class ServerContext: Sendable {
         self.maxClients = maxClients
         self.pubSubOutputLimit = pubSubOutputLimit
         self.commandStats = commandStats
+        pubSub = PubSub()
+        keyspace = Keyspace(pubSub: pubSub)
     }
 
     func newSessionID() -> Int {

@@ -155,6 +155,7 @@ final class Session: @unchecked Sendable {
         switch frame {
         case .command(let arguments):
             Commands.run(arguments, in: self)
+            commandDone()
         case .protocolError(let message):
             reply(.error("ERR Protocol error: ", .raw(message)))
             closing = true
@@ -162,12 +163,39 @@ final class Session: @unchecked Sendable {
         if replies.byteCount >= server.replyBatchLimit { flush() }
     }
 
-    /// Queues a reply; it is written with the others of this read.
-    func reply(_ reply: Reply) {
+    /// Queues a reply; it is written with the others of this read. Under
+    /// CLIENT REPLY OFF or SKIP it is dropped, unless `always` (pub/sub
+    /// confirmations, which Redis sends whatever CLIENT REPLY says).
+    func reply(_ reply: Reply, always: Bool = false) {
         if case .errorLine = reply {
             errorReplies &+= 1
         }
+        guard always || replyMode == .on else { return }
         replies.append(reply)
+    }
+
+    /// CLIENT REPLY's modes: `skipNext` silences the command after the
+    /// one that set it, which runs in `skipping`.
+    enum ReplyMode {
+        case on, off, skipNext, skipping
+    }
+
+    @exclusivity(unchecked) private var replyMode = ReplyMode.on
+
+    /// CLIENT REPLY ON, OFF or SKIP (ignored while OFF, as Redis does).
+    func replies(_ mode: ReplyMode) {
+        if mode == .skipNext, replyMode == .off { return }
+        replyMode = mode
+    }
+
+    /// After each command: a SKIP set by it silences the next one; the one
+    /// silenced by it is done.
+    func commandDone() {
+        switch replyMode {
+        case .skipNext: replyMode = .skipping
+        case .skipping: replyMode = .on
+        case .on, .off: break
+        }
     }
 
     /// Error replies queued so far: how a command that failed is told from

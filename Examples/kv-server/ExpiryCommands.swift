@@ -80,7 +80,9 @@ extension Keyspace {
             guard let entry = store.lookup(args[1], now: now) else { return .integer(-2) }
             guard entry.expiresAt != 0 else { return .integer(-1) }
             let left = max(0, unit.absolute ? entry.expiresAt : entry.expiresAt - now)
-            return .integer(unit.milliseconds == 1 ? left : (left + 500) / 1000)
+            // Rounded without overflow: a deadline near the end of time
+            // gives Redis's answer (its sum wraps to the unsigned value).
+            return .integer(unit.milliseconds == 1 ? left : Int64((UInt64(left) + 500) / 1000))
         }
     }
 

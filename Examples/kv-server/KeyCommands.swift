@@ -42,8 +42,9 @@ extension Keyspace {
             case "REPLACE":
                 replace = true
             case "DB" where index + 1 < args.count:
-                guard let database = RedisInteger.parse(args[index + 1]), Int32(exactly: database) != nil else {
-                    return .notAnInteger
+                guard let database = RedisInteger.parse(args[index + 1]) else { return .notAnInteger }
+                guard Int32(exactly: database) != nil else {
+                    return .error("ERR value is out of range, value must between -2147483648 and 2147483647")
                 }
                 guard database == 0 else { return .error("ERR DB index is out of range") }
                 index += 1

@@ -88,7 +88,7 @@ enum Commands {
         let started = Loop.monotonicNanoseconds
         // The command's one reading of the clock, as Redis's command time
         // snapshot: what expiry is judged against while it runs.
-        session.commandTime = Keyspace.now()
+        session.commandTime = Keyspace.unixMilliseconds(monotonic: started)
         command.run(session, arguments)
         command.metrics.duration.recordNanoseconds(Loop.monotonicNanoseconds - started)
         command.metrics.calls.increment()

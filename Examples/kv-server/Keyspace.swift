@@ -158,13 +158,22 @@ final class Keyspace: Sendable {
     /// keyspace events it recorded, after the lock is released. Never call
     /// out (write, publish) from inside.
     func withStore<Result>(_ body: (inout Store) -> Result) -> Result {
-        let (result, events, classes) = store.withLock { store in
+        // Nil (nothing to retain or release) unless the command recorded
+        // events.
+        var events: [KeyspaceEvent]?
+        var classes = KeyspaceEventClasses()
+        let result = store.withLock { store in
             let result = body(&store)
-            guard !store.events.isEmpty else { return (result, [KeyspaceEvent](), KeyspaceEventClasses()) }
-            defer { store.events = [] }
-            return (result, store.events, store.notifying)
+            if !store.events.isEmpty {
+                events = store.events
+                store.events = []
+                classes = store.notifying
+            }
+            return result
         }
-        for event in events { event.publish(to: pubSub, classes: classes) }
+        if let events {
+            for event in events { event.publish(to: pubSub, classes: classes) }
+        }
         return result
     }
 
@@ -173,9 +182,25 @@ final class Keyspace: Sendable {
     /// and an expiry's overflow is judged against this base, as Redis
     /// judges it.
     static func now() -> Int64 {
+        unixMilliseconds(monotonic: Loop.monotonicNanoseconds)
+    }
+
+    /// The Unix time in milliseconds at `monotonic` (nanoseconds on the
+    /// monotonic clock, which a command reads once anyway for its
+    /// duration): one clock reading a command, not two. The offset between
+    /// the clocks is read again with each sweep, ten times a second, so a
+    /// step of the wall clock is followed within 100 ms.
+    static func unixMilliseconds(monotonic: Int64) -> Int64 {
+        (monotonic + wallClockOffset.load(ordering: .relaxed)) / 1_000_000
+    }
+
+    /// Unix time minus monotonic time, in nanoseconds.
+    private static let wallClockOffset = Atomic<Int64>(measuredWallClockOffset())
+
+    private static func measuredWallClockOffset() -> Int64 {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) - Loop.monotonicNanoseconds
     }
 
     /// Keys, and keys with an expiry, for INFO.
@@ -186,6 +211,7 @@ final class Keyspace: Sendable {
     /// The active half of expiry: deletes keys whose time passed, at most
     /// `limit` a call so one sweep never holds the lock for long.
     func sweep(limit: Int = 2000) -> Int {
+        Self.wallClockOffset.store(Self.measuredWallClockOffset(), ordering: .relaxed)
         let now = Self.now()
         return withStore { $0.sweep(now: now, limit: limit) }
     }

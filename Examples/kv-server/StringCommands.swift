@@ -12,7 +12,11 @@ extension Keyspace {
         var returnOld = false
         var keepTTL = false
         var persist = false
-        var expiry: (amount: ByteBuffer, unit: ExpiryUnit)?
+        /// Where EX's, PX's, EXAT's or PXAT's argument is in the command
+        /// (0: none), read in `expiryUnit`. An index, not the buffer: the
+        /// options stay plain values, copied for nothing.
+        var expiryIndex = 0
+        var expiryUnit = ExpiryUnit(milliseconds: 1000, absolute: false)
 
         /// The options from `args[start...]`; `nil` for a syntax error.
         /// `forSet` allows NX, XX, GET and KEEPTTL; otherwise (GETEX)
@@ -22,7 +26,7 @@ extension Keyspace {
             while index < args.count {
                 let option = args[index].optionName()
                 let next = index + 1 < args.count ? args[index + 1] : nil
-                let timed = expiry != nil
+                let timed = expiryIndex != 0
                 switch option {
                 case "NX" where forSet && !onlyIfPresent: onlyIfAbsent = true
                 case "XX" where forSet && !onlyIfAbsent: onlyIfPresent = true
@@ -34,9 +38,10 @@ extension Keyspace {
                         "EX": .seconds, "PX": .milliseconds, "EXAT": .unixSeconds, "PXAT": .unixMilliseconds,
                     ][option]!
                     // The same option again is allowed (the last one counts); another is not.
-                    let same = expiry.map { $0.unit.milliseconds == unit.milliseconds && $0.unit.absolute == unit.absolute } ?? true
-                    guard let next, same, !keepTTL, !persist else { return nil }
-                    expiry = (next, unit)
+                    let same = !timed || (expiryUnit.milliseconds == unit.milliseconds && expiryUnit.absolute == unit.absolute)
+                    guard next != nil, same, !keepTTL, !persist else { return nil }
+                    expiryIndex = index + 1
+                    expiryUnit = unit
                     index += 1
                 default:
                     return nil
@@ -49,21 +54,22 @@ extension Keyspace {
     /// SET key value [NX | XX] [GET] [EX | PX | EXAT | PXAT time | KEEPTTL]
     func set(_ args: [ByteBuffer], now: Int64) -> Reply {
         guard let options = StringOptions(args, from: 3, forSet: true) else { return .syntaxError }
-        return store(args[1], args[2], options, command: "set", now: now, done: .ok, skipped: .null)
+        return store(args, 1, 2, options, command: "set", now: now, done: .ok, skipped: .null)
     }
 
     /// SETNX key value: 1 when set, 0 when the key exists.
     func setnx(_ args: [ByteBuffer], now: Int64) -> Reply {
         var options = StringOptions(args, from: 3, forSet: true)!
         options.onlyIfAbsent = true
-        return store(args[1], args[2], options, command: "setnx", now: now, done: .integer(1), skipped: .integer(0))
+        return store(args, 1, 2, options, command: "setnx", now: now, done: .integer(1), skipped: .integer(0))
     }
 
     /// SETEX / PSETEX key time value.
     func setex(_ args: [ByteBuffer], unit: ExpiryUnit, command: String, now: Int64) -> Reply {
         var options = StringOptions(args, from: 4, forSet: true)!
-        options.expiry = (args[2], unit)
-        return store(args[1], args[3], options, command: command, now: now, done: .ok, skipped: .null)
+        options.expiryIndex = 2
+        options.expiryUnit = unit
+        return store(args, 1, 3, options, command: command, now: now, done: .ok, skipped: .null)
     }
 
     /// GETSET key value: the old value (or nil), and the key set without
@@ -71,7 +77,7 @@ extension Keyspace {
     func getset(_ args: [ByteBuffer], now: Int64) -> Reply {
         var options = StringOptions(args, from: 3, forSet: true)!
         options.returnOld = true
-        return store(args[1], args[2], options, command: "getset", now: now, done: .ok, skipped: .null)
+        return store(args, 1, 2, options, command: "getset", now: now, done: .ok, skipped: .null)
     }
 
     /// Redis's `setGenericCommand`: the expiry checked first, then the old
@@ -79,26 +85,32 @@ extension Keyspace {
     /// stored (an expiry kept only with KEEPTTL), and the events `set`
     /// and `expire`.
     private func store(
-        _ key: ByteBuffer, _ value: ByteBuffer, _ options: StringOptions, command: String, now: Int64, done: Reply, skipped: Reply
+        _ args: [ByteBuffer], _ keyIndex: Int, _ valueIndex: Int, _ options: StringOptions, command: String, now: Int64, done: Reply,
+        skipped: Reply
     ) -> Reply {
+        let (key, value) = (args[keyIndex], args[valueIndex])
         var deadline: Int64 = 0
-        if let (amount, unit) = options.expiry {
-            let checked = unit.setDeadline(amount, now: now, command: command)
+        if options.expiryIndex != 0 {
+            let checked = options.expiryUnit.setDeadline(args[options.expiryIndex], now: now, command: command)
             guard let at = checked.deadline else { return checked.error! }
             deadline = at
         }
+        // Plain values into the closure, not the options (a copy of them
+        // costs more than the whole SET).
+        let (absent, present, returnOld, keepTTL) = (options.onlyIfAbsent, options.onlyIfPresent, options.returnOld, options.keepTTL)
+        let timed = options.expiryIndex != 0
         // A plain SET replaces without looking first (one hash of the
         // key, not two).
-        let needsOld = options.onlyIfAbsent || options.onlyIfPresent || options.returnOld || options.keepTTL
+        let needsOld = absent || present || returnOld || keepTTL
         return withStore { store in
             let old = needsOld ? store.lookup(key, now: now) : nil
-            if (options.onlyIfAbsent && old != nil) || (options.onlyIfPresent && old == nil) {
-                return options.returnOld ? old?.value.reply ?? .null : skipped
+            if (absent && old != nil) || (present && old == nil) {
+                return returnOld ? old?.value.reply ?? .null : skipped
             }
-            store.set(key, value, expiresAt: options.keepTTL ? old?.expiresAt ?? 0 : deadline)
+            store.set(key, value, expiresAt: keepTTL ? old?.expiresAt ?? 0 : deadline)
             store.note(.string, "set", key)
-            if options.expiry != nil { store.note(.generic, "expire", key) }
-            return options.returnOld ? old?.value.reply ?? .null : done
+            if timed { store.note(.generic, "expire", key) }
+            return returnOld ? old?.value.reply ?? .null : done
         }
     }
 
@@ -110,15 +122,15 @@ extension Keyspace {
         return withStore { store in
             guard let entry = store.lookup(key, now: now) else { return .null }
             var deadline: Int64 = 0
-            if let (amount, unit) = options.expiry {
-                let checked = unit.setDeadline(amount, now: now, command: "getex")
+            if options.expiryIndex != 0 {
+                let checked = options.expiryUnit.setDeadline(args[options.expiryIndex], now: now, command: "getex")
                 guard let at = checked.deadline else { return checked.error! }
                 deadline = at
             }
-            if let (_, unit) = options.expiry, unit.absolute, deadline <= now {
+            if options.expiryIndex != 0, options.expiryUnit.absolute, deadline <= now {
                 store.remove(key)
                 store.note(.generic, "del", key)
-            } else if options.expiry != nil {
+            } else if options.expiryIndex != 0 {
                 store.setExpiry(key, deadline)
                 store.note(.generic, "expire", key)
             } else if options.persist, entry.expiresAt != 0 {

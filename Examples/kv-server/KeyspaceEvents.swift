@@ -84,10 +84,10 @@ struct KeyspaceEvent {
     func publish(to pubSub: PubSub, classes: KeyspaceEventClasses) {
         let event = ByteBuffer(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         if classes.contains(.keyspace) {
-            pubSub.publish(channel: ByteBuffer(Self.keyspacePrefix) + key, message: event)
+            _ = pubSub.publish(channel: ByteBuffer(Self.keyspacePrefix) + key, message: event)
         }
         if classes.contains(.keyevent) {
-            pubSub.publish(channel: ByteBuffer(Self.keyeventPrefix) + event, message: key)
+            _ = pubSub.publish(channel: ByteBuffer(Self.keyeventPrefix) + event, message: key)
         }
     }
 }

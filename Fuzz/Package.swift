@@ -45,5 +45,11 @@ let package = Package(
             "fuzz-http",
             [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVHTTP", package: "RxUV")]
         ),
+        // The HTTP decoder's recent head: one decoder against a new
+        // decoder for each request, on requests sent again and again.
+        fuzzer(
+            "fuzz-http-repeats",
+            [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVHTTP", package: "RxUV")]
+        ),
     ]
 )

@@ -1,0 +1,90 @@
+import RxUV
+import RxUVHTTP
+
+/// One fuzzer input read as a client that sends one request again and
+/// again with small changes (a poller, a load test): the stream a
+/// connection's decoder reads, the limits it reads it with, and the reads
+/// it arrives in.
+///
+/// The input's bytes are: a seed for where the reads are cut, a byte of
+/// settings (the low four bits: how many changed copies follow, the next
+/// two: which limits), four bytes per changed copy (what to change, where
+/// (two bytes), and the byte to put there), then the request itself (head
+/// and any body), which the fuzzer mutates. The stream is the request
+/// three times (after the second, the decoder keeps the head whole; the
+/// third repeats it), then each changed copy: the request as it is, with
+/// one byte replaced, inserted or removed, or cut short, so that heads
+/// that repeat the last and heads that differ from it by a byte follow
+/// each other.
+struct RepeatedRequests {
+    /// The stream's bytes.
+    let bytes: [UInt8]
+    /// The stream cut into reads at the seeded places (1 to 8, 32, 128 or
+    /// 512 bytes each, as the seed's low bits say).
+    let reads: [ByteBuffer]
+    /// The limits both decoders keep.
+    let limits: HTTPLimits
+
+    /// The limits an input may pick: the small ones `fuzz-http` uses; one
+    /// whose head limit is the longest head kept whole; larger ones, whose
+    /// heads may be too long to keep; the defaults.
+    static let limitChoices = [
+        HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxHeaderFields: 8, maxBodyLength: 128),
+        HTTPLimits(maxRequestLineLength: 256, maxHeadLength: 1024, maxHeaderFields: 16, maxBodyLength: 512),
+        HTTPLimits(maxRequestLineLength: 1024, maxHeadLength: 4096, maxHeaderFields: 64, maxBodyLength: 4096),
+        HTTPLimits(),
+    ]
+
+    /// The input of `size` bytes at `data`.
+    init(_ data: UnsafePointer<UInt8>, _ size: Int) {
+        let all = Array(UnsafeBufferPointer(start: data, count: size))
+        let seed = all.first ?? 0
+        let settings = all.count > 1 ? all[1] : 0
+        let changeCount = Int(settings & 0x0F)
+        let changesEnd = min(2 + 4 * changeCount, all.count)
+        let changes = all.count > 2 ? Array(all[2..<changesEnd]) : []
+        let request = Array(all[changesEnd...])
+        limits = Self.limitChoices[Int(settings >> 4) & 3]
+
+        var bytes = request + request + request
+        var at = 0
+        while at + 4 <= changes.count {
+            bytes += Self.changed(request, how: changes[at], position: Int(changes[at + 1]) << 8 | Int(changes[at + 2]), byte: changes[at + 3])
+            at += 4
+        }
+        self.bytes = bytes
+
+        var reads: [ByteBuffer] = []
+        let longest = [8, 32, 128, 512][Int(seed & 3)]
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        var start = 0
+        while start < bytes.count {
+            // xorshift: each read's length.
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            let end = min(start + Int(state % UInt64(longest)) + 1, bytes.count)
+            reads.append(ByteBuffer(bytes[start..<end]))
+            start = end
+        }
+        self.reads = reads
+    }
+
+    /// `request` as it is (`how` 0), with the byte at `position` replaced
+    /// by `byte` (1), with `byte` inserted there (2), without the byte
+    /// there (3), or cut short there (4); `position` is taken modulo the
+    /// request's length.
+    static func changed(_ request: [UInt8], how: UInt8, position: Int, byte: UInt8) -> [UInt8] {
+        var copy = request
+        guard !request.isEmpty else { return how % 5 == 2 ? [byte] : [] }
+        let index = position % request.count
+        switch how % 5 {
+        case 1: copy[index] = byte
+        case 2: copy.insert(byte, at: position % (request.count + 1))
+        case 3: copy.remove(at: index)
+        case 4: copy.removeSubrange(index...)
+        default: break
+        }
+        return copy
+    }
+}

@@ -51,7 +51,7 @@ private let trampolineKey: pthread_key_t = {
 /// Runs `body` with the calling thread's trampoline (created on first
 /// use), borrowed: the thread's key keeps it alive until the thread ends and
 /// only its own thread touches it, so it is not retained and released
-/// around every subscription (two atomic operations each time).
+/// around every subscription.
 @inline(__always)
 func withCurrentTrampoline<Result>(_ body: (Trampoline) throws -> Result) rethrows -> Result {
     let reference: Unmanaged<Trampoline>

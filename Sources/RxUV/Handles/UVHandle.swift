@@ -149,8 +149,7 @@ class UVHandle: UVResource, @unchecked Sendable {
 
     /// Calls `body` with the Swift owner of a handle that libuv passes to a
     /// callback, borrowed: the reference in `handle->data` keeps it alive
-    /// until the close callback, so the call takes no reference of its own
-    /// (a retain and a release, two atomic operations, on every read).
+    /// until the close callback, so the call takes no reference of its own.
     static func withOwner<Handle: UVHandle, Result>(
         of handle: UnsafeMutableRawPointer?, as type: Handle.Type, _ body: (Handle) -> Result
     ) -> Result {

@@ -80,9 +80,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 
     /// The storage `readBuffer` is the memory of.
     private var readStorage: ByteBuffer.Storage?
-    /// `readStorage`'s memory, kept beside it: it is asked for on every
-    /// read, and getting it from the storage retained the storage and asked
-    /// malloc its size each time.
+    /// `readStorage`'s memory, kept beside it: every read asks for it, and
+    /// it is read here without going through the storage.
     private var readMemory: UnsafeMutableRawBufferPointer?
     /// The storage a large read took last: taken back for the next read
     /// once nothing else holds it (the bytes were written on, or dropped).

@@ -112,20 +112,36 @@ let package = Package(
             dependencies: ["RxCore", "RxUV", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: traceResources
         ),
+        // Test support (the role of SwiftNIO's NIOTestUtils), shared by the
+        // suites: RxCore's leak-gated base and live-object count, with no
+        // libuv, so that RxCoreTests needs none...
+        .target(name: "RxCoreTestSupport", dependencies: ["RxCore"], swiftSettings: traceResources),
+        // ...and the bridge's on top: its leak-gated base, captured reports,
+        // temporary directories, child processes, and an in-memory
+        // `ByteStream` pair (the role of NIO's EmbeddedChannel).
+        .target(
+            name: "RxUVTestSupport",
+            dependencies: [
+                "RxCoreTestSupport", "RxCore", "RxUV",
+                logging,
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            swiftSettings: traceResources
+        ),
         .testTarget(
             name: "RxCoreTests",
-            dependencies: ["RxCore", "RxTest", "RxFoundation", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["RxCore", "RxCoreTestSupport", "RxTest", "RxFoundation", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: traceResources
         ),
         .testTarget(
             name: "RxBlockingTests",
-            dependencies: ["RxBlocking", "RxCore", "RxTest"],
+            dependencies: ["RxBlocking", "RxCore", "RxCoreTestSupport", "RxTest"],
             swiftSettings: traceResources
         ),
         .testTarget(
             name: "RxUVTests",
             dependencies: [
-                "RxUV", "RxCore",
+                "RxUV", "RxCore", "RxUVTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -138,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "RxUVServiceLifecycleTests",
             dependencies: [
-                "RxUVServiceLifecycle", "RxUV", "RxCore",
+                "RxUVServiceLifecycle", "RxUV", "RxCore", "RxUVTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 logging,
@@ -150,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "RxUVTLSTests",
             dependencies: [
-                "RxUVTLS", "RxUVHTTP", "RxUV", "RxCore",
+                "RxUVTLS", "RxUVHTTP", "RxUV", "RxCore", "RxUVTestSupport",
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
@@ -160,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "RxUVHTTPTests",
             dependencies: [
-                "RxUVHTTP", "RxUV", "RxCore",
+                "RxUVHTTP", "RxUV", "RxCore", "RxUVTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),

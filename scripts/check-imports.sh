@@ -2,7 +2,10 @@
 # The module rules of DESIGN.md that the compiler does not enforce:
 # - only the bridge (Sources/RxUV) imports CLibUV;
 # - only the TLS product (Sources/RxUVTLS) imports COpenSSL;
-# - RxCore does not import Foundation.
+# - RxCore does not import Foundation;
+# - RxCore and its tests' support (Sources/RxCoreTestSupport) import nothing
+#   of the bridge, nor do RxCoreTests and RxBlockingTests, so RxCore builds
+#   and tests without libuv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +26,12 @@ foundation=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?i
 if [ -n "$foundation" ]; then
     echo "check-imports: RxCore imports Foundation:" >&2
     echo "$foundation" >&2
+    status=1
+fi
+bridge=$(grep -rlE '^\s*(@_implementationOnly |@testable |internal |public |private )?import (RxUV|CLibUV)' Sources/RxCore Sources/RxCoreTestSupport Tests/RxCoreTests Tests/RxBlockingTests 2>/dev/null || true)
+if [ -n "$bridge" ]; then
+    echo "check-imports: RxCore, its test support or its tests import the bridge (RxCore must build and test without libuv):" >&2
+    echo "$bridge" >&2
     status=1
 fi
 exit $status

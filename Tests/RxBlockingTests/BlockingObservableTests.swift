@@ -1,6 +1,7 @@
 import Dispatch
 import RxBlocking
 import RxCore
+import RxCoreTestSupport
 import XCTest
 
 /// RxBlocking's operators, tested as RxSwift's suite tests them.

@@ -4,6 +4,7 @@ import Logging
 import RxCore
 import RxUV
 import RxUVServiceLifecycle
+import RxUVTestSupport
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Synchronization

@@ -1,4 +1,5 @@
 import RxCore
+import RxCoreTestSupport
 import XCTest
 
 /// The async bridges' cancellation rules, each with a task the test awaits.

@@ -1,4 +1,5 @@
 import RxCore
+import RxCoreTestSupport
 import Synchronization
 import XCTest
 

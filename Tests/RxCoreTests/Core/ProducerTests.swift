@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RxCore
+import RxCoreTestSupport
 import Synchronization
 import XCTest
 

@@ -1,4 +1,5 @@
 import Dispatch
+import RxCoreTestSupport
 import RxTest
 import XCTest
 

@@ -1,3 +1,4 @@
+import RxCoreTestSupport
 import XCTest
 
 @testable import RxCore

@@ -1,4 +1,5 @@
 import RxCore
+import RxCoreTestSupport
 import XCTest
 
 final class BooleanDisposableTests: RxCoreTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import RxCore
+import RxCoreTestSupport
 import RxTest
 import Synchronization
 import Testing
@@ -42,24 +43,11 @@ enum FuzzError: Error, Equatable {
 /// Returns `false` when it recorded a leak.
 @discardableResult
 func withLeakGate(_ context: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void) -> Bool {
-    #if TRACE_RESOURCES
-    let before = Resources.total
+    let before = LiveObjectCount.now
     body()
-    var waited = 0
-    while Resources.total != before && waited < 100 {
-        usleep(10_000)
-        waited += 1
-    }
-    let after = Resources.total
-    if after != before {
-        Issue.record("RxCore objects leaked in \(context()): Resources.total is \(after), was \(before)", sourceLocation: sourceLocation)
-        return false
-    }
-    return true
-    #else
-    body()
-    return true
-    #endif
+    guard let report = before.leakReport(since: "before") else { return true }
+    Issue.record("RxCore objects leaked in \(context()): \(report)", sourceLocation: sourceLocation)
+    return false
 }
 
 // MARK: - Sources

@@ -1,5 +1,6 @@
 import Dispatch
 import RxCore
+import RxCoreTestSupport
 import XCTest
 
 /// Real-time tests: every wait is bounded by a semaphore timeout.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import RxCoreTestSupport
 import RxFoundation
 import RxTest
 import XCTest

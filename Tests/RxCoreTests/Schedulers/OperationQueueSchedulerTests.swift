@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RxCoreTestSupport
 import RxFoundation
 import Synchronization
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import RxCoreTestSupport
 import RxFoundation
 import RxTest
 import Synchronization

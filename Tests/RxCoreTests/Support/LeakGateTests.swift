@@ -1,4 +1,5 @@
 import RxCore
+import RxCoreTestSupport
 import XCTest
 
 /// The leak gate itself: it must see a live subscription, and pass again

@@ -3,6 +3,7 @@ import HTTPTypes
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVTestSupport
 import XCTest
 
 /// Responses as bytes: exact heads, chunks and trailers, dates, and h11 (a

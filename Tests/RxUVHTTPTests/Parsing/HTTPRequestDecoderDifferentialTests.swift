@@ -3,6 +3,7 @@ import HTTPTypes
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVTestSupport
 import XCTest
 
 /// The decoder against h11, a strict HTTP/1.1 state machine (PyPI), on

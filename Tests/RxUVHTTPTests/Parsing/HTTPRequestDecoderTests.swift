@@ -1,6 +1,7 @@
 import HTTPTypes
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUVHTTP

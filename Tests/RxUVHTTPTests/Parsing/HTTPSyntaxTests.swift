@@ -1,3 +1,4 @@
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUVHTTP

@@ -2,6 +2,7 @@ import HTTPTypes
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVTestSupport
 import XCTest
 
 /// What the server does against requests it must refuse and clients it

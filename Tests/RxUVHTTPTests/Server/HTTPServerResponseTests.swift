@@ -1,5 +1,6 @@
 import HTTPTypes
 import RxUVHTTP
+import RxUVTestSupport
 import XCTest
 
 /// `HTTPServerResponse.status` is `head.status`, read when the head is set,

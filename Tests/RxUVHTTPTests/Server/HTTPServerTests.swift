@@ -2,6 +2,7 @@ import HTTPTypes
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVTestSupport
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVTestSupport
 import XCTest
 
 extension BridgeTestCase {

@@ -3,6 +3,7 @@ import RxCore
 import RxUV
 import RxUVHTTP
 import RxUVTLS
+import RxUVTestSupport
 import XCTest
 
 /// HTTPS: HTTP/1.1 served over TLS through the server's per-connection

@@ -1,6 +1,7 @@
 import RxCore
 import RxUV
 import RxUVTLS
+import RxUVTestSupport
 import XCTest
 
 /// TLS through `Server`: spread over a group's loops, drained gracefully

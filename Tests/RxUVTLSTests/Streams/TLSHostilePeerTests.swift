@@ -1,6 +1,7 @@
 import RxCore
 import RxUV
 import RxUVTLS
+import RxUVTestSupport
 import XCTest
 
 /// Peers that do not play by the rules, as real processes: each gets the

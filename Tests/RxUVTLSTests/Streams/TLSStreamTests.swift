@@ -1,6 +1,7 @@
 import RxCore
 import RxUV
 import RxUVTLS
+import RxUVTestSupport
 import XCTest
 
 /// TLS streams over real TCP connections on 127.0.0.1: our client and

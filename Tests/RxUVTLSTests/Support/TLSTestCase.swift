@@ -2,6 +2,7 @@ import Foundation
 import RxCore
 import RxUV
 import RxUVTLS
+import RxUVTestSupport
 import XCTest
 
 /// The base of the TLS tests: the bridge's leak gates, and after each test

@@ -1,6 +1,7 @@
 import Foundation
 import RxCore
 import RxUV
+import RxUVTestSupport
 import Synchronization
 import XCTest
 

@@ -1,4 +1,5 @@
 import RxCore
+import RxUVTestSupport
 import Synchronization
 import XCTest
 

@@ -1,6 +1,7 @@
 import Dispatch
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// Swift 6 code as a user writes it, compiled in Swift 6 language mode with

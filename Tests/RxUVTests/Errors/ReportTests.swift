@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import RxCore
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUV

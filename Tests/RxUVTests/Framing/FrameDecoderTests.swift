@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// `decodeFrames` when a frame's observer makes the source emit again

@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// `FrameEncoder` and its two encoders: what they append, what they refuse,

@@ -2,6 +2,7 @@
 // test build defines (Package.swift); the test is compiled where it can run.
 #if TRACE_RESOURCES
 import RxCore
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUV

@@ -1,6 +1,7 @@
 import PropertyBased
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 final class LengthPrefixedFramesTests: BridgeTestCase {

@@ -1,5 +1,6 @@
 import Dispatch
 import RxCore
+import RxUVTestSupport
 import Synchronization
 import XCTest
 

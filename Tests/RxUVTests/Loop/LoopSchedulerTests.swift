@@ -1,6 +1,7 @@
 import Dispatch
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// RxCore's time operators on a real loop: the `SchedulerType` contract.

@@ -1,4 +1,5 @@
 import RxCore
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUV

@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// `loop.rx.resolve` and `loop.rx.reverseLookup`. Only names answered

@@ -2,6 +2,7 @@ import CoreMetrics
 import MetricsTestKit
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// A `Server`'s metrics, asserted exactly through swift-metrics' test kit

@@ -1,5 +1,6 @@
 import Dispatch
 import RxCore
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUV

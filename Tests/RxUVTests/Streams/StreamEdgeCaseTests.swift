@@ -1,6 +1,7 @@
 import Dispatch
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// Edge cases of the stream layer: a vectored write cut after its first

@@ -1,6 +1,7 @@
 import Foundation
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// `write(_:notifying:)`: a write with an observer and no `Completable`,

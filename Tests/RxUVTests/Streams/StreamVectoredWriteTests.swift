@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// `write(_ buffers: [ByteBuffer])`: one vectored write, bytes in order.

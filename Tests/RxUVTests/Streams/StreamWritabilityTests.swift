@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// `rx.writable` and `isWritable`: the writability signal of a stream.

@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 
 /// Starts an echo server on 127.0.0.1 with an OS-chosen port, built from
 /// public API only: every connection's reads are written back. Returns the

@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 /// The echo server of README.md, on an OS-chosen port, driven by clients.

@@ -1,4 +1,5 @@
 import RxCore
+import RxCoreTestSupport
 import RxTest
 import XCTest
 

@@ -1,5 +1,6 @@
 import Dispatch
 import RxCore
+import RxCoreTestSupport
 import RxTest
 import XCTest
 

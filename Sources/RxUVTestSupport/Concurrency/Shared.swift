@@ -4,22 +4,25 @@ import Synchronization
 /// bridge (`onListening`, scheduler actions, `execute`) both read and write.
 ///
 /// Those closures run on the loop thread, later or elsewhere, so Swift 6 does
-/// not let them capture a local `var`; they capture a `Shared` instead.
-final class Shared<Value: Sendable>: Sendable {
+/// not let them capture a local `var`; they capture a `Shared` instead. Every
+/// access takes a lock (`Mutex`; in a ThreadSanitizer build, `-DRX_TSAN`,
+/// RxCore's `SanitizerMutex`).
+public final class Shared<Value: Sendable>: Sendable {
     private let storage: Mutex<Value>
 
-    init(_ value: Value) {
+    /// A shared `value`.
+    public init(_ value: Value) {
         storage = Mutex(value)
     }
 
     /// The current value.
-    var value: Value {
+    public var value: Value {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }
 
     /// Changes the value in place, under the lock.
-    func mutate(_ change: (inout Value) -> Void) {
+    public func mutate(_ change: (inout Value) -> Void) {
         storage.withLock { change(&$0) }
     }
 }

@@ -1,1 +1,0 @@
-../../RxCoreTests/Support/RxCoreTestCase.swift

@@ -1,1 +1,0 @@
-../../RxUVTests/Support/TemporaryDirectory.swift

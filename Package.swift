@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "RxUVTests",
             dependencies: [
-                "RxUV", "RxCore", "RxUVTestSupport",
+                "RxUV", "RxCore", "RxCoreTestSupport", "RxUVTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),

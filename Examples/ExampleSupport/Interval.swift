@@ -4,7 +4,8 @@ import RxCore
 /// A length of time given on the command line: `60s`, `500ms`, `1.5s`,
 /// `2m`, `250us`; a bare number is seconds.
 ///
-/// It converts to the `RxTimeInterval` that RxCore's time operators take.
+/// It converts to the `RxTimeInterval` that RxCore's time operators take,
+/// and to the `Duration` that RxUV's options store.
 public struct Interval: ExpressibleByArgument, CustomStringConvertible, Sendable {
     /// The interval in nanoseconds.
     public let nanoseconds: Int64
@@ -33,6 +34,11 @@ public struct Interval: ExpressibleByArgument, CustomStringConvertible, Sendable
     /// The interval for RxCore's schedulers and time operators.
     public var rxInterval: RxTimeInterval {
         .nanoseconds(Int(nanoseconds))
+    }
+
+    /// The interval for RxUV's options (`ServerOptions.idleTimeout`...).
+    public var duration: Duration {
+        .nanoseconds(nanoseconds)
     }
 
     /// `true` for a zero interval.

@@ -79,7 +79,7 @@ struct EchoServer: AsyncParsableCommand {
 
         var options = ServerOptions()
         options.maxConnections = maxConnections
-        options.idleTimeout = idleTimeout.isZero ? nil : idleTimeout.rxInterval
+        options.idleTimeout = idleTimeout.isZero ? nil : idleTimeout.duration
         let serve =
             if let tls {
                 group.rx.serve(host: host, port: port, tls: tls, options: options) { echo($0, counting: echoed) }

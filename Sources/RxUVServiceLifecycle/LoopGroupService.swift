@@ -45,9 +45,22 @@ public final class LoopGroupService: Service, CustomStringConvertible {
     /// drain work `deadline` to finish. `signals`: the signals the service
     /// watches itself (none: the service group owns them); after the
     /// shutdown began, a signal in `secondSignals` ends it at once.
-    public init(
+    ///
+    /// Takes RxSwift's `RxTimeInterval`; the initializer beside it takes
+    /// `Duration`.
+    public convenience init(
         _ group: LoopGroup, deadline: RxTimeInterval = .seconds(10), signals: [Int32] = [], secondSignals: [Int32] = [SIGINT, SIGTERM]
     ) {
+        self.init(group, deadline: deadline.duration, signals: signals, secondSignals: secondSignals)
+    }
+
+    /// A service for `group`, whose graceful shutdown gives its servers and
+    /// drain work `deadline` to finish (`shutdown.deadline`). `signals`:
+    /// the signals the service watches itself, on the group's first loop
+    /// (`uv_signal_start`; none: the service group owns them); after the
+    /// shutdown began, a signal in `secondSignals` ends it at once.
+    @_disfavoredOverload
+    public init(_ group: LoopGroup, deadline: Duration, signals: [Int32] = [], secondSignals: [Int32] = [SIGINT, SIGTERM]) {
         self.group = group
         self.shutdown = group.rx.gracefulShutdown(on: signals, deadline: deadline)
         self.secondSignals = secondSignals

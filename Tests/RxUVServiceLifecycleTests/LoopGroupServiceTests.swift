@@ -124,6 +124,32 @@ final class LoopGroupServiceTests: BridgeTestCase {
         XCTAssertLessThan(ContinuousClock.now - began, .seconds(10))
         XCTAssertTrue(group.loops.allSatisfy { $0.openHandleCount == 0 })
     }
+
+    /// `LoopGroupService(_:deadline:signals:secondSignals:)` takes the
+    /// deadline as an `RxTimeInterval` or a `Duration` (RxUV's time rule):
+    /// for each row, `shutdown.deadline` is the `Duration` given, and a
+    /// graceful shutdown waits that long for drain work that never ends,
+    /// then closes the loops and `run()` returns.
+    func testDeadline_RxTimeIntervalOrDuration_BoundsTheDrain() async throws {
+        let rows: [(name: String, make: @Sendable (LoopGroup) -> LoopGroupService)] = [
+            ("RxTimeInterval", { LoopGroupService($0, deadline: .milliseconds(150)) }),
+            ("Duration", { LoopGroupService($0, deadline: Duration.milliseconds(150)) }),
+        ]
+        for row in rows {
+            let group = try LoopGroup(threads: 1, logger: logger)
+            let daemon = row.make(group)
+            XCTAssertEqual(daemon.shutdown.deadline, .milliseconds(150), row.name)
+            daemon.shutdown.add(drain: .never())
+            let began = ContinuousClock.now
+            try await testGracefulShutdown { trigger in
+                let running = Task { try await daemon.run() }
+                trigger.triggerGracefulShutdown()
+                try await running.value
+            }
+            XCTAssertGreaterThanOrEqual(ContinuousClock.now - began, .milliseconds(149), row.name)
+            XCTAssertTrue(group.loops.allSatisfy { $0.openHandleCount == 0 }, row.name)
+        }
+    }
 }
 
 /// A plain blocking TCP client on 127.0.0.1, outside any loop.

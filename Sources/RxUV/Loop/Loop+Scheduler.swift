@@ -38,6 +38,9 @@ extension Loop: SchedulerType {
     ///   thread. A timer that cannot start is reported to the loop's logger
     ///   (`Loop.logger`).
     ///   The corresponding libuv function is `uv_timer_start`.
+    ///
+    /// `SchedulerType`'s requirement, with RxSwift's `RxTimeInterval`; the
+    /// overload beside it takes `Duration`.
     public func scheduleRelative<StateType>(_ state: StateType, dueTime: RxTimeInterval, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
         // See `schedule`.
         nonisolated(unsafe) let state = state
@@ -53,6 +56,9 @@ extension Loop: SchedulerType {
     /// - Returns: a disposable that stops and closes the timer. Safe from any
     ///   thread. A timer that cannot start is reported to the loop's logger
     ///   (`Loop.logger`).
+    ///
+    /// `SchedulerType`'s requirement, with RxSwift's `RxTimeInterval`; the
+    /// overload beside it takes `Duration`.
     public func schedulePeriodic<StateType>(_ state: StateType, startAfter: RxTimeInterval, period: RxTimeInterval, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
         // Each run's state feeds the next; the runs are on the loop thread.
         nonisolated(unsafe) var current = state
@@ -62,6 +68,29 @@ extension Loop: SchedulerType {
         }
         scheduled.start("uv_timer_start")
         return scheduled
+    }
+
+    /// `scheduleRelative(_:dueTime:action:)` with a `Duration`: runs
+    /// `action` on the loop thread after `dueTime` (rounded up to whole
+    /// milliseconds), on one of the loop's timers (`uv_timer_start`).
+    ///
+    /// - Returns: a disposable that stops and closes the timer if it has not
+    ///   fired, and otherwise disposes what the action returned. Safe from
+    ///   any thread.
+    @_disfavoredOverload
+    public func scheduleRelative<StateType>(_ state: StateType, dueTime: Duration, action: @escaping @Sendable (StateType) -> Disposable) -> Disposable {
+        scheduleRelative(state, dueTime: RxTimeInterval(dueTime), action: action)
+    }
+
+    /// `schedulePeriodic(_:startAfter:period:action:)` with `Duration`s:
+    /// runs `action` on the loop thread first after `startAfter`, then every
+    /// `period`, on one repeating timer of the loop's (`uv_timer_start`).
+    ///
+    /// - Returns: a disposable that stops and closes the timer. Safe from
+    ///   any thread.
+    @_disfavoredOverload
+    public func schedulePeriodic<StateType>(_ state: StateType, startAfter: Duration, period: Duration, action: @escaping @Sendable (StateType) -> StateType) -> Disposable {
+        schedulePeriodic(state, startAfter: RxTimeInterval(startAfter), period: RxTimeInterval(period), action: action)
     }
 }
 

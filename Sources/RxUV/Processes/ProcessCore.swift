@@ -53,8 +53,8 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
         self.pid = process.pid
         self.executable = executable
         self.leadsGroup = options.newSession
-        self.gracePeriod = options.teardownGracePeriod
-        self.drainTimeout = options.outputDrainTimeout
+        self.gracePeriod = RxTimeInterval(options.teardownGracePeriod)
+        self.drainTimeout = RxTimeInterval(options.outputDrainTimeout)
         self.process = Owned(process)
         #if TRACE_RESOURCES
         _ = Resources.incrementTotal()

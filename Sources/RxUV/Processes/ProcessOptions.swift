@@ -38,14 +38,16 @@ public struct ProcessOptions: Sendable {
     /// default) keeps this process's.
     public var groupID: UInt32?
     /// How long the teardown waits after SIGTERM before it sends SIGKILL,
-    /// when a child is released (or a `run` disposed) before it exited.
+    /// when a child is released (or a `run` disposed) before it exited
+    /// (a timer of the loop's, `uv_timer_start`; whole milliseconds).
     /// Default: 5 seconds.
-    public var teardownGracePeriod: RxTimeInterval = .seconds(5)
+    public var teardownGracePeriod: Duration = .seconds(5)
     /// How long the output pipes are still read after the child exited:
     /// output on its way arrives, and a descendant that keeps a pipe open
     /// (`sh -c 'sleep 100 &'`) cannot hold `stdout`, `stderr` or `run`
-    /// open longer than this. Default: 1 second.
-    public var outputDrainTimeout: RxTimeInterval = .seconds(1)
+    /// open longer than this (a timer of the loop's, `uv_timer_start`;
+    /// whole milliseconds). Default: 1 second.
+    public var outputDrainTimeout: Duration = .seconds(1)
 
     /// Options to start `executable` with `arguments`; everything else
     /// takes its default.

@@ -34,6 +34,10 @@ extension Reactive where Base == Loop {
     /// and replacement by another file are all seen, each burst as one
     /// status. Events arrive on the loop thread; fails like `watch` (a
     /// missing parent directory gives `ENOENT`). Disposing closes the watch.
+    /// `settle` runs on the loop's timers (`debounce` on the loop).
+    ///
+    /// Takes RxSwift's `RxTimeInterval`; the overload beside it takes
+    /// `Duration`.
     public func watchFile(path: String, settle: RxTimeInterval = .milliseconds(100)) -> Observable<FileStatus> {
         let components = PathComponents(path)
         let name = components.name
@@ -42,6 +46,17 @@ extension Reactive where Base == Loop {
             .filter { $0.name == name }
             .debounce(settle, scheduler: loop)
             .flatMapLatest { _ in loop.rx.stat(path: path) }
+    }
+
+    /// `watchFile(path:settle:)` with a `Duration`: emits the status of the
+    /// file at `path` (`stat`) once its changes have settled for `settle`,
+    /// following the name through atomic saves (`uv_fs_event_start` on the
+    /// parent directory). Events arrive on the loop thread; never completes
+    /// by itself; fails with the watch's `UVError`; disposing closes the
+    /// watch.
+    @_disfavoredOverload
+    public func watchFile(path: String, settle: Duration) -> Observable<FileStatus> {
+        watchFile(path: path, settle: RxTimeInterval(settle))
     }
 
     /// Emits `(previous, current)` each time polling the status of `path`
@@ -54,7 +69,20 @@ extension Reactive where Base == Loop {
     /// Events arrive on the loop thread; fails with the `UVError` of a poll
     /// that fails otherwise (`EACCES`...). Disposing stops polling and
     /// closes the handle. Intervals are in whole milliseconds (at least 1).
+    ///
+    /// Takes RxSwift's `RxTimeInterval`; the overload beside it takes
+    /// `Duration`.
     public func poll(path: String, interval: RxTimeInterval) -> Observable<(previous: FileStatus, current: FileStatus)> {
         FileSystemPoll(loop: base, path: path, interval: interval)
+    }
+
+    /// `poll(path:interval:)` with a `Duration`: emits `(previous, current)`
+    /// each time polling `path` every `interval` (whole milliseconds, at
+    /// least 1) finds its status changed (`uv_fs_poll_start`). Events arrive
+    /// on the loop thread; never completes by itself; fails with the poll's
+    /// `UVError`; disposing stops polling and closes the handle.
+    @_disfavoredOverload
+    public func poll(path: String, interval: Duration) -> Observable<(previous: FileStatus, current: FileStatus)> {
+        poll(path: path, interval: RxTimeInterval(interval))
     }
 }

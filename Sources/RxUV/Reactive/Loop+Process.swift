@@ -45,7 +45,7 @@ extension Reactive where Base == Loop {
             options.standardInput = .discard
         }
         let loop = base
-        let drainTimeout = options.outputDrainTimeout
+        let drainTimeout = RxTimeInterval(options.outputDrainTimeout)
         return spawn(options).flatMap { child in
             let executable = child.executable
             let feed: Single<Void> =

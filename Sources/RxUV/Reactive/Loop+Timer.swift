@@ -12,7 +12,22 @@ extension Reactive where Base == Loop {
     /// A timer that cannot be started emits `.error(UVError)`; so does a
     /// subscription from another thread to a closed loop (`EINVAL`). The
     /// corresponding libuv function is `uv_timer_start`.
+    ///
+    /// Takes RxSwift's `RxTimeInterval`; the overload beside it takes
+    /// `Duration`.
     public func timer(after dueTime: RxTimeInterval, repeating period: RxTimeInterval? = nil) -> Observable<Int> {
         TimerObservable(loop: base, dueTime: dueTime, period: period)
+    }
+
+    /// `timer(after:repeating:)` with `Duration`s: emits 0 after `dueTime`,
+    /// then (with `period`) 1, 2, ... every period, or completes right after
+    /// the 0 without one. The same timer as the `RxTimeInterval` overload's
+    /// (`RxTimeInterval(_:)` converts, to the nanosecond; rounded up to
+    /// whole milliseconds, a period at least 1 ms): events on the loop
+    /// thread, disposing stops it from any thread, `.error(UVError)` when it
+    /// cannot start. The corresponding libuv function is `uv_timer_start`.
+    @_disfavoredOverload
+    public func timer(after dueTime: Duration, repeating period: Duration? = nil) -> Observable<Int> {
+        timer(after: RxTimeInterval(dueTime), repeating: period.map(RxTimeInterval.init))
     }
 }

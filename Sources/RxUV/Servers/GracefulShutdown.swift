@@ -29,8 +29,9 @@ import Synchronization
 public final class GracefulShutdown: @unchecked Sendable {
     /// The loops it closes.
     public let loops: [Loop]
-    /// How long servers get to drain.
-    public let deadline: RxTimeInterval
+    /// How long the servers and the drain work get to finish, as given to
+    /// `gracefulShutdown(on:deadline:)` (either overload).
+    public let deadline: Duration
 
     private enum Phase {
         case running, draining, finished
@@ -51,7 +52,7 @@ public final class GracefulShutdown: @unchecked Sendable {
     private let requestedSubject = AsyncSubject<Int32>()
     private let finished = AsyncSubject<Void>()
 
-    init(loops: [Loop], signals: [Int32], deadline: RxTimeInterval) {
+    init(loops: [Loop], signals: [Int32], deadline: Duration) {
         self.loops = loops
         self.deadline = deadline
         // The watchers hold the shutdown until it finishes (they are
@@ -132,7 +133,7 @@ public final class GracefulShutdown: @unchecked Sendable {
     /// passed on.
     private func bounded(_ work: Completable) -> Completable {
         work.asObservable()
-            .timeout(deadline, scheduler: loops[0])
+            .timeout(RxTimeInterval(deadline), scheduler: loops[0])
             .catch { error in
                 report(error, ReportContext(loop: self.loops[0]))
                 return .empty()

@@ -167,7 +167,11 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
     /// waits for the connections to close, and at `deadline` resets those
     /// still open. Completes, on a loop thread, once no connection is left.
     /// Draining twice waits for the same end. Disposing stops waiting (and
-    /// the deadline's reset), not the drain.
+    /// the deadline's reset), not the drain. The deadline runs on one of the
+    /// first loop's timers (`uv_timer_start`).
+    ///
+    /// Takes RxSwift's `RxTimeInterval`; the overload beside it takes
+    /// `Duration`.
     public func drain(deadline: RxTimeInterval) -> Completable {
         let server = self
         return Completable.create { observer in
@@ -176,6 +180,16 @@ public final class Server: ReactiveCompatible, AcceptorTarget, @unchecked Sendab
             let reset = server.loops[0].rx.timer(after: deadline).subscribe(onNext: { _ in server.resetRemaining() })
             return Disposables.create(done, reset)
         }
+    }
+
+    /// `drain(deadline:)` with a `Duration`: when subscribed, stops
+    /// accepting, tells every handler to finish, and at `deadline` (one of
+    /// the first loop's timers, `uv_timer_start`) resets the connections
+    /// still open. Completes, on a loop thread, once no connection is left;
+    /// disposing stops waiting (and the deadline's reset), not the drain.
+    @_disfavoredOverload
+    public func drain(deadline: Duration) -> Completable {
+        drain(deadline: RxTimeInterval(deadline))
     }
 
     /// Stops accepting and resets every connection now: a drain with no

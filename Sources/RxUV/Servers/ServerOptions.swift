@@ -13,8 +13,9 @@ public struct ServerOptions: Sendable {
     /// `nil` (the default): no limit.
     public var maxConnections: Int?
     /// A connection that neither receives nor finishes a write for this long
-    /// is closed (checked every quarter of it). `nil` (the default): never.
-    public var idleTimeout: RxTimeInterval?
+    /// is closed (checked every quarter of it, on a timer of each loop's:
+    /// `uv_timer_start`; whole milliseconds). `nil` (the default): never.
+    public var idleTimeout: Duration?
     /// The listening socket's queue of connections not yet accepted (the
     /// kernel caps it at `net.core.somaxconn`). Default 4096.
     public var backlog = 4096

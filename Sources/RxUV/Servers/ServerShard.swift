@@ -171,7 +171,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
         guard sweep == nil, let idle = server?.options.idleTimeout else { return }
         do throws(UVError) {
             let timer = LoopTimer(loop: loop)
-            let period = max(LoopTimer.milliseconds(idle) / 4, 1)
+            let period = max(LoopTimer.milliseconds(RxTimeInterval(idle)) / 4, 1)
             try timer.start(milliseconds: period, periodMilliseconds: period)
             timer.target = self
             sweep = Owned(timer)
@@ -184,7 +184,7 @@ final class ServerShard: UVTimerTarget, @unchecked Sendable {
     func timerFired() {
         assertConfined()
         guard let idle = server?.options.idleTimeout else { return }
-        let limit = LoopTimer.milliseconds(idle)
+        let limit = LoopTimer.milliseconds(RxTimeInterval(idle))
         let now = loop.clockMilliseconds
         // An idle one closes; one still closing after as long (its peer
         // does not read what is left to write) is reset.

@@ -49,13 +49,26 @@ public final class TCPConnection: StreamConnection, AcceptedConnection, @uncheck
     /// Enables TCP keep-alive probes once the connection has been idle for
     /// `delay` (whole seconds, at least 1), or disables them
     /// (`uv_tcp_keepalive`). Completes on the loop thread; fails with
-    /// `ENOTCONN` on a closed connection.
+    /// `ENOTCONN` on a closed connection. Disposing before it ran does not
+    /// take the option back, only the notification.
+    ///
+    /// Takes RxSwift's `RxTimeInterval`; the overload beside it takes
+    /// `Duration`.
     public func setKeepAlive(_ enabled: Bool, delay: RxTimeInterval = .seconds(60)) -> Completable {
         let seconds = UInt32(clamping: max(1, delay.nanoseconds / 1_000_000_000))
         return option("uv_tcp_keepalive") { (connection, finish) throws(UVError) in
             try connection.socket.setKeepAlive(enabled, delay: seconds)
             finish(nil)
         }
+    }
+
+    /// `setKeepAlive(_:delay:)` with a `Duration`: enables TCP keep-alive
+    /// probes once the connection has been idle for `delay` (whole seconds,
+    /// at least 1), or disables them (`uv_tcp_keepalive`). Completes on the
+    /// loop thread; fails with `ENOTCONN` on a closed connection.
+    @_disfavoredOverload
+    public func setKeepAlive(_ enabled: Bool, delay: Duration) -> Completable {
+        setKeepAlive(enabled, delay: RxTimeInterval(delay))
     }
 
     /// A socket option set on the loop thread when subscribed (`LoopOperation`).

@@ -145,35 +145,54 @@ final class FileEventTests: BridgeTestCase {
         XCTAssertEqual(statuses.map(\.size), [5])
     }
 
+    /// `watchFile(path:settle:)` takes the settle time as an
+    /// `RxTimeInterval` or a `Duration` (RxUV's time rule): each overload
+    /// sees the delete, then the new file.
     func testWatchFile_DeleteThenRecreate_SeesMissingThenTheNewFile() throws {
-        let path = "\(directory!)/config"
-        put("old", path)
-        var statuses: [FileStatus] = []
-        let subscription = loop.rx.watchFile(path: path, settle: .milliseconds(50)).subscribe(onNext: { statuses.append($0) })
-        at(100) { unlink(path) }
-        at(400) { self.put("recreated", path) }
-        at(700) { subscription.dispose() }
-        runLoop()
-        XCTAssertEqual(statuses.map(\.kind), [.missing, .regular])
-        XCTAssertEqual(statuses.last?.size, 9)
+        let rows: [(name: String, watch: (Loop, String) -> Observable<FileStatus>)] = [
+            ("RxTimeInterval", { $0.rx.watchFile(path: $1, settle: .milliseconds(50)) }),
+            ("Duration", { $0.rx.watchFile(path: $1, settle: Duration.milliseconds(50)) }),
+        ]
+        for (index, row) in rows.enumerated() {
+            let path = "\(directory!)/config-\(index)"
+            put("old", path)
+            var statuses: [FileStatus] = []
+            let subscription = row.watch(loop, path).subscribe(onNext: { statuses.append($0) })
+            at(100) { unlink(path) }
+            at(400) { self.put("recreated", path) }
+            at(700) { subscription.dispose() }
+            runLoop()
+            XCTAssertEqual(statuses.map(\.kind), [.missing, .regular], row.name)
+            XCTAssertEqual(statuses.last?.size, 9, row.name)
+        }
     }
 
+    /// `poll(path:interval:)` takes the interval as an `RxTimeInterval` or a
+    /// `Duration` (RxUV's time rule): each overload sees the same three
+    /// changes.
     func testPoll_SeesASizeChange_AMissingFile_AndItsReturn() throws {
-        let path = "\(directory!)/polled"
-        put("abc", path)
-        var changes: [(previous: FileStatus, current: FileStatus)] = []
-        let subscription = loop.rx.poll(path: path, interval: .milliseconds(20)).subscribe(onNext: { changes.append($0) })
-        at(150) { self.put("abcdefghij", path) }
-        at(400) { unlink(path) }
-        at(650) { self.put("back", path) }
-        at(900) { subscription.dispose() }
-        runLoop()
-        XCTAssertEqual(changes.count, 3, "\(changes)")
-        XCTAssertEqual(changes.first?.previous.size, 3)
-        XCTAssertEqual(changes.first?.current.size, 10)
-        XCTAssertEqual(changes[1].previous.size, 10)
-        XCTAssertEqual(changes[1].current, .missing)
-        XCTAssertEqual(changes.last?.previous, .missing)
-        XCTAssertEqual(changes.last?.current.size, 4)
+        let rows: [(name: String, poll: (Loop, String) -> Observable<(previous: FileStatus, current: FileStatus)>)] = [
+            ("RxTimeInterval", { $0.rx.poll(path: $1, interval: .milliseconds(20)) }),
+            ("Duration", { $0.rx.poll(path: $1, interval: Duration.milliseconds(20)) }),
+        ]
+        for (index, row) in rows.enumerated() {
+            let path = "\(directory!)/polled-\(index)"
+            put("abc", path)
+            var changes: [(previous: FileStatus, current: FileStatus)] = []
+            let subscription = row.poll(loop, path).subscribe(onNext: { changes.append($0) })
+            at(150) { self.put("abcdefghij", path) }
+            at(400) { unlink(path) }
+            at(650) { self.put("back", path) }
+            at(900) { subscription.dispose() }
+            runLoop()
+            XCTAssertEqual(changes.count, 3, "\(row.name): \(changes)")
+            guard changes.count == 3 else { continue }
+            XCTAssertEqual(changes[0].previous.size, 3, row.name)
+            XCTAssertEqual(changes[0].current.size, 10, row.name)
+            XCTAssertEqual(changes[1].previous.size, 10, row.name)
+            XCTAssertEqual(changes[1].current, .missing, row.name)
+            XCTAssertEqual(changes[2].previous, .missing, row.name)
+            XCTAssertEqual(changes[2].current.size, 4, row.name)
+        }
     }
 }

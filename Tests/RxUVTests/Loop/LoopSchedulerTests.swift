@@ -54,6 +54,64 @@ final class LoopSchedulerTests: BridgeTestCase {
         XCTAssertGreaterThanOrEqual(later.value!.timeIntervalSince(start), .milliseconds(19))
     }
 
+    /// `scheduleRelative` and `schedulePeriodic` taking `Duration`s (RxUV's
+    /// time rule) schedule as the `RxTimeInterval` requirements do: for each
+    /// row, the action runs on the loop thread no earlier (on the loop's
+    /// clock) than the due time rounded up to whole milliseconds, and a
+    /// periodic one runs again every period until disposed.
+    func testScheduler_DurationOverloads_ScheduleAsTheRequirements() {
+        struct Row {
+            let name: String
+            let runs: Int
+            let dueMilliseconds: Int64
+            let schedule: (Loop, @escaping @Sendable () -> Void) -> Disposable
+        }
+        let rows = [
+            Row(name: "relative, Duration", runs: 1, dueMilliseconds: 4) { loop, action in
+                loop.scheduleRelative((), dueTime: Duration.milliseconds(3.5)) { _ in
+                    action()
+                    return Disposables.create()
+                }
+            },
+            Row(name: "relative, RxTimeInterval", runs: 1, dueMilliseconds: 4) { loop, action in
+                loop.scheduleRelative((), dueTime: RxTimeInterval.microseconds(3500)) { _ in
+                    action()
+                    return Disposables.create()
+                }
+            },
+            Row(name: "periodic, Duration", runs: 3, dueMilliseconds: 2) { loop, action in
+                loop.schedulePeriodic(0, startAfter: Duration.milliseconds(2), period: Duration.milliseconds(1)) { count in
+                    action()
+                    return count + 1
+                }
+            },
+            Row(name: "periodic, RxTimeInterval", runs: 3, dueMilliseconds: 2) { loop, action in
+                loop.schedulePeriodic(0, startAfter: RxTimeInterval.milliseconds(2), period: RxTimeInterval.milliseconds(1)) { count in
+                    action()
+                    return count + 1
+                }
+            },
+        ]
+        for row in rows {
+            let loop = self.loop!
+            let start = loop.now
+            let runs = Shared<[Int64]>([])
+            let scheduled = Shared<Disposable?>(nil)
+            let runCount = row.runs
+            scheduled.value = row.schedule(loop) {
+                XCTAssertTrue(loop.isOnLoopThread)
+                runs.mutate { $0.append(loop.now.timeIntervalSince(start).nanoseconds / 1_000_000) }
+                if runs.value.count == runCount { scheduled.value?.dispose() }
+            }
+            runLoop()
+            XCTAssertEqual(runs.value.count, row.runs, row.name)
+            XCTAssertGreaterThanOrEqual(runs.value.first ?? -1, row.dueMilliseconds, row.name)
+            scheduled.value?.dispose()
+            // The action holds `scheduled`, which holds the action.
+            scheduled.value = nil
+        }
+    }
+
     func testInterval_OnTheLoop() {
         var values: [Int] = []
         _ = Observable<Int>.interval(.milliseconds(2), scheduler: loop)

@@ -192,4 +192,56 @@ final class LoopTimerTests: BridgeTestCase {
         XCTAssertEqual(loop.openHandleCount, 0)
         stop.dispose()
     }
+
+    /// `timer(after:repeating:)` taking `Duration`s is the timer taking
+    /// `RxTimeInterval`s (RxUV's time rule): for each row, both overloads
+    /// emit the same values and complete alike, the first value no earlier
+    /// (on the loop's clock) than the due time rounded up to whole
+    /// milliseconds; a literal both types spell picks the `RxTimeInterval`
+    /// one, a `Duration` value the `Duration` one.
+    func testTimer_DurationOverload_IsTheRxTimeIntervalTimer() {
+        struct Row {
+            let name: String
+            let duration: (due: Duration, period: Duration?)
+            let interval: (due: RxTimeInterval, period: RxTimeInterval?)
+            /// How many values to take: more than a one-shot timer emits.
+            let take: Int
+            let values: [Int]
+            let dueMilliseconds: Int64
+        }
+        let rows = [
+            Row(name: "one shot", duration: (.milliseconds(3), nil), interval: (.milliseconds(3), nil), take: 5, values: [0], dueMilliseconds: 3),
+            Row(
+                name: "repeating", duration: (.milliseconds(1), .milliseconds(2)), interval: (.milliseconds(1), .milliseconds(2)), take: 4,
+                values: [0, 1, 2, 3], dueMilliseconds: 1),
+            Row(name: "rounded up", duration: (.microseconds(1500), nil), interval: (.microseconds(1500), nil), take: 5, values: [0], dueMilliseconds: 2),
+            Row(
+                name: "a fraction, a period under 1 ms", duration: (.milliseconds(2.5), .microseconds(10)),
+                interval: (.microseconds(2500), .microseconds(10)), take: 3, values: [0, 1, 2], dueMilliseconds: 3),
+            Row(name: "zero", duration: (.zero, nil), interval: (.seconds(0), nil), take: 5, values: [0], dueMilliseconds: 0),
+        ]
+        for row in rows {
+            func record(_ timer: Observable<Int>) -> (values: [Int], completed: Bool, firstAfter: Int64) {
+                var values: [Int] = []
+                var completed = false
+                var firstAfter: Int64 = -1
+                let start = loop.now
+                _ = timer.take(row.take).subscribe(
+                    onNext: { [loop] value in
+                        if values.isEmpty { firstAfter = loop!.now.timeIntervalSince(start).nanoseconds / 1_000_000 }
+                        values.append(value)
+                    },
+                    onCompleted: { completed = true })
+                runLoop()
+                return (values, completed, firstAfter)
+            }
+            let fromDuration = record(loop.rx.timer(after: row.duration.due, repeating: row.duration.period))
+            let fromInterval = record(loop.rx.timer(after: row.interval.due, repeating: row.interval.period))
+            XCTAssertEqual(fromDuration.values, row.values, row.name)
+            XCTAssertEqual(fromInterval.values, row.values, row.name)
+            XCTAssertTrue(fromDuration.completed && fromInterval.completed, row.name)
+            XCTAssertGreaterThanOrEqual(fromDuration.firstAfter, row.dueMilliseconds, row.name)
+            XCTAssertGreaterThanOrEqual(fromInterval.firstAfter, row.dueMilliseconds, row.name)
+        }
+    }
 }

@@ -121,6 +121,39 @@ final class GracefulShutdownTests: BridgeTestCase {
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(3))
     }
 
+    /// Both `gracefulShutdown(on:deadline:)`s (a loop's, a group's) take the
+    /// deadline as an `RxTimeInterval` or a `Duration` (RxUV's time rule):
+    /// for each row, `deadline` is the `Duration` given, and drain work that
+    /// never ends is cut at it (reported once), after which the shutdown
+    /// completes.
+    func testDeadline_RxTimeIntervalOrDuration_BoundsTheDrainWork() throws {
+        struct Row {
+            let name: String
+            let make: (LoopGroup) -> GracefulShutdown
+        }
+        let rows = [
+            Row(name: "loop, RxTimeInterval") { $0.loops[0].rx.gracefulShutdown(on: [], deadline: .milliseconds(150)) },
+            Row(name: "loop, Duration") { $0.loops[0].rx.gracefulShutdown(on: [], deadline: Duration.milliseconds(150)) },
+            Row(name: "group, RxTimeInterval") { $0.rx.gracefulShutdown(on: [], deadline: .milliseconds(150)) },
+            Row(name: "group, Duration") { $0.rx.gracefulShutdown(on: [], deadline: Duration.milliseconds(150)) },
+        ]
+        for row in rows {
+            let reported = CapturedReports()
+            let group = try LoopGroup(threads: 2, logger: reported.logger)
+            let shutdown = row.make(group)
+            XCTAssertEqual(shutdown.deadline, .milliseconds(150), row.name)
+            shutdown.add(drain: Completable.never())
+            let completed = DispatchSemaphore(value: 0)
+            _ = shutdown.completed.subscribe(onCompleted: { completed.signal() })
+            let started = ContinuousClock.now
+            shutdown.begin()
+            XCTAssertEqual(completed.wait(timeout: .now() + 10), .success, row.name)
+            XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(149), row.name)
+            XCTAssertNoThrow(try group.shutdown(), row.name)
+            XCTAssertEqual(reported.entries.count, 1, "\(row.name): \(reported.entries)")
+        }
+    }
+
     /// A client that never reads would hold the drain for its deadline; a
     /// second signal ends it at once.
     func testSecondSignal_EndsAtOnce() throws {

@@ -252,6 +252,47 @@ final class ServerTests: BridgeTestCase {
         XCTAssertEqual(server.connectionCount, 0)
     }
 
+    /// `drain(deadline:)` takes an `RxTimeInterval` or a `Duration` (RxUV's
+    /// time rule): for each row, a handler that ignores `quiesce` keeps its
+    /// connection until the deadline, when it is reset and the drain
+    /// completes.
+    func testDrainDeadline_RxTimeIntervalOrDuration_ResetsAtTheDeadline() throws {
+        let rows: [(name: String, drain: (Server) -> Completable)] = [
+            ("RxTimeInterval", { $0.drain(deadline: .milliseconds(200)) }),
+            ("Duration", { $0.drain(deadline: Duration.milliseconds(200)) }),
+        ]
+        for row in rows {
+            let server = try serve(ServerOptions()) { _ in Completable.never() }
+            let loop = self.loop!
+            var drainedAfter: Duration?
+            var clientEnd: Error?
+            // Keeps this loop running until the drain, on the group, has ended.
+            let keepAlive = loop.rx.timer(after: .seconds(10)).subscribe()
+            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).asObservable()
+                .flatMap { client in
+                    // Drains once the server holds the connection.
+                    loop.rx.timer(after: .milliseconds(1), repeating: .milliseconds(1))
+                        .filter { _ in server.connectionCount == 1 }
+                        .take(1)
+                        .flatMap { _ -> Observable<ByteBuffer> in
+                            let started = ContinuousClock.now
+                            _ = row.drain(server).asObservable().observe(on: loop).subscribe(onCompleted: {
+                                drainedAfter = ContinuousClock.now - started
+                                keepAlive.dispose()
+                            })
+                            return client.rx.data
+                        }
+                        .do(onDispose: { client.close() })
+                }
+                .subscribe(onError: { clientEnd = $0 })
+            runLoop()
+            let after = try XCTUnwrap(drainedAfter, row.name)
+            XCTAssertGreaterThanOrEqual(after, .milliseconds(199), row.name)
+            XCTAssertEqual((clientEnd as? UVError)?.code, .connectionReset, "\(row.name): \(String(describing: clientEnd))")
+            XCTAssertEqual(server.connectionCount, 0, row.name)
+        }
+    }
+
     func testIdleTimeout_ClosesQuietConnections_KeepsBusyOnes() throws {
         var options = ServerOptions()
         options.idleTimeout = .milliseconds(200)

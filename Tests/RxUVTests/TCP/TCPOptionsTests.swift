@@ -51,4 +51,28 @@ final class TCPOptionsTests: BridgeTestCase {
         runLoop()
         XCTAssertEqual(results, ["set", "ENOTCONN"])
     }
+
+    /// `setKeepAlive(_:delay:)` takes the delay as an `RxTimeInterval` or a
+    /// `Duration` (RxUV's time rule): for each row, it completes on an open
+    /// connection and fails with `ENOTCONN` on a closed one.
+    func testKeepAlive_RxTimeIntervalOrDuration() {
+        let rows: [(name: String, set: (TCPConnection) -> Completable)] = [
+            ("RxTimeInterval", { $0.setKeepAlive(true, delay: .seconds(30)) }),
+            ("Duration", { $0.setKeepAlive(true, delay: Duration.seconds(30)) }),
+            ("Duration under a second (1 s)", { $0.setKeepAlive(true, delay: Duration.milliseconds(300)) }),
+            ("Duration, off", { $0.setKeepAlive(false, delay: Duration.seconds(1)) }),
+        ]
+        for row in rows {
+            let server = startEchoServer(on: loop)
+            var results: [String] = []
+            _ = loop.rx.connect(host: "127.0.0.1", port: server.address.port).subscribe(onSuccess: { client in
+                _ = row.set(client).subscribe(onCompleted: { results.append("set") }, onError: { results.append("error \($0)") })
+                client.close()
+                _ = row.set(client).subscribe(onError: { results.append(($0 as? UVError)?.name ?? "\($0)") })
+                server.subscription.dispose()
+            })
+            runLoop()
+            XCTAssertEqual(results, ["set", "ENOTCONN"], row.name)
+        }
+    }
 }

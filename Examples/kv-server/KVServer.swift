@@ -136,7 +136,7 @@ struct KVServer: AsyncParsableCommand {
                 .subscribe(onNext: { _ in _ = context.keyspace.sweep() }))
 
         let handler: @Sendable (any ByteStream, Loop, Observable<Void>) -> Completable = { connection, loop, quiesce in
-            Session(id: context.newSessionID(), connection: connection, loop: loop, server: context).serve(quiesce: quiesce)
+            Session(id: context.newSessionID(), connection: connection, loop: loop, server: context, quiesce: quiesce).serve()
         }
         let started: @Sendable (Server) -> Void = { server in
             if server.address.port != 0 {

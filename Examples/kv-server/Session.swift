@@ -7,45 +7,64 @@ import Synchronization
 /// replies of each read in one batch, and keeps the client's pub/sub
 /// subscriptions.
 ///
-/// Everything but `push` runs on the connection's loop thread.
-// @unchecked Sendable: the loop-thread state is touched on the loop thread
-// only; `mailbox` is behind its lock; the rest is immutable.
-final class Session: @unchecked Sendable {
+/// Everything but `push` runs on the connection's loop thread; what changes
+/// there is one `LoopBound<State>`, so every access is checked to be on that
+/// thread (in debug builds). `push` reaches only `mailbox`, behind its lock.
+final class Session: Sendable {
     let id: Int
     let connection: any ByteStream
     let loop: Loop
     let server: ServerContext
 
-    // Unchecked exclusivity: this state is touched on the session's loop
-    // thread only, one command at a time, and never through overlapping
-    // accesses; the runtime's dynamic checks (a `swift_beginAccess` for
-    // each reply appended) would only cost time on every command.
-    @exclusivity(unchecked) private var replies = ReplyBuffer()
-    /// The channels and patterns this client is subscribed to, in the order
-    /// it subscribed (UNSUBSCRIBE without arguments answers in that order).
-    @exclusivity(unchecked) private(set) var channels: [ByteBuffer] = []
-    @exclusivity(unchecked) private(set) var patterns: [ByteBuffer] = []
-    /// QUIT or a protocol error: reply to what came before, then close.
-    @exclusivity(unchecked) private var closing = false
-    /// `true` while the connection is unwritable: more than its high
-    /// watermark of replies wait for a client that pipelines and does not
-    /// read. The rest of the read's commands wait in `held`, and reading is
-    /// paused (the stream's read gate), until the replies drain to the low
-    /// watermark; so a connection holds at most its high watermark of
-    /// replies, one batch and one read's commands, whatever the commands'
-    /// replies weigh.
-    @exclusivity(unchecked) private var holding = false
-    @exclusivity(unchecked) private var held: [RESPFrame] = []
-    /// `connection.rx.writable`'s subscription, while the connection is
-    /// unwritable: made when a write leaves it so (most connections never
-    /// are, and pay for no subscription), let go when it drains.
-    @exclusivity(unchecked) private var writability: Disposable?
+    /// CLIENT REPLY's modes: `skipNext` silences the command after the
+    /// one that set it, which runs in `skipping`.
+    enum ReplyMode {
+        case on, off, skipNext, skipping
+    }
+
+    /// What changes, on the loop thread. Read a field into a local before
+    /// calling out (a call made while `state.value` is being read copies the
+    /// whole state); change a field in place through `state.value.field`.
+    private struct State {
+        /// The server's drain, until `started` subscribes to it.
+        var quiesce: Observable<Void>?
+        /// The server's drain, passed on to `finished`, while serving.
+        var draining: Disposable?
+        var replies = ReplyBuffer()
+        /// The channels and patterns this client is subscribed to, in the
+        /// order it subscribed (UNSUBSCRIBE without arguments answers in
+        /// that order).
+        var channels: [ByteBuffer] = []
+        var patterns: [ByteBuffer] = []
+        /// QUIT or a protocol error: reply to what came before, then close.
+        var closing = false
+        /// `true` while the connection is unwritable: more than its high
+        /// watermark of replies wait for a client that pipelines and does
+        /// not read. The rest of the read's commands wait in `held`, and
+        /// reading is paused (the stream's read gate), until the replies
+        /// drain to the low watermark; so a connection holds at most its
+        /// high watermark of replies, one batch and one read's commands,
+        /// whatever the commands' replies weigh.
+        var holding = false
+        var held: [RESPFrame] = []
+        /// `connection.rx.writable`'s subscription, while the connection is
+        /// unwritable: made when a write leaves it so (most connections
+        /// never are, and pay for no subscription), let go when it drains.
+        var writability: Disposable?
+        var replyMode = ReplyMode.on
+        /// Error replies queued so far.
+        var errorReplies = 0
+        /// When the running command started, in `Keyspace.now()`
+        /// milliseconds.
+        var commandTime: Int64 = 0
+    }
+
+    private let state: LoopBound<State>
+
     /// Signals once the last reply is written, or when the server drains:
     /// reading ends (kept for a late subscriber, so a client refused at
     /// once is closed at once).
     private let finished = AsyncSubject<Void>()
-    /// The server's drain, passed on to `finished`, while serving.
-    @exclusivity(unchecked) private var draining: Disposable?
 
     private struct Mailbox {
         var messages: [ByteBuffer] = []
@@ -55,20 +74,38 @@ final class Session: @unchecked Sendable {
     /// Pub/sub messages on their way from other loops (or this one).
     private let mailbox = Mutex(Mailbox())
 
-    init(id: Int, connection: any ByteStream, loop: Loop, server: ServerContext) {
+    /// A session for `connection`, on `loop`'s thread, that stops reading
+    /// when `quiesce` (the server's drain) emits.
+    init(id: Int, connection: any ByteStream, loop: Loop, server: ServerContext, quiesce: Observable<Void>) {
         self.id = id
         self.connection = connection
         self.loop = loop
         self.server = server
+        // Handed to the loop thread with the state: an Observable is an
+        // immutable description (`ServedConnection` hands it over the same
+        // way). Kept there, `started` reaches it without a closure that
+        // holds it beside `self`.
+        nonisolated(unsafe) let initial = State(quiesce: quiesce)
+        self.state = LoopBound(initial, loop: loop)
     }
 
-    var subscriptionCount: Int { channels.count + patterns.count }
+    /// The channels this client is subscribed to, in the order it
+    /// subscribed. Loop thread.
+    var channels: [ByteBuffer] { state.value.channels }
+    /// The patterns this client is subscribed to, in the order it
+    /// subscribed. Loop thread.
+    var patterns: [ByteBuffer] { state.value.patterns }
+
+    var subscriptionCount: Int {
+        let channels = state.value.channels.count
+        return channels + state.value.patterns.count
+    }
 
     /// The connection's life: read, decode, run, reply, until the client
     /// leaves, QUITs, breaks the protocol or the server drains (`quiesce`).
     /// Completes when reading ends; the replies written by then are flushed
     /// before the connection closes.
-    func serve(quiesce: Observable<Void>) -> Completable {
+    func serve() -> Completable {
         connection.receivedData
             .take(until: finished)
             .do(afterNext: { _ in self.flush() })
@@ -77,17 +114,20 @@ final class Session: @unchecked Sendable {
             .ignoreElements()
             .asCompletable()
             .catch { _ in .empty() } // a reset is a client leaving like any other
-            .do(onSubscribe: { self.started(quiesce: quiesce) }, onDispose: { self.ended() })
+            .do(onSubscribe: { self.started() }, onDispose: { self.ended() })
     }
 
-    private func started(quiesce: Observable<Void>) {
+    private func started() {
         // One subscription to the drain, passed on, rather than a merge of
         // it with `finished` per connection. Released in `ended()`.
-        draining = quiesce.subscribe(onNext: { self.finish() })
+        let quiesce = state.value.quiesce
+        state.value.quiesce = nil
+        let draining = quiesce?.subscribe(onNext: { self.finish() })
+        state.value.draining = draining
         server.clientConnected()
         if server.clientCount > server.maxClients {
             reply(.error("ERR max number of clients reached"))
-            closing = true
+            state.value.closing = true
             flush()
         }
     }
@@ -100,21 +140,25 @@ final class Session: @unchecked Sendable {
     }
 
     private func ended() {
+        let draining = state.value.draining
+        state.value.draining = nil
         draining?.dispose()
-        draining = nil
+        let writability = state.value.writability
+        state.value.writability = nil
         writability?.dispose()
-        writability = nil
-        held = []
+        state.value.held = []
+        let channels = state.value.channels
+        let patterns = state.value.patterns
+        state.value.channels = []
+        state.value.patterns = []
         for channel in channels { server.pubSub.unsubscribe(self, channel: channel) }
         for pattern in patterns { server.pubSub.unsubscribe(self, pattern: pattern) }
-        channels = []
-        patterns = []
         server.clientDisconnected()
     }
 
     private func handle(_ frame: RESPFrame) {
-        guard !holding else {
-            held.append(frame)
+        guard !state.value.holding else {
+            state.value.held.append(frame)
             return
         }
         run(frame)
@@ -123,44 +167,48 @@ final class Session: @unchecked Sendable {
     /// After a write: a connection left unwritable holds the commands that
     /// follow, and its writability is watched until it drains.
     private func holdIfUnwritable() {
-        guard !holding, !connection.isWritable, !connection.isClosed else { return }
-        holding = true
-        guard writability == nil else { return }
+        guard !state.value.holding, !connection.isWritable, !connection.isClosed else { return }
+        state.value.holding = true
+        guard state.value.writability == nil else { return }
         // Released when the connection drains, or in `ended()`.
-        writability = connection.writability.subscribe(onNext: { writable in self.writabilityChanged(writable) })
+        let writability = connection.writability.subscribe(onNext: { writable in self.writabilityChanged(writable) })
+        state.value.writability = writability
     }
 
     /// Runs the held commands when the connection turns writable, until
     /// their replies make it unwritable again; stops watching once it
     /// stays writable.
     private func writabilityChanged(_ writable: Bool) {
-        guard writable, holding else { return }
-        holding = false
+        guard writable, state.value.holding else { return }
+        state.value.holding = false
         var index = 0
-        while index < held.count, !holding {
-            run(held[index])
+        while index < state.value.held.count, !state.value.holding {
+            let frame = state.value.held[index]
+            run(frame)
             index += 1
         }
-        held.removeFirst(index)
-        holding = holding || !held.isEmpty
+        state.value.held.removeFirst(index)
+        let holding = state.value.holding || !state.value.held.isEmpty
+        state.value.holding = holding
         flush()
         if !holding {
+            let writability = state.value.writability
+            state.value.writability = nil
             writability?.dispose()
-            writability = nil
         }
     }
 
     private func run(_ frame: RESPFrame) {
-        guard !closing else { return }
+        guard !state.value.closing else { return }
         switch frame {
         case .command(let arguments):
             Commands.run(arguments, in: self)
             commandDone()
         case .protocolError(let message):
             reply(.error("ERR Protocol error: ", .raw(message)))
-            closing = true
+            state.value.closing = true
         }
-        if replies.byteCount >= server.replyBatchLimit { flush() }
+        if state.value.replies.byteCount >= server.replyBatchLimit { flush() }
     }
 
     /// Queues a reply; it is written with the others of this read. Under
@@ -168,60 +216,57 @@ final class Session: @unchecked Sendable {
     /// confirmations, which Redis sends whatever CLIENT REPLY says).
     func reply(_ reply: Reply, always: Bool = false) {
         if case .errorLine = reply {
-            errorReplies &+= 1
+            state.value.errorReplies &+= 1
         }
-        guard always || replyMode == .on else { return }
-        replies.append(reply)
+        guard always || state.value.replyMode == .on else { return }
+        state.value.replies.append(reply)
     }
-
-    /// CLIENT REPLY's modes: `skipNext` silences the command after the
-    /// one that set it, which runs in `skipping`.
-    enum ReplyMode {
-        case on, off, skipNext, skipping
-    }
-
-    @exclusivity(unchecked) private var replyMode = ReplyMode.on
 
     /// CLIENT REPLY ON, OFF or SKIP (ignored while OFF, as Redis does).
     func replies(_ mode: ReplyMode) {
-        if mode == .skipNext, replyMode == .off { return }
-        replyMode = mode
+        if mode == .skipNext, state.value.replyMode == .off { return }
+        state.value.replyMode = mode
     }
 
     /// After each command: a SKIP set by it silences the next one; the one
     /// silenced by it is done.
     func commandDone() {
-        switch replyMode {
-        case .skipNext: replyMode = .skipping
-        case .skipping: replyMode = .on
+        switch state.value.replyMode {
+        case .skipNext: state.value.replyMode = .skipping
+        case .skipping: state.value.replyMode = .on
         case .on, .off: break
         }
     }
 
     /// Error replies queued so far: how a command that failed is told from
-    /// one that succeeded (`kv_commands_failed`).
-    private(set) var errorReplies = 0
+    /// one that succeeded (`kv_commands_failed`). Loop thread.
+    var errorReplies: Int { state.value.errorReplies }
+
     /// When the running command started, in `Keyspace.now()` milliseconds:
-    /// the time its keyspace operations judge expiry by.
-    var commandTime: Int64 = 0
+    /// the time its keyspace operations judge expiry by. Loop thread.
+    var commandTime: Int64 {
+        get { state.value.commandTime }
+        set { state.value.commandTime = newValue }
+    }
 
     /// After this command's reply, stop reading and close the connection.
     func closeAfterReply() {
-        closing = true
+        state.value.closing = true
     }
 
     /// Writes the replies queued so far, as one (vectored) write. After QUIT
     /// or a protocol error, this is the last write: reading ends, and the
     /// connection closes once it is flushed.
     private func flush() {
-        if !replies.isEmpty {
-            write(replies.take())
+        if !state.value.replies.isEmpty {
+            let replies = state.value.replies.take()
+            write(replies)
             if connection.writeQueueSize > server.outputLimit {
                 Console.error("kv-server: client \(id) is not reading its replies (more than \(server.outputLimit) bytes queued); closing it")
                 connection.close()
             }
         }
-        if closing {
+        if state.value.closing {
             finish()
         }
     }
@@ -235,29 +280,29 @@ final class Session: @unchecked Sendable {
     // MARK: Pub/sub
 
     func subscribe(channel: ByteBuffer) {
-        if !channels.contains(channel) {
-            channels.append(ByteBuffer(channel))
+        if !state.value.channels.contains(channel) {
+            state.value.channels.append(ByteBuffer(channel))
             server.pubSub.subscribe(self, channel: channel)
         }
     }
 
     func unsubscribe(channel: ByteBuffer) -> Bool {
-        guard let index = channels.firstIndex(of: channel) else { return false }
-        channels.remove(at: index)
+        guard let index = state.value.channels.firstIndex(of: channel) else { return false }
+        state.value.channels.remove(at: index)
         server.pubSub.unsubscribe(self, channel: channel)
         return true
     }
 
     func subscribe(pattern: ByteBuffer) {
-        if !patterns.contains(pattern) {
-            patterns.append(ByteBuffer(pattern))
+        if !state.value.patterns.contains(pattern) {
+            state.value.patterns.append(ByteBuffer(pattern))
             server.pubSub.subscribe(self, pattern: pattern)
         }
     }
 
     func unsubscribe(pattern: ByteBuffer) -> Bool {
-        guard let index = patterns.firstIndex(of: pattern) else { return false }
-        patterns.remove(at: index)
+        guard let index = state.value.patterns.firstIndex(of: pattern) else { return false }
+        state.value.patterns.remove(at: index)
         server.pubSub.unsubscribe(self, pattern: pattern)
         return true
     }

@@ -99,15 +99,27 @@ private final class DecodeFrames<Decoder: FrameDecoder>: Producer<Decoder.Frame>
     }
 }
 
+/// One subscription of `decodeFrames`: an operator's sink, as RxCore's are.
+///
+/// Its state is not loop-thread state, so it is not a `LoopBound`:
+/// `decodeFrames` works on any `Observable<ByteBuffer>`, whose events may
+/// come on any thread (a subject fed by a test or a worker thread, a
+/// transform's output), and the sink has no loop to check against. What
+/// makes its unchecked fields safe is the Rx grammar, as for RxCore's sinks
+/// (`Scan`'s accumulator): a source delivers one event at a time, never two
+/// at once, so the fields are touched by one event's delivery at a time;
+/// and no two accesses overlap, since a source that emits again from inside
+/// a frame's observer (re-entrantly, on the same thread) finds `isDecoding`
+/// and only leaves its bytes in `pending`, outside the access to
+/// `decoder` that is running. `@unchecked Sendable` for the same reason.
 private final class DecodeFramesSink<Decoder: FrameDecoder, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable
 where Observer.Element == Decoder.Frame {
     typealias Element = ByteBuffer
 
-    // Unchecked exclusivity: these are touched only by the subscription's
-    // event delivery, which the grammar serialises, and never through
-    // overlapping accesses (an event from inside a frame's observer finds
-    // `isDecoding` and leaves the decoder alone); the runtime's dynamic
-    // checks (two `swift_beginAccess` calls per frame) would only cost time.
+    // Unchecked exclusivity: safe by the grammar (see the type's
+    // documentation); the runtime's dynamic checks would cost two
+    // `swift_beginAccess` calls per frame, since `decoder` stays accessed
+    // while a frame's observer runs.
 
     /// Changed in place, so that what it keeps (a buffer, an array) is
     /// held once and grows without a copy.

@@ -17,20 +17,26 @@ public struct FuzzInput {
         let all = Array(UnsafeBufferPointer(start: data, count: size))
         choice = all.first ?? 0
         bytes = Array(all.dropFirst())
+        // The read lengths: 1 to 16 bytes, or one read for 0.
+        reads = choice == 0 ? (bytes.isEmpty ? [] : [ByteBuffer(bytes)]) : Self.reads(of: bytes, seed: choice, longest: 16)
+    }
+
+    /// `bytes` cut into reads of 1 to `longest` bytes each, at the places
+    /// `seed` picks (an xorshift sequence): the same seed, the same cuts.
+    public static func reads(of bytes: [UInt8], seed: UInt8, longest: Int) -> [ByteBuffer] {
         var reads: [ByteBuffer] = []
-        var state = UInt64(choice) &* 0x9E37_79B9_7F4A_7C15 | 1
+        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
         var start = 0
         while start < bytes.count {
-            // xorshift: the read lengths, 1 to 16 bytes, or one read for 0.
+            // xorshift: each read's length.
             state ^= state << 13
             state ^= state >> 7
             state ^= state << 17
-            let length = choice == 0 ? bytes.count : Int(state % 16) + 1
-            let end = min(start + length, bytes.count)
+            let end = min(start + Int(state % UInt64(longest)) + 1, bytes.count)
             reads.append(ByteBuffer(Array(bytes[start..<end])))
             start = end
         }
-        self.reads = reads
+        return reads
     }
 
     /// The stream as one read.

@@ -1,3 +1,4 @@
+import FuzzSupport
 import RxUV
 import RxUVHTTP
 
@@ -53,21 +54,7 @@ struct RepeatedRequests {
             at += 4
         }
         self.bytes = bytes
-
-        var reads: [ByteBuffer] = []
-        let longest = [8, 32, 128, 512][Int(seed & 3)]
-        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 | 1
-        var start = 0
-        while start < bytes.count {
-            // xorshift: each read's length.
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            let end = min(start + Int(state % UInt64(longest)) + 1, bytes.count)
-            reads.append(ByteBuffer(bytes[start..<end]))
-            start = end
-        }
-        self.reads = reads
+        reads = FuzzInput.reads(of: bytes, seed: seed, longest: [8, 32, 128, 512][Int(seed & 3)])
     }
 
     /// `request` as it is (`how` 0), with the byte at `position` replaced

@@ -207,8 +207,13 @@ public final class UDPSocket: ReactiveCompatible, UVUDPTarget, Sendable {
 
 extension UDPSocket: LoopConfined {
     /// `.close`: closes the socket (`close()`, on the loop thread).
-    package func runOnLoopThread(_ step: LoopStep) {
-        assert(step == .close, "UDPSocket: no step \(step)")
+    package func runOnLoopThread(_ step: HandleStep) {
+        switch step {
+        case .close: closeOnLoopThread()
+        }
+    }
+
+    private func closeOnLoopThread() {
         closedFlag.store(true, ordering: .releasing)
         guard handle.isOpen else { return }
         handle.close()

@@ -151,7 +151,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
 
     // Inlined into `start` and `dispose`, where the step is a constant.
     @inline(__always)
-    final func runOnLoopThread(_ step: LoopStep) {
+    final func runOnLoopThread(_ step: SubscriptionStep) {
         switch step {
         case .open:
             guard !isDisposed || Self.opensWhenDisposed else { return }
@@ -163,8 +163,6 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
         case .close:
             releaseOwned()
             didRelease()
-        default:
-            assertionFailure("HandleSink: no step \(step)")
         }
     }
 

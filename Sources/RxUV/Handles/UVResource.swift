@@ -29,8 +29,9 @@ class UVResource: LoopConfined, @unchecked Sendable {
     func release() {}
 
     /// `.close`: `release()`, asked from another thread.
-    final func runOnLoopThread(_ step: LoopStep) {
-        assert(step == .close, "\(Self.self): no step \(step)")
-        release()
+    final func runOnLoopThread(_ step: HandleStep) {
+        switch step {
+        case .close: release()
+        }
     }
 }

@@ -263,10 +263,11 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         queue.enqueue(.closure(work), onLoopThread: isOnLoopThread)
     }
 
-    /// The one door to the loop thread, for a loop-confined object's step:
-    /// runs `target.runOnLoopThread(step)` now when called there, otherwise
-    /// queues the step as one typed item (the target and the step, no
-    /// closure) and wakes the loop. Every hop of the bridge (a subscription
+    /// The one door to the loop thread, for a loop-confined object's step,
+    /// one of its own vocabulary (`Target.Step`): runs
+    /// `target.runOnLoopThread(step)` now when called there, otherwise
+    /// queues the step as one typed item (the target and the step packed,
+    /// no closure) and wakes the loop. Every hop of the bridge (a subscription
     /// opening or closing what it owns, a stream closing, a server placing
     /// a connection) comes through here or through `enter(_:)` for a
     /// closure; `execute` is the same queue without the shortcut. Returns
@@ -276,12 +277,12 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// directly on the loop thread.
     @inline(__always)
     @discardableResult
-    package func enter<Target: LoopConfined>(_ target: Target, _ step: LoopStep) -> Bool {
+    package func enter<Target: LoopConfined>(_ target: Target, _ step: Target.Step) -> Bool {
         if isOnLoopThread {
             target.runOnLoopThread(step)
             return true
         }
-        return enqueue(.step(target, step))
+        return enqueue(.step(target, step.packed))
     }
 
     /// The one door, for work that is a closure: runs `work` now when called

@@ -182,12 +182,11 @@ final class ProcessCore: UVProcessTarget, UVTimerTarget, @unchecked Sendable {
 
 extension ProcessCore: LoopConfined {
     /// `.childReleased`, `.outputStarted` and `.outputEnded`.
-    func runOnLoopThread(_ step: LoopStep) {
+    func runOnLoopThread(_ step: ProcessCoreStep) {
         switch step {
         case .childReleased: childReleased()
         case .outputStarted: outputStarted()
         case .outputEnded: outputEnded()
-        default: assertionFailure("ProcessCore: no step \(step)")
         }
     }
 }

@@ -624,14 +624,13 @@ package enum StreamLifetime: Sendable {
 extension StreamConnection: LoopConfined {
     /// `.closeStream`: closes as `close(_:)` was asked to; `.holdReading`:
     /// holds reading back or lets it go (`holdReading(_:)`).
-    package func runOnLoopThread(_ step: LoopStep) {
+    package func runOnLoopThread(_ step: StreamStep) {
         switch step {
         case .holdReading(true): pauseReading(for: .demand)
         case .holdReading(false): resumeReading(for: .demand)
         case .closeStream(.afterWrites): closeGracefully()
         case .closeStream(.now): closeNow()
         case .closeStream(.reset): closeNow(reset: true)
-        default: assertionFailure("StreamConnection: no step \(step)")
         }
     }
 }

@@ -26,7 +26,7 @@
 ///   `UVFileSystemPollTarget`), its `LoopTimer` (`UVTimerTarget`), its
 ///   `Acceptor` (`AcceptorTarget`), or, where several subscriptions share
 ///   one handle, the owner of that handle: a stream's reader
-///   (`StreamReader`, handed each read by the `StreamConnection`, itself
+///   (`ByteStreamReader`, handed each read by the `StreamConnection`, itself
 ///   the `uv_stream_t`'s `UVStreamTarget`) and a UDP socket's receiver
 ///   (`UDPReceiver`).
 ///

@@ -1,4 +1,4 @@
-import RxCore
+@_spi(Bridge) import RxCore
 
 /// The face of a connected byte stream, apart from what carries it: what a
 /// TCP connection, a Unix-domain connection, a terminal and a child's pipes
@@ -31,7 +31,23 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
 
     /// The bytes the peer sends, one `ByteBuffer` per read: what `rx.data`
     /// returns. Completes at end of input; errors with the read's error.
+    /// The default implementation subscribes a reader with
+    /// `beginReading(_:)` (on the loop thread, at once there) and ends it
+    /// with `endReading(_:)` when disposed.
     var receivedData: Observable<ByteBuffer> { get }
+
+    /// Makes `reader` the stream's one reader: from now on it hears each
+    /// read (`received`), the end of each read's handling
+    /// (`readComplete`), and the end of reading (`ended`), on the loop
+    /// thread. A reader that comes while another reads ends at once with
+    /// `EBUSY`; one on a closed stream with `ENOTCONN` (or the error the
+    /// stream failed with). Loop thread.
+    func beginReading(_ reader: any ByteStreamReader)
+
+    /// Stops telling `reader`, if it is the stream's reader: reading stops,
+    /// and a stream whose life is its reading closes after its writes.
+    /// Loop thread.
+    func endReading(_ reader: any ByteStreamReader)
 
     /// The stream's writability: what `rx.writable` returns.
     var writability: Observable<Bool> { get }
@@ -46,24 +62,18 @@ public protocol ByteStream: AnyObject, Sendable, ReactiveCompatible {
     /// that reads now and ends with it.
     func holdReading(_ held: Bool)
 
-    /// Writes `bytes` when subscribed; completes when they are written.
-    func write(_ bytes: ByteBuffer) -> Completable
-
-    /// Writes `bytes` now, as a subscription to `write(_:)` would, and tells
-    /// `observer` how the write ended (`completed`, or its error), with no
-    /// `Completable` made or subscribed: for code that writes on every
-    /// message and keeps one observer for all its writes (a server's
-    /// responses, an `async` writer, a TLS stream's records). Called on the
-    /// loop thread, a write the kernel takes at once is told before this
-    /// returns; from another thread it is subscribed as `write(_:)`, which
-    /// is also the default for a stream that does not implement this.
-    /// Returns what stops the notification: the
-    /// write itself cannot be taken back.
-    func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never
-
-    /// Writes `buffers` in order, as one write; completes when every byte is
-    /// written.
-    func write(_ buffers: [ByteBuffer]) -> Completable
+    /// The one write primitive: writes `payload` now, in order behind the
+    /// writes made before, and tells `observer` how the write ended
+    /// (`completed` once the bytes are handed on, or the error). A write
+    /// the stream hands on at once is told before this returns. While the
+    /// stream's reader handles a read (between `received` and the end of
+    /// `readComplete`), writes after the first are held and go out
+    /// together, as one write, when the handling ends. Returns what stops
+    /// the notification: the write itself cannot be taken back. Loop
+    /// thread: every other write of the face (`write(_:)`, its `notifying:`
+    /// form from any thread, `write(_ buffers:)`, a file's chunks) comes
+    /// here through `LoopStart`.
+    func startWrite<Observer: ObserverType>(_ payload: StreamWritePayload, notifying observer: Observer) -> Disposable where Observer.Element == Never
 
     /// Half-closes the stream when subscribed: after the queued writes, the
     /// peer sees end of input; reading continues.
@@ -121,10 +131,48 @@ public enum StreamCloseMode: Sendable, Hashable {
 }
 
 extension ByteStream {
-    /// `write(_:)` subscribed with `observer`: for a stream with no faster
-    /// way.
+    /// Writes `bytes` when subscribed; completes when they are handed on
+    /// (a libuv stream: `uv_try_write`, else when `uv_write` reports them
+    /// done), in order behind the writes made before. Fails with `ENOTCONN`
+    /// on a closed stream, `ECANCELED` when it closes first, or the
+    /// stream's write error (`EPIPE`, `ECONNRESET`), on the loop thread.
+    /// Subscribed on the loop thread, the write starts during `subscribe`
+    /// (and a write handed on at once completes there); from another
+    /// thread it starts through the loop's door. Disposing only stops the
+    /// notification: the write cannot be taken back.
+    public func write(_ bytes: ByteBuffer) -> Completable {
+        Completable(raw: ByteStreamWrite(stream: self, payload: .one(bytes)))
+    }
+
+    /// Writes `buffers` in order, as one write (a libuv stream: one
+    /// vectored write, with no copy; TLS: their records in one transport
+    /// write); completes when every byte is handed on. Otherwise as
+    /// `write(_:)` for one `ByteBuffer`.
+    public func write(_ buffers: [ByteBuffer]) -> Completable {
+        Completable(raw: ByteStreamWrite(stream: self, payload: .many(buffers)))
+    }
+
+    /// Writes `bytes` now, as a subscription to `write(_:)` would, and tells
+    /// `observer` how the write ended, with no `Completable` made or
+    /// subscribed: for code that writes on every message and keeps one
+    /// observer for all its writes (a server's responses, an `async`
+    /// writer). On the loop thread this is `startWrite(.one(bytes),
+    /// notifying:)`; from another thread the write starts through the
+    /// loop's door. Returns what stops the notification: the write itself
+    /// cannot be taken back.
     public func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never {
-        write(bytes).asObservable().subscribe(observer)
+        LoopStart.start(
+            on: loop, notifying: observer,
+            here: { startWrite(.one(bytes), notifying: $0) },
+            elsewhere: { ByteStreamWrite(stream: self, payload: .one(bytes)) })
+    }
+
+    /// The bytes the peer sends (`rx.data`), for a stream with no reading
+    /// of its own: a reader subscribed with
+    /// `beginReading(_:)` on the loop thread, forwarding each read as an
+    /// element; disposing it ends the reading (`endReading(_:)`).
+    public var receivedData: Observable<ByteBuffer> {
+        ByteStreamRead(stream: self)
     }
 
     /// Closes the stream now (`close(.now)`). Safe from any thread, any

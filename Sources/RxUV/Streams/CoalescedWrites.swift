@@ -1,7 +1,10 @@
 import RxCore
 import Synchronization
 
-/// The writes a stream's reader makes while it handles one read. The first
+/// The writes a stream's reader makes while it handles one read (from its
+/// `received` to the end of its `readComplete`): the face's one write
+/// coalescing, which a stream layered on this one (TLS) inherits, since
+/// its reader's writes reach this stream during this stream's handling. The first
 /// goes out at once, as any write does (a read answered with one write, an
 /// echo, costs nothing more); those after it are held, in order, and written
 /// together, as one vectored write, when the handling ends
@@ -18,7 +21,7 @@ struct CoalescedWrites {
         let payload: StreamWritePayload
         let observer: any ObserverType<Never>
         /// Set when the write's subscription is disposed, from any thread.
-        let cancellation: HeldWriteCancellation
+        let cancellation: WriteNotification
     }
 
     /// `true` while the reader handles a read and writes after the first
@@ -55,8 +58,8 @@ struct CoalescedWrites {
     }
 
     /// Holds a write; returns what its disposable sets.
-    mutating func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> HeldWriteCancellation {
-        let cancellation = HeldWriteCancellation()
+    mutating func hold(_ payload: StreamWritePayload, for observer: any ObserverType<Never>) -> WriteNotification {
+        let cancellation = WriteNotification()
         writes.append(Write(payload: payload, observer: observer, cancellation: cancellation))
         heldBytes += payload.count
         return cancellation
@@ -71,10 +74,10 @@ struct CoalescedWrites {
     }
 }
 
-/// Whether a held write's subscription was disposed: set by its disposable
-/// from any thread, read when the write's outcome is told (which may be
-/// after the batch went to `uv_write`).
-final class HeldWriteCancellation: Disposable {
+/// Whether a write's notification was stopped: set by its disposable from
+/// any thread, read when the write's outcome is told (a held write's, which
+/// may be after its batch went to `uv_write`, or a queued write's).
+final class WriteNotification: Disposable {
     private let cancelled = Atomic<Bool>(false)
 
     /// `true` once disposed: the subscriber is not told.

@@ -39,7 +39,7 @@ extension StreamConnection {
             _ = try systemCall("shutdown", address: peerDescription) { Glibc.shutdown(socket, Int32(SHUT_WR)) }
             if let reader {
                 detachReader()
-                reader.end(nil)
+                reader.ended(nil)
             }
             state.value.lingering = LingeringClose()
             handle.target = self

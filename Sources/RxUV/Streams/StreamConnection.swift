@@ -44,7 +44,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
 
     /// What only the loop thread touches.
     struct State {
-        var reader: StreamReader?
+        var reader: (any ByteStreamReader)?
         /// The last small read's storage, reused by the next read once
         /// released.
         var spareReadStorage = ByteBuffer.SpareStorage(keepLimit: StreamConnection.spareReadLimit)
@@ -78,7 +78,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     final var handle: UVStream {
         owned.resource
     }
-    var reader: StreamReader? {
+    var reader: (any ByteStreamReader)? {
         get { state.value.reader }
         set { state.value.reader = newValue }
     }
@@ -152,46 +152,42 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// Reads up to this size leave their storage for the next read to reuse.
     fileprivate static let spareReadLimit = 4096
 
-    /// Writes `bytes` when subscribed; completes when libuv reports the write
-    /// done, errors with the `UVError` it reports (`EPIPE`, `ECONNRESET`,
-    /// `ECANCELED` if the stream closed first, `ENOTCONN` if it was closed
-    /// already), with the operation and the peer's address. The write cannot
-    /// be taken back: disposing only stops the notification. Events arrive
-    /// on the loop thread.
-    ///
-    /// Subscribed on the loop thread with nothing queued, the bytes go to the
-    /// kernel at once (`uv_try_write`) and the Completable completes during
-    /// `subscribe`, without a request; what the kernel does not take is
-    /// queued with `uv_write`, in order behind earlier writes. While the
-    /// stream's reader handles a read (inside its `rx.data` `onNext`), only
-    /// the first write goes out at once: the ones after it are held and go
-    /// out together, in one write call, when the handling ends, and complete
-    /// then; a `shutdown()` or `close(.afterWrites)` made meanwhile goes
-    /// after them.
-    public final func write(_ bytes: ByteBuffer) -> Completable {
-        Completable(raw: StreamWrite(stream: self, payload: .one(bytes)))
-    }
-
-    /// Writes `bytes` as `write(_:)` does when subscribed, and tells
-    /// `observer` the outcome, on the loop thread: there, the bytes go to
-    /// the kernel (or are held for the read's handling, or queued) before
-    /// this returns, through the same steps as a subscription, with no
-    /// `Completable`; from another thread, `write(_:)` is subscribed.
-    /// Disposing the result only stops the notification.
-    public final func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never {
-        guard loop.isOnLoopThread else {
-            return write(bytes).asObservable().subscribe(observer)
+    /// The stream's write primitive (`ByteStream.startWrite`), on the loop
+    /// thread: with nothing queued, the bytes go to the kernel at once
+    /// (`uv_try_write`) and `observer` is told before this returns; what
+    /// the kernel does not take is queued with `uv_write`, in order behind
+    /// earlier writes, and told when libuv reports it done. While the
+    /// stream's reader handles a read, only the first write goes out at
+    /// once: the ones after it are held and go out together, in one write
+    /// call, when the handling ends (after the reader's `readComplete`),
+    /// and are told then; a `shutdown()` or `close(.afterWrites)` made
+    /// meanwhile goes after them. Errors: the `UVError` libuv reports
+    /// (`EPIPE`, `ECONNRESET`), `ECANCELED` if the stream closes first,
+    /// `ENOTCONN` if it was closed already, with the operation and the
+    /// peer's address. Disposing the result only stops the notification.
+    public final func startWrite<Observer: ObserverType>(_ payload: StreamWritePayload, notifying observer: Observer) -> Disposable where Observer.Element == Never {
+        if holdsNextWrite() {
+            return hold(payload, for: observer)
         }
-        return StreamWrite.start(stream: self, payload: .one(bytes), observer)
-    }
-
-    /// Writes `buffers` in order, as one vectored write: one `uv_try_write`,
-    /// then for what the kernel did not take one `uv_write` with a
-    /// `uv_buf_t` per buffer, so a header and a body go out without being
-    /// copied together. Completes when every byte is written; otherwise as
-    /// `write(_:)` for one `ByteBuffer`.
-    public final func write(_ buffers: [ByteBuffer]) -> Completable {
-        Completable(raw: StreamWrite(stream: self, payload: .many(buffers)))
+        switch writeAtOnce(payload) {
+        case .written:
+            observer.onCompleted()
+            return Disposables.create()
+        case .failed(let error):
+            observer.on(.error(error))
+            return Disposables.create()
+        case .mustQueue(let offset):
+            let notification = WriteNotification()
+            queueWrite(payload, from: offset) { error in
+                guard !notification.isCancelled else { return }
+                if let error {
+                    observer.on(.error(error))
+                } else {
+                    observer.onCompleted()
+                }
+            }
+            return notification
+        }
     }
 
     /// Sends the bytes `range` of `file`, in order behind the writes made
@@ -401,6 +397,8 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     /// outcome, in order. With `holdingOn` (a batch past the high
     /// watermark), the read's later writes are held again. Loop thread.
     final func flushCoalesced(holdingOn: Bool = false) {
+        // Most reads are answered with one write or none: nothing held.
+        guard !state.value.writes.held.writes.isEmpty else { return }
         // A flush inside a handling (a graceful close, a shutdown) stops
         // holding: writes chained on these go out at once from here on.
         guard let (payload, batch) = state.value.writes.takeHeld(holdingOn: holdingOn) else { return }
@@ -463,16 +461,18 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
     }
 
-    /// Starts delivering reads to `reader`, the one sink of this stream's
-    /// reads (the handle's target is this stream while it reads); one
-    /// reader at a time.
-    final func beginReading(_ reader: StreamReader) {
+    /// Makes `reader` the stream's one reader (`uv_read_start`; the
+    /// handle's target is this stream while it reads): it hears each read,
+    /// the end of each read's handling, and the end of reading, on the loop
+    /// thread. A second reader ends at once with `EBUSY`; one on a closed
+    /// or closing stream with `ENOTCONN`. Loop thread.
+    public final func beginReading(_ reader: any ByteStreamReader) {
         guard self.reader == nil else {
-            reader.end(error(.busy, "StreamConnection.data (another subscriber is reading)"))
+            reader.ended(error(.busy, "StreamConnection.data (another subscriber is reading)"))
             return
         }
         guard handle.isOpen, !state.value.writes.closesWhenDrained else {
-            reader.end(error(.notConnected, "StreamConnection.data"))
+            reader.ended(error(.notConnected, "StreamConnection.data"))
             return
         }
         self.reader = reader
@@ -484,9 +484,10 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         }
     }
 
-    /// Ends the read subscription of `reader`: stops reading and closes the
-    /// stream once the queued writes are flushed.
-    final func endReading(_ reader: StreamReader) {
+    /// Ends the reading of `reader`, if it is the stream's reader: stops
+    /// reading (`uv_read_stop`) and, for a stream whose life is its
+    /// reading, closes it once the queued writes are flushed. Loop thread.
+    public final func endReading(_ reader: any ByteStreamReader) {
         guard self.reader === reader else { return }
         detachReader()
         if lifetime == .readSubscription {
@@ -545,7 +546,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
         // stream has closed.
         if let reader {
             detachReader()
-            reader.end(nil)
+            reader.ended(nil)
         }
         writabilitySignal.complete()
         let onClosed = state.value.onClosed
@@ -556,7 +557,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
     private func failReader(_ error: UVError) {
         let reader = self.reader
         detachReader()
-        reader?.end(error)
+        reader?.ended(error)
         closeNow()
     }
 
@@ -591,6 +592,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             // together, in one write, once it is handled.
             state.value.writes.held.handling(true)
             reader.received(received)
+            reader.readComplete()
             state.value.writes.held.handling(false)
             flushCoalesced()
         } else if state.value.lingering != nil {
@@ -600,7 +602,7 @@ public class StreamConnection: ByteStream, UVStreamTarget, @unchecked Sendable {
             handle.stopReading()
             let reader = self.reader
             detachReader()
-            reader?.end(nil)
+            reader?.ended(nil)
             if lifetime == .readSubscription {
                 closeGracefully()
             }

@@ -1,20 +1,9 @@
 @_spi(Bridge) import RxCore
 
-/// The receiving end of a stream's reads: the one sink the stream hands each
-/// read to. `StreamConnection` calls it on the loop thread, one reader at a
-/// time.
-protocol StreamReader: AnyObject {
-    /// One read's bytes.
-    func received(_ bytes: ByteBuffer)
-    /// The end of reading: `nil` at EOF or when the stream closed, else the
-    /// error. Nothing follows.
-    func end(_ error: UVError?)
-}
-
 /// A subscription that reads a stream: the stream's reader, forwarding each
 /// read as an element, with no `Event` or closure on the way. Disposing it ends the read, and the stream closes once its
 /// queued writes are flushed. Subclasses say which stream (`open()`).
-class StreamReadingSink<Observer: ObserverType>: HandleSink<Observer>, StreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
+class StreamReadingSink<Observer: ObserverType>: HandleSink<Observer>, ByteStreamReader, @unchecked Sendable where Observer.Element == ByteBuffer {
     /// The stream read from, once opened. Loop-thread state.
     final var stream: StreamConnection?
 
@@ -30,6 +19,14 @@ class StreamReadingSink<Observer: ObserverType>: HandleSink<Observer>, StreamRea
 
     final func received(_ bytes: ByteBuffer) {
         forwardNext(bytes)
+    }
+
+    final func ended(_ error: (any Error)?) {
+        if let error {
+            forwardError(error)
+        } else {
+            forwardCompleted()
+        }
     }
 }
 

@@ -54,7 +54,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
 
     /// A write (or a half-close) made before the handshake ended.
     private enum HeldWrite {
-        case write(TLSWritePayload, PendingTLSWrite)
+        case write(StreamWritePayload, PendingTLSWrite)
         case shutdown(Completion)
     }
 
@@ -67,22 +67,13 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         /// that is not `.closed`.
         var engine: TLSEngine?
         var phase: Phase = .handshaking
-        var reader: (any TLSStreamReading)?
+        var reader: (any ByteStreamReader)?
         /// The reader's consumer has no room (`holdReading(true)`).
         var demandHeld = false
         /// Whether this stream holds the transport's reading back.
         var transportHeld = false
         /// Writes made before the handshake ended.
         var held: [HeldWrite] = []
-        /// Writes encrypted and not yet handed to the transport.
-        var unflushed: [PendingTLSWrite] = []
-        /// Inside the transport's read handling: writes wait for its end,
-        /// to go out as one.
-        var handling = false
-        /// A write went to the transport during this handling: the ones
-        /// after it wait for the handling's end, to go out as one (the
-        /// first goes at once, as a plain stream's does).
-        var wroteThisHandling = false
         var handshakeWaiters: [HandshakeWaiter] = []
         var closeAfterHandshake = false
         var shutdownSent = false
@@ -96,8 +87,9 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     private let lifetime: StreamLifetime
     private let closedFlag = Atomic<Bool>(false)
     private let heldBytes = Atomic<Int>(0)
-    /// The subscription to the transport's reads: disposed when the stream
-    /// finishes, or when it is released (from whichever thread).
+    /// Ends this stream's reading of its transport (`endReading`, on the
+    /// loop thread): disposed when the stream finishes, or when it is
+    /// released (from whichever thread).
     private let transportReading = SingleAssignmentDisposable()
     /// The handshake's deadline: disposed when the handshake ends, the
     /// stream finishes, or it is released (so a stream given up during its
@@ -181,12 +173,6 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         }
     }
 
-    /// The peer's plaintext, one `ByteBuffer` per batch of records read
-    /// (`rx.data`). One subscriber at a time (a second fails with `EBUSY`).
-    public var receivedData: Observable<ByteBuffer> {
-        TLSRead(stream: self)
-    }
-
     /// The stream's writability (`rx.writable`): the transport's, and
     /// `false` while more than `highWatermark` bytes of plaintext wait for
     /// the handshake.
@@ -202,33 +188,6 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// (`false`): the transport stops reading while held.
     public func holdReading(_ held: Bool) {
         loop.enter(self, .holdReading(held))
-    }
-
-    /// Encrypts `bytes` and writes them when subscribed; completes when the
-    /// transport has written the records. Before the handshake ends the
-    /// bytes are held. Fails with `ENOTCONN` on a closed stream, `ECANCELED`
-    /// when it closes first, `EPIPE` after `shutdown()`, the `TLSError` of a
-    /// failed connection, or the transport's write error. Disposing only
-    /// stops the notification.
-    public func write(_ bytes: ByteBuffer) -> Completable {
-        Completable(raw: TLSWrite(stream: self, payload: .one(bytes)))
-    }
-
-    /// Encrypts `bytes` and writes them now, as `write(_:)` does when
-    /// subscribed, and tells `observer` the outcome, on the loop thread,
-    /// with no `Completable`; from another thread, `write(_:)` is
-    /// subscribed. Disposing the result only stops the notification.
-    public func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never {
-        guard loop.isOnLoopThread else {
-            return write(bytes).asObservable().subscribe(observer)
-        }
-        return write(.one(bytes), for: observer)
-    }
-
-    /// Encrypts `buffers` in order and writes them as one transport write;
-    /// see `write(_:)` for one buffer.
-    public func write(_ buffers: [ByteBuffer]) -> Completable {
-        Completable(raw: TLSWrite(stream: self, payload: .many(buffers)))
     }
 
     /// Sends `close_notify` after the queued writes, then half-closes the
@@ -322,7 +281,9 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
                     return Disposables.create()
                 })
         }
-        transportReading.setDisposable(transport.receivedData.subscribe(TransportReader(self)))
+        let reader = TransportReader(self, transport: transport)
+        transport.beginReading(reader)
+        transportReading.setDisposable(reader)
         guard state.value.phase == .handshaking, state.value.engine?.role == .client else { return }
         advanceHandshake()
         flush()
@@ -334,15 +295,12 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         case .next(let bytes):
             guard state.value.phase != .closed, let engine = state.value.engine else { return }
             engine.feed(bytes)
-            state.value.handling = true
-            state.value.wroteThisHandling = false
             if state.value.phase == .handshaking {
                 advanceHandshake()
             }
             if state.value.phase == .established {
                 deliver()
             }
-            state.value.handling = false
             flush()
         case .completed:
             transportEnded()
@@ -370,7 +328,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
             updateHeldWritability()
             for write in held {
                 switch write {
-                case .write(let payload, let pending): _ = self.write(payload, for: pending)
+                case .write(let payload, let pending): _ = startWrite(payload, notifying: pending)
                 case .shutdown(let completion): halfClose(completion)
                 }
             }
@@ -382,8 +340,17 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     }
 
     /// Hands the reader what plaintext the records fed so far hold, in
-    /// batches as large as the loop's read buffer.
+    /// batches as large as the loop's read buffer, then tells it the read's
+    /// handling is over (`readComplete`): inside the transport's read, so
+    /// what the reader writes meanwhile is held by the transport and goes
+    /// out with the rest of that read's writes, as one transport write.
     private func deliver() {
+        var told: (any ByteStreamReader)?
+        defer {
+            if let told, told === state.value.reader {
+                told.readComplete()
+            }
+        }
         while state.value.phase == .established, let reader = state.value.reader, !state.value.demandHeld,
             let engine = state.value.engine
         {
@@ -405,6 +372,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
                         memory.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[..<filled]))
                         return filled
                     }
+                told = reader
                 reader.received(plaintext)
             }
             switch outcome {
@@ -433,13 +401,17 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         transport.holdReading(hold)
     }
 
-    /// Takes a write in (loop thread): held before the handshake ends,
-    /// encrypted after it. With nothing else waiting, outside a read's
-    /// handling or as its first write, the records go to the transport at
-    /// once and its write's end is this write's end; otherwise the write
-    /// waits, in a `PendingTLSWrite`, for the flush that carries its
-    /// records. Returns what stops the notification.
-    func write<Observer: ObserverType>(_ payload: TLSWritePayload, for observer: Observer) -> Disposable where Observer.Element == Never {
+    /// The stream's write primitive (`ByteStream.startWrite`), on the loop
+    /// thread: before the handshake ends the plaintext is held, and goes
+    /// out, in order, when it ends; after it, the bytes are encrypted at
+    /// once and their records handed to the transport as one write, whose
+    /// end is this write's end. Inside the transport's read handling, the
+    /// transport holds the records after its first write and sends them
+    /// with the rest of that read's writes. Fails with `ENOTCONN` on a
+    /// closed stream, `ECANCELED` when it closes first, `EPIPE` after
+    /// `shutdown()`, the `TLSError` of a failed connection, or the
+    /// transport's write error. Disposing only stops the notification.
+    public func startWrite<Observer: ObserverType>(_ payload: StreamWritePayload, notifying observer: Observer) -> Disposable where Observer.Element == Never {
         switch state.value.phase {
         case .closed:
             observer.on(.error(closedError("TLS write")))
@@ -461,27 +433,16 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
                 fail(error)
                 return Disposables.create()
             }
-            if (state.value.handling && state.value.wroteThisHandling) || !state.value.unflushed.isEmpty {
-                let pending = PendingTLSWrite(observer)
-                state.value.unflushed.append(pending)
-                if !state.value.handling {
-                    flush()
-                }
-                return pending
-            }
-            if state.value.handling {
-                state.value.wroteThisHandling = true
-            }
             guard let ciphertext = engine.takeOutput() else {
                 observer.on(.completed)
                 return Disposables.create()
             }
-            return transport.write(ciphertext, notifying: observer)
+            return transport.startWrite(.one(ciphertext), notifying: observer)
         }
     }
 
     /// Encrypts every buffer of `payload`; the error of the first that fails.
-    private func encrypt(_ payload: TLSWritePayload, with engine: TLSEngine) -> TLSError? {
+    private func encrypt(_ payload: StreamWritePayload, with engine: TLSEngine) -> TLSError? {
         switch payload {
         case .one(let buffer):
             return engine.write(buffer)?.at(peerDescription)
@@ -513,30 +474,12 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         }
     }
 
-    /// Hands the transport what OpenSSL wrote for the peer, as one write;
-    /// the writes encrypted into it end with it.
+    /// Hands the transport what OpenSSL wrote for the peer on its own (a
+    /// handshake flight, an alert, `close_notify`), as one write nobody
+    /// waits for: its failure ends the stream through its read side.
     private func flush() {
-        guard let ciphertext = state.value.engine?.takeOutput() else {
-            // Nothing to send (empty writes): they are done.
-            let waiting = state.value.unflushed
-            state.value.unflushed.removeAll(keepingCapacity: true)
-            waiting.forEach { $0.on(.completed) }
-            return
-        }
-        // The list is emptied before the transport is asked: a write that
-        // ends at once may make the next one.
-        switch state.value.unflushed.count {
-        case 0:
-            _ = transport.write(ciphertext, notifying: UnwatchedTransportWrite())
-        case 1:
-            let waiting = state.value.unflushed[0]
-            state.value.unflushed.removeAll(keepingCapacity: true)
-            _ = transport.write(ciphertext, notifying: waiting)
-        default:
-            let waiting = PendingTLSWrites(writes: state.value.unflushed)
-            state.value.unflushed = []
-            _ = transport.write(ciphertext, notifying: waiting)
-        }
+        guard let ciphertext = state.value.engine?.takeOutput() else { return }
+        _ = transport.startWrite(.one(ciphertext), notifying: UnwatchedTransportWrite())
     }
 
     private func awaitHandshake(_ waiter: HandshakeWaiter) {
@@ -551,14 +494,18 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         state.value.handshakeWaiters.removeAll { $0 === waiter }
     }
 
-    /// Takes `reader` as the one reader (loop thread); a second gets `EBUSY`.
-    func beginReading(_ reader: any TLSStreamReading) {
+    /// Makes `reader` the stream's one reader: it hears the plaintext once
+    /// the handshake is done, the end of each batch's handling, and the end
+    /// of reading (`close_notify`, or the failure). A second reader ends at
+    /// once with `EBUSY`; one on a closed stream with its failure or
+    /// `ENOTCONN`. Loop thread.
+    public func beginReading(_ reader: any ByteStreamReader) {
         guard state.value.reader == nil else {
-            reader.end(UVError(code: .busy, operation: "TLSStream.data (another subscriber is reading)", address: peerDescription))
+            reader.ended(UVError(code: .busy, operation: "TLSStream.data (another subscriber is reading)", address: peerDescription))
             return
         }
         guard state.value.phase != .closed else {
-            reader.end(state.value.failure ?? UVError(code: .notConnected, operation: "TLSStream.data", address: peerDescription))
+            reader.ended(state.value.failure ?? UVError(code: .notConnected, operation: "TLSStream.data", address: peerDescription))
             return
         }
         state.value.reader = reader
@@ -566,9 +513,10 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
         flush()
     }
 
-    /// The subscription of `reader` ended (loop thread): reading stops, and
-    /// a stream on its own closes after its writes.
-    func endReading(_ reader: any TLSStreamReading) {
+    /// Stops telling `reader`, if it is the stream's reader: the transport
+    /// stops reading, and a stream on its own closes after its writes
+    /// (with `close_notify`). Loop thread.
+    public func endReading(_ reader: any ByteStreamReader) {
         guard state.value.reader === reader else { return }
         state.value.reader = nil
         state.value.demandHeld = false
@@ -584,7 +532,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     private func peerClosed() {
         let reader = state.value.reader
         state.value.reader = nil
-        reader?.end(nil)
+        reader?.ended(nil)
         if lifetime == .readSubscription {
             closeGracefully()
         }
@@ -642,9 +590,7 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
     /// transport closes.
     private func fail(_ error: any Error, transport mode: StreamCloseMode = .afterWrites) {
         guard state.value.phase != .closed else { return }
-        let heard =
-            state.value.reader != nil || !state.value.handshakeWaiters.isEmpty || !state.value.held.isEmpty
-            || !state.value.unflushed.isEmpty
+        let heard = state.value.reader != nil || !state.value.handshakeWaiters.isEmpty || !state.value.held.isEmpty
         state.value.failure = error
         finish(closeNotify: false, transport: mode, error: error)
         if !heard {
@@ -678,16 +624,12 @@ public final class TLSStream: ByteStream, LoopConfined, @unchecked Sendable {
             case .shutdown(let completion): completion(cancelled)
             }
         }
-        // Left only when the transport is reset: nothing more goes out.
-        let unflushed = state.value.unflushed
-        state.value.unflushed = []
-        unflushed.forEach { $0.on(.error(cancelled)) }
         let waiters = state.value.handshakeWaiters
         state.value.handshakeWaiters = []
         waiters.forEach { $0.completion(error ?? UVError(code: .cancelled, operation: "TLS handshake", address: peerDescription)) }
         let reader = state.value.reader
         state.value.reader = nil
-        reader?.end(error)
+        reader?.ended(error)
         heldWritability.complete()
         transport.close(mode)
         transportReading.dispose()
@@ -723,16 +665,32 @@ final class HandshakeWaiter: Sendable {
     }
 }
 
-/// The transport's reads, to the TLS stream that reads it: not retained, so
-/// a stream nobody holds goes away (and stops reading its transport).
-private final class TransportReader: ObserverType, @unchecked Sendable {
+/// The TLS stream's reader of its transport: not retained by it, so a
+/// stream nobody holds goes away (and stops reading its transport).
+/// Disposing it (from any thread) ends its reading of the transport.
+// @unchecked Sendable: `stream` is read on the loop thread only (the
+// transport calls its reader there); `transport` is immutable.
+private final class TransportReader: ByteStreamReader, Disposable, @unchecked Sendable {
     private weak var stream: TLSStream?
+    private let transport: any ByteStream
 
-    init(_ stream: TLSStream) {
+    init(_ stream: TLSStream, transport: any ByteStream) {
         self.stream = stream
+        self.transport = transport
     }
 
-    func on(_ event: Event<ByteBuffer>) {
-        stream?.transportEvent(event)
+    func received(_ bytes: ByteBuffer) {
+        stream?.transportEvent(.next(bytes))
+    }
+
+    func ended(_ error: (any Error)?) {
+        stream?.transportEvent(error.map { .error($0) } ?? .completed)
+    }
+
+    /// Ends the reading of the transport, on the loop thread (at once
+    /// there): the transport lets go of this reader.
+    func dispose() {
+        let transport = self.transport
+        transport.loop.enter { [self] in transport.endReading(self) }
     }
 }

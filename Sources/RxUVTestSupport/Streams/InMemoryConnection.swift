@@ -32,7 +32,6 @@ final class InMemoryConnection: Sendable {
     let options: InMemoryStreamOptions
     let state: LoopBound<InMemoryConnectionState>
     let flags = [InMemoryEndFlags(), InMemoryEndFlags()]
-    private let readerIDs = Atomic<Int>(0)
 
     init(loop: Loop, options: InMemoryStreamOptions) {
         self.loop = loop
@@ -55,33 +54,28 @@ final class InMemoryConnection: Sendable {
         UVError(code: code, operation: "InMemoryStream.\(operation)", address: peerName(end))
     }
 
-    /// A number for the next reader, from any thread.
-    func newReaderID() -> Int {
-        readerIDs.wrappingAdd(1, ordering: .relaxed).newValue
-    }
-
     // MARK: Reading
 
-    /// `observer` becomes `end`'s reader: `EBUSY` while another reads,
+    /// `reader` becomes `end`'s reader: `EBUSY` while another reads,
     /// `ENOTCONN` once the end is closed or closing. Loop thread.
-    func beginReading(_ end: InMemoryEnd, id: Int, _ observer: AnyObserver<ByteBuffer>) {
+    func beginReading(_ end: InMemoryEnd, _ reader: any ByteStreamReader) {
         if state.value[end].reader != nil {
-            observer.onError(error(.busy, "data (another subscriber is reading)", end))
+            reader.ended(error(.busy, "data (another subscriber is reading)", end))
             return
         }
         guard state.value[end].isOpen, !state.value[end].closesAfterWrites else {
-            observer.onError(error(.notConnected, "data", end))
+            reader.ended(error(.notConnected, "data", end))
             return
         }
-        state.value[end].reader = InMemoryReader(id: id, observer: observer)
+        state.value[end].reader = reader
         state.value[end].readingHeld = false
         scheduleTurn()
     }
 
-    /// The reader `id` of `end` stopped reading (disposed): the bytes not
-    /// read wait for the next reader. Loop thread.
-    func endReading(_ end: InMemoryEnd, id: Int) {
-        guard state.value[end].reader?.id == id else { return }
+    /// `reader`, if it is `end`'s reader, stopped reading (disposed): the
+    /// bytes not read wait for the next reader. Loop thread.
+    func endReading(_ end: InMemoryEnd, _ reader: any ByteStreamReader) {
+        guard state.value[end].reader === reader else { return }
         state.value[end].reader = nil
         state.value[end].readingHeld = false
     }
@@ -253,7 +247,7 @@ final class InMemoryConnection: Sendable {
         // stream's order.
         let cancel = error(.cancelled, "write", end)
         for told in cancelled { told.tell(cancel) }
-        reader?.observer.onCompleted()
+        reader?.ended(nil)
         flags(end).writability.complete()
         let failure = error(gone, "write", peer)
         for told in peerFailed { told.tell(failure) }
@@ -311,8 +305,8 @@ final class InMemoryConnection: Sendable {
                 guard let inputEnd = state.value[end].inputEnd else { return }
                 state.value[end].reader = nil
                 switch inputEnd {
-                case .end: reader.observer.onCompleted()
-                case .reset: reader.observer.onError(error(.connectionReset, "data", end))
+                case .end: reader.ended(nil)
+                case .reset: reader.ended(error(.connectionReset, "data", end))
                 }
                 return
             }
@@ -327,7 +321,8 @@ final class InMemoryConnection: Sendable {
                 state.value[end].inbound.removeFirst()
             }
             state.value[end].inboundBytes -= piece.count
-            reader.observer.onNext(piece)
+            reader.received(piece)
+            reader.readComplete()
         }
     }
 }

@@ -19,9 +19,6 @@ struct InMemoryConnectionState {
     /// A delivery turn (`InMemoryConnection.deliveryTurn`) is queued on
     /// the loop.
     var turnScheduled = false
-    /// The next reader's number, so a disposed subscription detaches only
-    /// its own reader.
-    var nextReaderID = 0
 
     subscript(end: InMemoryEnd) -> InMemoryEndState {
         get { ends[end.rawValue] }
@@ -33,7 +30,7 @@ struct InMemoryConnectionState {
 /// One end's state, on the loop thread.
 struct InMemoryEndState {
     /// The one reader (`receivedData`'s subscriber), if any.
-    var reader: InMemoryReader?
+    var reader: (any ByteStreamReader)?
     /// The reader's consumer has no room (`holdReading(true)`).
     var readingHeld = false
     /// Bytes the peer handed on, not yet read, in order (one piece per
@@ -66,12 +63,6 @@ enum InMemoryInputEnd {
     case end
     /// The peer reset: the read fails.
     case reset
-}
-
-/// The subscriber of an end's `receivedData`.
-struct InMemoryReader {
-    let id: Int
-    let observer: AnyObserver<ByteBuffer>
 }
 
 /// A write waiting to be handed on: what is left of its bytes, and whom to

@@ -90,16 +90,18 @@ public final class InMemoryStream: ByteStream {
 
     // MARK: Reading
 
-    /// The bytes the peer writes (`rx.data`), one `ByteBuffer` per read, on
-    /// the loop thread; completes at end of input or when this end closes,
-    /// fails with `ECONNRESET` when the peer resets. One subscriber at a
-    /// time (`EBUSY`); `ENOTCONN` once closed.
-    public var receivedData: Observable<ByteBuffer> {
-        Observable.create { [connection, end] observer in
-            let id = connection.newReaderID()
-            connection.loop.enter { connection.beginReading(end, id: id, observer) }
-            return Disposables.create { connection.loop.enter { connection.endReading(end, id: id) } }
-        }
+    /// Makes `reader` this end's one reader (what `rx.data`'s subscription
+    /// does): it hears each read, with `readComplete` after each, and the
+    /// end of input (`nil`), or `ECONNRESET` when the peer resets. `EBUSY`
+    /// while another reads; `ENOTCONN` once closed. Loop thread.
+    public func beginReading(_ reader: any ByteStreamReader) {
+        connection.beginReading(end, reader)
+    }
+
+    /// Stops telling `reader`, if it is this end's reader: what it did not
+    /// read waits for the next reader; the end stays open. Loop thread.
+    public func endReading(_ reader: any ByteStreamReader) {
+        connection.endReading(end, reader)
     }
 
     /// Holds the current reader's reading back (`true`) or lets it go
@@ -112,28 +114,18 @@ public final class InMemoryStream: ByteStream {
 
     // MARK: Writing
 
-    /// Writes `bytes` now, as a subscription to `write(_:)` would, and tells
-    /// `observer` how it ended: on the loop thread, a write the peer's
-    /// buffer takes whole is told before this returns. Disposing the result
-    /// stops the notification only.
-    public func write<Observer: ObserverType>(_ bytes: ByteBuffer, notifying observer: Observer) -> Disposable where Observer.Element == Never {
+    /// The write primitive, on the loop thread: hands `payload` on to the
+    /// peer's receive buffer (as one read for the peer) and tells
+    /// `observer` once its last byte is handed on, before this returns
+    /// when the buffer takes it whole. Disposing the result stops the
+    /// notification only.
+    public func startWrite<Observer: ObserverType>(_ payload: StreamWritePayload, notifying observer: Observer) -> Disposable where Observer.Element == Never {
         let told = InMemoryWriteObserver(AnyObserver(observer))
-        let (connection, end) = (connection, end)
-        loop.enter { connection.write(end, bytes, told) }
-        return told.cancellation
-    }
-
-    /// Writes `bytes` when subscribed; completes when the last byte is
-    /// handed on to the peer (see the type's rules for its errors).
-    public func write(_ bytes: ByteBuffer) -> Completable {
-        Completable.create { [self] observer in
-            write(bytes, notifying: InMemoryWriteObserver.forwarding(to: observer))
+        switch payload {
+        case .one(let bytes): connection.write(end, bytes, told)
+        case .many(let buffers): connection.write(end, ByteBuffer(concatenating: buffers), told)
         }
-    }
-
-    /// Writes `buffers` in order, as one write (one read for the peer).
-    public func write(_ buffers: [ByteBuffer]) -> Completable {
-        write(ByteBuffer(concatenating: buffers))
+        return told.cancellation
     }
 
     /// Half-closes this end when subscribed: once its queued writes are

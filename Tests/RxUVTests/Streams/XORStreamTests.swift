@@ -23,8 +23,50 @@ private final class XORStream: ForwardingStream, @unchecked Sendable {
         let key = self.key
         return inner.receivedData.map { bytes in ByteBuffer(bytes.map { $0 ^ key }) }
     }
-    override func write(_ bytes: ByteBuffer) -> Completable { inner.write(xored(bytes)) }
-    override func write(_ buffers: [ByteBuffer]) -> Completable { inner.write(buffers.map(xored)) }
+    override func startWrite<Observer: ObserverType>(_ payload: StreamWritePayload, notifying observer: Observer) -> Disposable where Observer.Element == Never {
+        switch payload {
+        case .one(let bytes): inner.startWrite(.one(xored(bytes)), notifying: observer)
+        case .many(let buffers): inner.startWrite(.many(buffers.map(xored)), notifying: observer)
+        }
+    }
+
+    /// Readers of the inner stream that XOR what it reads, by the reader
+    /// they read for. Loop thread.
+    private var readers: [ObjectIdentifier: XORReader] = [:]
+
+    override func beginReading(_ reader: any ByteStreamReader) {
+        let xoring = XORReader(reader, key: key)
+        readers[ObjectIdentifier(reader)] = xoring
+        inner.beginReading(xoring)
+    }
+
+    override func endReading(_ reader: any ByteStreamReader) {
+        guard let xoring = readers.removeValue(forKey: ObjectIdentifier(reader)) else { return }
+        inner.endReading(xoring)
+    }
+}
+
+/// Reads the inner stream of an `XORStream` for one of its readers.
+private final class XORReader: ByteStreamReader {
+    let outer: any ByteStreamReader
+    let key: UInt8
+
+    init(_ outer: any ByteStreamReader, key: UInt8) {
+        self.outer = outer
+        self.key = key
+    }
+
+    func received(_ bytes: ByteBuffer) {
+        outer.received(ByteBuffer(bytes.map { $0 ^ key }))
+    }
+
+    func readComplete() {
+        outer.readComplete()
+    }
+
+    func ended(_ error: (any Error)?) {
+        outer.ended(error)
+    }
 }
 
 /// The stream face proven with a second implementation: a `Server` on two

@@ -17,9 +17,12 @@ class ForwardingStream: ByteStream, @unchecked Sendable {
     var loop: Loop { inner.loop }
     var receivedData: Observable<ByteBuffer> { inner.receivedData }
     var writability: Observable<Bool> { inner.writability }
+    func beginReading(_ reader: any ByteStreamReader) { inner.beginReading(reader) }
+    func endReading(_ reader: any ByteStreamReader) { inner.endReading(reader) }
     func holdReading(_ held: Bool) { inner.holdReading(held) }
-    func write(_ bytes: ByteBuffer) -> Completable { inner.write(bytes) }
-    func write(_ buffers: [ByteBuffer]) -> Completable { inner.write(buffers) }
+    func startWrite<Observer: ObserverType>(_ payload: StreamWritePayload, notifying observer: Observer) -> Disposable where Observer.Element == Never {
+        inner.startWrite(payload, notifying: observer)
+    }
     func shutdown() -> Completable { inner.shutdown() }
     func close(_ mode: StreamCloseMode) { inner.close(mode) }
     var highWatermark: Int {

@@ -6,20 +6,21 @@
 /// with no sink, no `SinkDisposer` and no closure; from another thread a
 /// sink takes it through the loop's door and forwards its end. Subclasses
 /// say what the work is (`start(_:)`).
-package class LoopStart: Producer<Never> {
+class LoopStart: Producer<Never> {
     /// The loop whose thread the work starts on.
-    package final let loop: Loop
+    final let loop: Loop
 
     /// Work on `loop`'s thread.
-    package init(loop: Loop) {
+    init(loop: Loop) {
         self.loop = loop
     }
 
     /// Starts the work and tells `observer` its end (completed, or an
-    /// error), before returning when it ends at once. Returns what stops
-    /// the notification (the work itself may not be taken back). Loop
+    /// error), before returning when it ends at once. Returns what
+    /// disposing the subscription disposes: the notification (a write,
+    /// which cannot be taken back), or the work (a file send). Loop
     /// thread. Every subclass implements it.
-    package func start<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
+    func start<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
         preconditionFailure("\(type(of: self)) does not implement start(_:)")
     }
 
@@ -27,7 +28,7 @@ package class LoopStart: Producer<Never> {
     /// before it reached the loop thread: `true` for a side effect that a
     /// caller cannot take back once asked for (a write keeps its place
     /// among the others).
-    package class var startsWhenDisposed: Bool {
+    class var startsWhenDisposed: Bool {
         false
     }
 
@@ -36,7 +37,7 @@ package class LoopStart: Producer<Never> {
     /// made); from another thread the `LoopStart` that `elsewhere` makes is
     /// subscribed. Returns what stops the notification.
     @inline(__always)
-    package static func start<Observer: ObserverType>(
+    static func start<Observer: ObserverType>(
         on loop: Loop, notifying observer: Observer, here: (Observer) -> Disposable, elsewhere: () -> LoopStart
     ) -> Disposable where Observer.Element == Never {
         if loop.isOnLoopThread {
@@ -45,12 +46,12 @@ package class LoopStart: Producer<Never> {
         return elsewhere().subscribe(observer)
     }
 
-    override package final func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
+    override final func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
         guard loop.isOnLoopThread else { return nil }
         return start(observer)
     }
 
-    override package final func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    override final func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
         let sink = LoopStartSink(work: self, observer: observer, cancel: cancel)
         sink.start("LoopStart")
         return (sink: sink, subscription: Disposables.create())
@@ -59,11 +60,14 @@ package class LoopStart: Producer<Never> {
 
 /// Work started from another thread: it starts on the loop thread through
 /// the door (`HandleSink.start`, a typed step, no closure) and its end is
-/// forwarded unless the subscription was disposed first. It owns nothing:
-/// disposing stops the notification.
+/// forwarded unless the subscription was disposed first. It owns no
+/// handle: disposing disposes what the work's start returned (a write's
+/// notification; a file send, which stops after its chunk in flight).
 private final class LoopStartSink<Observer: ObserverType>: HandleSink<Observer>, ObserverType, @unchecked Sendable
 where Observer.Element == Never {
     private let work: LoopStart
+    /// What the work's start returned, until released. Loop thread.
+    private var started: Disposable?
 
     init(work: LoopStart, observer: Observer, cancel: SinkDisposer) {
         self.work = work
@@ -72,7 +76,19 @@ where Observer.Element == Never {
 
     override func open() throws(UVError) {
         guard !isDisposed || type(of: work).startsWhenDisposed else { return }
-        _ = work.start(self)
+        let started = work.start(self)
+        if isDisposed {
+            // Ended during its start (or disposed meanwhile): released
+            // already.
+            started.dispose()
+        } else {
+            self.started = started
+        }
+    }
+
+    override func didRelease() {
+        started?.dispose()
+        started = nil
     }
 
     override class var opensWhenDisposed: Bool {

@@ -17,12 +17,13 @@
 /// The file is read on the loop thread, as nginx reads without `aio`: fast
 /// for a file in the page cache, a wait on the disk otherwise.
 ///
-/// Subscribed on the loop thread, the first offers to the direct path are
-/// made during the subscribe: a range it takes whole (a file in the page
-/// cache to a socket with room, the common case of a server's response)
-/// completes before `subscribe` returns, with no sink and no
-/// `SinkDisposer`; what it does not take goes on in a sink from there.
-final class FileSend: Producer<Never> {
+/// A `LoopStart`: subscribed on the loop thread, the first offers to the
+/// direct path are made during the subscribe, and a range it takes whole
+/// (a file in the page cache to a socket with room, the common case of a
+/// server's response) completes before `subscribe` returns, with no sink;
+/// what it does not take goes on in a sink from there. From another thread
+/// the send starts through the loop's door.
+final class FileSend: LoopStart {
     /// What a stream's direct path did with an offer.
     enum DirectSend {
         /// Sent this many bytes (0: the file ended).
@@ -51,6 +52,7 @@ final class FileSend: Producer<Never> {
         self.file = file
         self.range = range
         self.direct = direct
+        super.init(loop: stream.loop)
     }
 
     /// The Completable of one send: starts on the loop thread when
@@ -60,28 +62,32 @@ final class FileSend: Producer<Never> {
         Completable(raw: FileSend(stream: stream, file: file, range: range, direct: direct))
     }
 
-    // On the loop thread, the direct path is offered the range at once
-    // (the loop thread is where it may run, so this hops nowhere).
-    // Elsewhere `run` makes the sink, whose start goes through the loop's
-    // door.
-    override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
-        guard let direct, range.lowerBound >= 0, stream.loop.isOnLoopThread else { return nil }
+    /// Starts the send on the loop thread: the direct path is offered the
+    /// range at once; what it declines is copied by a sink from there,
+    /// whose disposal stops the send after the chunk in flight.
+    override func start<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
+        guard range.lowerBound >= 0 else {
+            observer.on(.error(UVError(code: .invalidArgument, operation: "sendfile", address: "\(file.path): a range from \(range.lowerBound)")))
+            return Disposables.create()
+        }
         var offset = range.lowerBound
-        let left: DirectPath??
-        do throws(UVError) {
-            left = try offer(from: &offset, to: direct)
-        } catch {
-            observer.on(.error(error))
-            return Disposables.create()
+        var left = direct
+        if let direct {
+            do throws(UVError) {
+                guard let declined = try offer(from: &offset, to: direct) else {
+                    observer.onCompleted()
+                    return Disposables.create()
+                }
+                left = declined
+            } catch {
+                observer.on(.error(error))
+                return Disposables.create()
+            }
         }
-        guard let left else {
-            observer.onCompleted()
-            return Disposables.create()
-        }
-        // The rest is copied (the direct path has just declined it): a sink
-        // goes on from here.
+        // The rest is copied (the direct path, if any, has just declined
+        // it): a sink goes on from here.
         return subscribeSink { cancel in
-            let sink = FileSendSink(send: self, observer: observer, cancel: cancel, from: offset, direct: left, declined: true)
+            let sink = FileSendSink(send: self, observer: observer, cancel: cancel, from: offset, direct: left, declined: direct != nil)
             sink.step()
             return (sink: sink, subscription: Disposables.create())
         }
@@ -106,12 +112,6 @@ final class FileSend: Producer<Never> {
             }
         }
         return nil
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
-        let sink = FileSendSink(send: self, observer: observer, cancel: cancel, from: range.lowerBound, direct: direct, declined: false)
-        sink.start("sendfile")
-        return (sink: sink, subscription: Disposables.create())
     }
 
     /// The error of a file that ends at `offset`, before the range does.
@@ -144,13 +144,6 @@ private final class FileSendSink<Observer: ObserverType>: HandleSink<Observer>, 
         self.direct = direct
         self.declined = declined
         super.init(loop: send.stream.loop, observer: observer, cancel: cancel)
-    }
-
-    override func open() throws(UVError) {
-        guard send.range.lowerBound >= 0 else {
-            throw UVError(code: .invalidArgument, operation: "sendfile", address: "\(send.file.path): a range from \(send.range.lowerBound)")
-        }
-        step()
     }
 
     override func didRelease() {

@@ -15,9 +15,8 @@ import Synchronization
 /// Inlinable, its state usable from inlinable code, so that the module
 /// that iterates a concrete element type (RxUV's `ByteBuffer`s)
 /// specialises it: run unspecialised from another module, every lock and
-/// every `Result` of `Element` asked the runtime for generic metadata,
-/// which made the async echo cost three times the instructions
-/// (Documentation/Benchmarks/2026-11-26-seams-async-tls-http.md).
+/// every `Result` of `Element` asks the runtime for generic metadata (the
+/// figures: Documentation/Benchmarks/2026-11-26-seams-async-tls-http.md).
 @usableFromInline
 package final class AsyncValues<Element>: @unchecked Sendable {
     // @unchecked Sendable: the state is read and written under its lock;

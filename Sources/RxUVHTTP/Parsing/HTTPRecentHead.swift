@@ -13,10 +13,10 @@ import Glibc
 /// the last skips its parsing (the line's, and making swift-http-types'
 /// pseudo-header fields, each value checked again, each an allocation:
 /// most of a small request's head). Once a head repeats both, it is kept
-/// whole, and a head that repeats it costs a comparison of its bytes (on
-/// a 50-byte head, a quarter of the instructions of its parse); a client
-/// whose request lines differ keeps no whole head, so a request that
-/// repeats nothing costs what it would without them.
+/// whole, and a head that repeats it is recognised by a comparison of its
+/// bytes instead of a parse; a client whose request lines differ keeps no
+/// whole head, so a request that repeats nothing is parsed as it would be
+/// without them.
 ///
 /// Only bytes that were parsed and accepted are kept, and only a match of
 /// every byte is taken as a repeat, so what a request decodes to is the

@@ -31,7 +31,7 @@ extension HTTPRequestDecoder {
     }
 
     /// Where `byte` is first in `bytes` from `start` on, found with
-    /// `memchr` (a loop a byte at a time cost ten instructions a byte).
+    /// `memchr`.
     private static func index(of byte: UInt8, in bytes: HeadBytes, from start: Int) -> Int? {
         guard start < bytes.count, let base = bytes.baseAddress,
             let found = memchr(base + start, Int32(byte), bytes.count - start)

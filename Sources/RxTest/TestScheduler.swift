@@ -7,6 +7,8 @@ import RxCore
 /// `simulateProcessingDelay` (the default) work scheduled for "now" runs one
 /// tick later, as in RxTest. `start { ... }` creates the sequence at 100,
 /// subscribes at 200 and disposes at 1000, then runs all scheduled work.
+// @unchecked Sendable: as `VirtualTimeScheduler` (its state under its lock);
+// it adds only immutable fields.
 public final class TestScheduler: VirtualTimeScheduler<TestSchedulerVirtualTimeConverter>, @unchecked Sendable {
     /// The default times of `start`.
     public struct Defaults {

@@ -45,6 +45,8 @@ package struct SanitizerMutex<Value: ~Copyable>: ~Copyable {
     }
 }
 
+// @unchecked Sendable: the value is reached only through `withLock`, under
+// the pthread mutex, as `Synchronization.Mutex` is Sendable.
 extension SanitizerMutex: @unchecked Sendable where Value: ~Copyable {}
 
 /// RxCore's `Mutex` in a TSan build (see `SanitizerMutex`).

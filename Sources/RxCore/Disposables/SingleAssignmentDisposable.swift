@@ -4,6 +4,8 @@ import Synchronization
 ///
 /// Disposing before the assignment disposes the assigned disposable as soon as
 /// it arrives. Assigning twice is a programmer error and traps.
+// @unchecked Sendable: `flags` (atomic) decides which one caller moves
+// `disposable` out, after the one assignment has published it.
 public final class SingleAssignmentDisposable: Cancelable, @unchecked Sendable {
     private let flags = HandOverFlags()
     // Unchecked exclusivity, as in `SinkDisposer`: written once before

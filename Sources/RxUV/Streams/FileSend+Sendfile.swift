@@ -27,9 +27,9 @@ extension FileSend {
                     stream.state.value.lastActivity = stream.loop.clockMilliseconds
                 }
                 return .sent(sent)
-            } catch where error.code == .wouldBlock {
+            } catch  where error.code == .wouldBlock {
                 return .notNow
-            } catch where error.code == .invalidArgument {
+            } catch  where error.code == .invalidArgument {
                 return .unsupported
             }
         }

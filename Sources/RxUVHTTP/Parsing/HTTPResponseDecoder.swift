@@ -49,6 +49,8 @@ public struct HTTPResponseDecoder: FrameDecoder {
     var body: HTTPBodyDecoder
     /// The connection switched protocols: nothing more is HTTP.
     var switched = false
+    /// An interim (1xx) response came, and the final one has not begun.
+    var awaitingFinal = false
 
     /// A decoder of the responses to the requests `pending` holds (and
     /// to those appended to it later), with `limits`: by default those of
@@ -76,9 +78,11 @@ public struct HTTPResponseDecoder: FrameDecoder {
 
     /// The end of the input: the end of a body that the close delimits;
     /// nothing between responses or after a switch of protocols; a
-    /// `truncated` error inside a body.
+    /// `truncated` error inside a body, or after an interim response
+    /// before its final one.
     public mutating func endOfInput() throws -> HTTPClientResponsePart? {
         guard !switched else { return nil }
+        if awaitingFinal { throw HTTPParseError(status: .badGateway, reason: "truncated response: no final response after 1xx") }
         return try Self.asResponseError { try body.endOfInput().map(Self.part) }
     }
 
@@ -116,6 +120,7 @@ public struct HTTPResponseDecoder: FrameDecoder {
         scanner.reset()
         guard let method = pending.first else { throw HTTPParseError(status: .badGateway, reason: "a response with no request pending") }
         let head = try bytes.withHeadBytes { try parseHead($0, method: method) }
+        awaitingFinal = head.isInformational
         switch head.body {
         case .none where head.isInformational: return .head(head)
         case .none: break

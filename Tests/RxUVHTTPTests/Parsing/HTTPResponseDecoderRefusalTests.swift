@@ -122,6 +122,7 @@ final class HTTPResponseDecoderRefusalTests: BridgeTestCase {
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n", "truncated body: chunks missing"),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5", "truncated body"),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX: 1\r\n", "truncated body"),
+            ("HTTP/1.1 100 Continue\r\n\r\n", "truncated response: no final response after 1xx"),
             ("HTTP/1.1 200 OK\r\n\r\npartial or not, the close ends it", nil),
             ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", nil),
             ("HTTP/1.1 101 Switching Protocols\r\n\r\nxyz", nil),

@@ -107,8 +107,12 @@ struct HTTPBodyDecoder {
             return try decodeTrailers(&reader)
         case .untilClose:
             guard reader.readableBytes > 0 else { return nil }
-            try count(UInt64(reader.readableBytes))
-            guard let bytes = reader.readBytes(reader.readableBytes) else { return nil }
+            // Bytes up to the limit are passed on, and the first byte past
+            // it refused, so that what comes before the refusal is the
+            // same however the bytes were cut.
+            let count = min(reader.readableBytes, limits.maxBodyLength - received)
+            try self.count(UInt64(count == 0 ? 1 : count))
+            guard let bytes = reader.readBytes(count) else { return nil }
             return .body(bytes)
         }
     }

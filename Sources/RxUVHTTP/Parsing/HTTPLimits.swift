@@ -1,11 +1,15 @@
-/// How much of a request a decoder takes before it refuses it.
+/// How much of a message a decoder takes before it refuses it: of a
+/// request (`HTTPRequestDecoder`, with the statuses below) or of a response
+/// (`HTTPResponseDecoder`, which refuses with `502 Bad Gateway`).
 public struct HTTPLimits: Sendable, Hashable {
-    /// The longest request line, in bytes; longer: `414 URI Too Long`.
+    /// The longest request line (or a response's status line), in bytes;
+    /// longer: `414 URI Too Long`.
     public var maxRequestLineLength: Int
-    /// The longest head (request line and header section), in bytes;
+    /// The longest head (first line and header section), and the longest
+    /// trailer section, in bytes;
     /// longer: `431 Request Header Fields Too Large`.
     public var maxHeadLength: Int
-    /// The most header fields; more: `431`.
+    /// The most header fields (and trailer fields); more: `431`.
     public var maxHeaderFields: Int
     /// The largest body, in bytes (declared or, chunked, received); larger:
     /// `413 Content Too Large`.

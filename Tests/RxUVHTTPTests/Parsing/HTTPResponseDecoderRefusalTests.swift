@@ -102,6 +102,14 @@ final class HTTPResponseDecoderRefusalTests: BridgeTestCase {
         XCTAssertEqual(
             refusal("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", limits: limits), "body over 10 bytes")
         XCTAssertEqual(refusal("HTTP/1.1 200 OK\r\n\r\n0123456789A", limits: limits), "body over 10 bytes")
+        // A body the close ends, over the limit: the bytes up to it are
+        // passed on however they were cut (found by fuzzing: in one read,
+        // none were).
+        let over = Array("HTTP/1.1 200 OK\r\n\r\n0123456789ABC".utf8)
+        for cut in 0..<over.count {
+            let decoded = decodeResponses(split(over, at: [cut]), limits: limits)
+            XCTAssertEqual(decoded.responses.first?.body, Array("0123456789".utf8), "cut at \(cut)")
+        }
         let trailers = (0..<5).map { "T\($0): x\r\n" }.joined()
         XCTAssertEqual(
             refusal("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\(trailers)\r\n", limits: limits), "over 4 trailer fields")

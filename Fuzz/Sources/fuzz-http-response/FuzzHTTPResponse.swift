@@ -12,7 +12,7 @@ import RxUVHTTP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
-    let limits = HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxHeaderFields: 8, maxBodyLength: 128)
+    let limits = HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxFieldLineLength: 48, maxHeaderFields: 8, maxBodyLength: 128)
     let all: [HTTPRequest.Method] = [.get, .head, .post, .connect]
     let methods = (0..<4).map { all[Int(input.choice >> ($0 * 2)) & 3] }
     // A decoder (and its pending requests) each: they are used up.

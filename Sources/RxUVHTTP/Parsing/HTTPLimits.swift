@@ -9,16 +9,24 @@ public struct HTTPLimits: Sendable, Hashable {
     /// trailer section, in bytes;
     /// longer: `431 Request Header Fields Too Large`.
     public var maxHeadLength: Int
+    /// The longest field line (`name: value`, without its line end) of the
+    /// header or trailer section, in bytes; longer: `431`.
+    public var maxFieldLineLength: Int
     /// The most header fields (and trailer fields); more: `431`.
     public var maxHeaderFields: Int
     /// The largest body, in bytes (declared or, chunked, received); larger:
     /// `413 Content Too Large`.
     public var maxBodyLength: Int
 
-    /// 8 KiB request line, 32 KiB head, 100 fields, 1 MiB body by default.
-    public init(maxRequestLineLength: Int = 8 * 1024, maxHeadLength: Int = 32 * 1024, maxHeaderFields: Int = 100, maxBodyLength: Int = 1 << 20) {
+    /// 8 KiB request line, 32 KiB head, 16 KiB field line, 100 fields,
+    /// 1 MiB body by default.
+    public init(
+        maxRequestLineLength: Int = 8 * 1024, maxHeadLength: Int = 32 * 1024, maxFieldLineLength: Int = 16 * 1024, maxHeaderFields: Int = 100,
+        maxBodyLength: Int = 1 << 20
+    ) {
         self.maxRequestLineLength = maxRequestLineLength
         self.maxHeadLength = maxHeadLength
+        self.maxFieldLineLength = maxFieldLineLength
         self.maxHeaderFields = maxHeaderFields
         self.maxBodyLength = maxBodyLength
     }

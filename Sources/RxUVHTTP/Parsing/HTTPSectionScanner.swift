@@ -19,6 +19,8 @@ struct HTTPSectionScanner {
     private(set) var scanned = 0
     /// The head's first line ended within `maxRequestLineLength`.
     private var sawFirstLine = false
+    /// Where the line being scanned starts, for `maxFieldLineLength`.
+    private var lineStart = 0
 
     init(_ firstLine: FirstLine) {
         self.firstLine = firstLine
@@ -31,6 +33,7 @@ struct HTTPSectionScanner {
     mutating func reset() {
         scanned = 0
         sawFirstLine = false
+        lineStart = 0
     }
 
     /// The length of the head, or of the trailer section (`isHead` false),
@@ -47,9 +50,17 @@ struct HTTPSectionScanner {
                 index = available
                 break
             }
-            if isHead, !sawFirstLine {
-                guard newline <= limits.maxRequestLineLength else { throw firstLineTooLong(limits) }
-                sawFirstLine = true
+            // A newline seen for the first time ends a line: the first
+            // line's limit, or a field line's.
+            if newline >= lineStart {
+                if isHead, !sawFirstLine {
+                    guard newline <= limits.maxRequestLineLength else { throw firstLineTooLong(limits) }
+                    sawFirstLine = true
+                } else {
+                    let end = newline > lineStart && buffer[base + newline - 1] == HTTPSyntax.cr ? newline - 1 : newline
+                    try checkFieldLine(end - lineStart, limits)
+                }
+                lineStart = newline + 1
             }
             // The line after this one is empty: the head ends there.
             // (Its length is checked too: a head that arrives whole in one
@@ -57,11 +68,13 @@ struct HTTPSectionScanner {
             if newline + 1 < available, buffer[base + newline + 1] == HTTPSyntax.lf {
                 try checkHeadLength(newline + 2, limits)
                 sawFirstLine = false
+                lineStart = 0
                 return newline + 2
             }
             if newline + 2 < available, buffer[base + newline + 1] == HTTPSyntax.cr, buffer[base + newline + 2] == HTTPSyntax.lf {
                 try checkHeadLength(newline + 3, limits)
                 sawFirstLine = false
+                lineStart = 0
                 return newline + 3
             }
             if newline + 2 >= available {
@@ -76,6 +89,11 @@ struct HTTPSectionScanner {
         if isHead, !sawFirstLine, available > limits.maxRequestLineLength {
             throw firstLineTooLong(limits)
         }
+        // A field line not ended yet, already past its limit (a CR may
+        // still come to end it).
+        if !isHead || sawFirstLine {
+            try checkFieldLine(available - lineStart - 1, limits)
+        }
         scanned = max(available - 1, 0)
         try checkHeadLength(available, limits)
         return nil
@@ -86,6 +104,17 @@ struct HTTPSectionScanner {
         case .request: HTTPParseError(status: .uriTooLong, reason: "request line over \(limits.maxRequestLineLength) bytes")
         case .status: HTTPParseError(status: .uriTooLong, reason: "status line over \(limits.maxRequestLineLength) bytes")
         }
+    }
+
+    /// The line from `lineStart`, `length` bytes long so far, is checked.
+    /// A line over the limit shows it once `maxFieldLineLength + 2` of its
+    /// bytes are there; if the head is over its own limit by then, that is
+    /// the error, as it would be when the bytes come one by one: the
+    /// verdict is the same however they arrive.
+    private func checkFieldLine(_ length: Int, _ limits: HTTPLimits) throws {
+        guard length > limits.maxFieldLineLength else { return }
+        try checkHeadLength(lineStart + limits.maxFieldLineLength + 2, limits)
+        throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "field line over \(limits.maxFieldLineLength) bytes")
     }
 
     private func checkHeadLength(_ length: Int, _ limits: HTTPLimits) throws {

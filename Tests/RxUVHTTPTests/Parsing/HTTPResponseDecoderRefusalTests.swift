@@ -110,6 +110,19 @@ final class HTTPResponseDecoderRefusalTests: BridgeTestCase {
             let decoded = decodeResponses(split(over, at: [cut]), limits: limits)
             XCTAssertEqual(decoded.responses.first?.body, Array("0123456789".utf8), "cut at \(cut)")
         }
+        // A field line over its limit, in the head or the trailers; the
+        // head's limit first when the head passes it before the line does.
+        let fieldLimits = HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxFieldLineLength: 40, maxHeaderFields: 4, maxBodyLength: 10)
+        let longField = "X: " + String(repeating: "v", count: 38)
+        XCTAssertEqual(refusal("HTTP/1.1 200 OK\r\n\(longField)\r\n\r\n", limits: fieldLimits), "field line over 40 bytes")
+        XCTAssertEqual(refusal("HTTP/1.1 200 OK\r\n\(longField)\n\n", limits: fieldLimits), "field line over 40 bytes")
+        XCTAssertEqual(refusal("HTTP/1.1 200 OK\r\n\(longField.dropLast())\r\nContent-Length: 0\r\n\r\n", limits: fieldLimits), nil)
+        XCTAssertEqual(refusal("HTTP/1.1 200 OK\r\n\(longField)", limits: fieldLimits), "truncated head", "not known over yet")
+        XCTAssertEqual(refusal("HTTP/1.1 200 OK\r\n\(longField)v", limits: fieldLimits), "field line over 40 bytes")
+        XCTAssertEqual(
+            refusal("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\(longField)\r\n\r\n", limits: fieldLimits), "field line over 40 bytes")
+        let padding = (0..<6).map { "P\($0): \(String(repeating: "p", count: 30))\r\n" }.joined()
+        XCTAssertEqual(refusal("HTTP/1.1 200 OK\r\n\(padding)\(longField)\r\n\r\n", limits: fieldLimits), "head over 256 bytes")
         let trailers = (0..<5).map { "T\($0): x\r\n" }.joined()
         XCTAssertEqual(
             refusal("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\(trailers)\r\n", limits: limits), "over 4 trailer fields")
@@ -145,7 +158,7 @@ final class HTTPResponseDecoderRefusalTests: BridgeTestCase {
     /// number of times (no rescans from the start as bytes arrive), and
     /// the head is taken.
     func testMaximalHead_OneByteAtATime_ScannedOnce() throws {
-        let limits = HTTPLimits(maxHeadLength: 32 * 1024, maxHeaderFields: 1000, maxBodyLength: .max)
+        let limits = HTTPLimits(maxHeadLength: 32 * 1024, maxFieldLineLength: 32 * 1024, maxHeaderFields: 1000, maxBodyLength: .max)
         var text = "HTTP/1.1 200 OK\r\n"
         var index = 0
         while text.utf8.count < limits.maxHeadLength - 40 {

@@ -181,7 +181,7 @@ let package = Package(
                 logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
-            exclude: ["Parsing/h11-differential.py"],
+            exclude: ["Parsing/h11-differential.py", "Parsing/h11-response-differential.py"],
             swiftSettings: traceResources
         ),
 

@@ -45,6 +45,13 @@ let package = Package(
             "fuzz-http",
             [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVHTTP", package: "RxUV")]
         ),
+        // The HTTP/1.1 response decoder (the client's): the same parts
+        // and failure however the stream is cut, the parts in their
+        // grammar, every refusal a 502.
+        fuzzer(
+            "fuzz-http-response",
+            [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVHTTP", package: "RxUV")]
+        ),
         // The HTTP decoder's recent head: one decoder against a new
         // decoder for each request, on requests sent again and again.
         fuzzer(

@@ -9,7 +9,7 @@ import RxUVHTTP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
-    let limits = HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxHeaderFields: 8, maxBodyLength: 128)
+    let limits = HTTPLimits(maxRequestLineLength: 64, maxHeadLength: 256, maxFieldLineLength: 48, maxHeaderFields: 8, maxBodyLength: 128)
     let split = HTTPRequestDecoder(limits: limits).decodeAll(input.reads)
     let whole = HTTPRequestDecoder(limits: limits).decodeAll(input.whole)
     let requests = normalized(split.frames)

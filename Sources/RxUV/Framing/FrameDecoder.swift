@@ -30,6 +30,15 @@ public protocol FrameDecoder {
     /// dropped them all). By default the same as `decode(_:)`.
     mutating func decodeLast(_ reader: inout ByteBuffer.Reader) throws -> Frame?
 
+    /// At the end of the stream, once every byte was read: the frame the
+    /// end itself makes, or `nil` for none; throws when the stream ended
+    /// where the decoder still waited for bytes it had no way to ask for
+    /// before (a message that its end delimits ends here; one whose
+    /// declared length was not reached is truncated). Called once, after
+    /// `decodeLast` took what was left. By default `nil`: for most
+    /// decoders, an end between frames is a clean end.
+    mutating func endOfInput() throws -> Frame?
+
     /// Reads every whole frame at the front of `reader`, handing each to
     /// `deliver` in order, until more bytes are needed or `deliver` returns
     /// `false`; throws as `decode(_:)` does. What the framing operator calls
@@ -60,6 +69,11 @@ extension FrameDecoder {
     public mutating func decodeLast(_ reader: inout ByteBuffer.Reader) throws -> Frame? {
         try decode(&reader)
     }
+
+    /// `nil`: an end between frames is a clean end.
+    public mutating func endOfInput() throws -> Frame? {
+        nil
+    }
 }
 
 extension ObservableType where Element == ByteBuffer {
@@ -71,8 +85,9 @@ extension ObservableType where Element == ByteBuffer {
     /// the next buffer arrives (into room that grows by doubling, so a long
     /// frame in many small reads is copied a bounded number of times per
     /// byte). Completes when the source completes and the bytes left make
-    /// whole frames; fails with `FramingError.truncatedFrame` when they do
-    /// not, with the decoder's error on bad input, and with the source's
+    /// whole frames (and the decoder's `endOfInput` accepts the end); fails
+    /// with `FramingError.truncatedFrame` when they do not, with the
+    /// decoder's error on bad input or a bad end, and with the source's
     /// error. Disposing disposes the source. Events arrive on the source's
     /// thread.
     ///
@@ -233,6 +248,13 @@ where Observer.Element == Decoder.Frame {
                 forwardError(error)
                 return
             }
+        }
+        guard !isDisposed else { return }
+        do {
+            if let frame = try decoder.endOfInput() { forwardNext(frame) }
+        } catch {
+            forwardError(error)
+            return
         }
         forwardCompleted()
     }

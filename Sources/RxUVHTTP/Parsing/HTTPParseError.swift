@@ -1,9 +1,12 @@
 import HTTPTypes
 
-/// A request that cannot be taken as it came: the status the RFC names for
-/// it (400, 413, 414, 431, 501, 505) and why. The connection's framing can
-/// no longer be trusted after any of them, so the server answers with the
-/// status and closes.
+/// A message that cannot be taken as it came, and why. For a request, the
+/// status the RFC names for it (400, 413, 414, 431, 501, 505): the
+/// connection's framing can no longer be trusted after any of them, so
+/// the server answers with the status and closes. For a response
+/// (`HTTPResponseDecoder`), always `502 Bad Gateway`, what a gateway
+/// answers for an invalid response (RFC 9110 §15.6.3): the client closes
+/// the connection.
 public struct HTTPParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The status to answer with.
     public let status: HTTPResponse.Status

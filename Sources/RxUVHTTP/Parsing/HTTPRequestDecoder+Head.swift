@@ -1,67 +1,11 @@
 import HTTPTypes
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-// Parsing a head once its end is found: its lines, the request line, the
-// fields, and the request they make.
+// Parsing a head once its end is found: the request line, the fields
+// (`HTTPFieldLines`), and the request they make.
 extension HTTPRequestDecoder {
-    /// The number of the head's lines before the empty one that ends it;
-    /// a CR anywhere but before an LF is an error. Checked in a first pass
-    /// with nothing allocated, so that these errors come before any other.
-    static func countLines(_ bytes: HeadBytes) throws -> Int {
-        // Every CR first, each of which must come right before an LF, then
-        // every LF.
-        var at = 0
-        while let index = Self.index(of: HTTPSyntax.cr, in: bytes, from: at) {
-            guard index + 1 < bytes.count, bytes[index + 1] == HTTPSyntax.lf else {
-                throw HTTPParseError.badRequest("bare CR")
-            }
-            at = index + 2
-        }
-        var count = 0
-        var lineStart = 0
-        while let index = Self.index(of: HTTPSyntax.lf, in: bytes, from: lineStart) {
-            let end = index > lineStart && bytes[index - 1] == HTTPSyntax.cr ? index - 1 : index
-            if end > lineStart { count += 1 }
-            lineStart = index + 1
-        }
-        return count
-    }
-
-    /// Where `byte` is first in `bytes` from `start` on, found with
-    /// `memchr`.
-    private static func index(of byte: UInt8, in bytes: HeadBytes, from start: Int) -> Int? {
-        guard start < bytes.count, let base = bytes.baseAddress,
-            let found = memchr(base + start, Int32(byte), bytes.count - start)
-        else { return nil }
-        return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
-    }
-
-    /// The head's lines without their line ends, one at a time, up to the
-    /// empty line that ends the head (`countLines` has checked them).
-    struct Lines {
-        let head: HeadBytes
-        var start = 0
-
-        init(_ head: HeadBytes) {
-            self.head = head
-        }
-
-        mutating func next() -> HeadSlice? {
-            guard let newline = HTTPRequestDecoder.index(of: HTTPSyntax.lf, in: head, from: start) else { return nil }
-            var end = newline
-            if end > start, head[end - 1] == HTTPSyntax.cr { end -= 1 }
-            let line = head[start..<end]
-            start = newline + 1
-            return line.isEmpty ? nil : line
-        }
-    }
-
     mutating func parseHead(_ head: HeadBytes) throws -> HTTPRequestHead {
-        let lineCount = try Self.countLines(head)
-        var lines = Lines(head)
+        let lineCount = try HTTPFieldLines.count(head)
+        var lines = HTTPFieldLines.Lines(head)
         guard let requestLine = lines.next() else { throw HTTPParseError.badRequest("no request line") }
         // A line that repeats the last one was parsed and accepted then.
         let lineRepeats = recent.repeatsLine(requestLine)
@@ -71,7 +15,7 @@ extension HTTPRequestDecoder {
         }
         // One pass: the fields that frame the request are marked as they
         // come; Host leaves the fields (it becomes the authority).
-        var framing = FramingFields()
+        var framing = HTTPFramingFields()
         var fields = HTTPFields()
         // Room for every line but the request line; none when the one
         // other line is likely Host, which never becomes a field (an
@@ -80,13 +24,13 @@ extension HTTPRequestDecoder {
             fields.reserveCapacity(lineCount - 1)
         }
         while let line = lines.next() {
-            let split = try Self.splitField(line)
+            let split = try HTTPFieldLines.splitField(line)
             if Self.isHost(split.name) {
                 framing.hostCount += 1
                 if framing.host == nil { framing.host = split.value }
                 continue
             }
-            let field = try Self.field(split)
+            let field = try HTTPFieldLines.field(split)
             framing.present.insert(.named(field.name))
             fields.append(field)
         }
@@ -162,35 +106,6 @@ extension HTTPRequestDecoder {
             break
         }
         return HTTPRequest.Method(String(decoding: token, as: UTF8.self))
-    }
-
-    /// `field-name ":" OWS field-value OWS` (RFC 9112 §5); no whitespace
-    /// before the colon, no obsolete line folding: the name and the value,
-    /// both checked.
-    private static func splitField(_ line: HeadSlice) throws -> (name: HeadSlice, value: HeadSlice) {
-        if let first = line.first, first == HTTPSyntax.space || first == HTTPSyntax.tab {
-            throw HTTPParseError.badRequest("obsolete line folding")
-        }
-        guard let colon = line.firstIndex(of: HTTPSyntax.colon) else { throw HTTPParseError.badRequest("header line without a colon") }
-        let name = line[line.startIndex..<colon]
-        guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isToken) else { throw HTTPParseError.badRequest("malformed field name") }
-        let value = HTTPSyntax.trimmed(line[(colon + 1)...])
-        guard value.allSatisfy(HTTPSyntax.isFieldValue) else {
-            throw HTTPParseError.badRequest("malformed value of \(String(decoding: name, as: UTF8.self))")
-        }
-        return (name, value)
-    }
-
-    static func parseField(_ line: HeadSlice) throws -> HTTPField {
-        try field(splitField(line))
-    }
-
-    /// A split line as a field.
-    private static func field(_ split: (name: HeadSlice, value: HeadSlice)) throws -> HTTPField {
-        guard let name = HTTPField.Name(String(decoding: split.name, as: UTF8.self)) else {
-            throw HTTPParseError.badRequest("malformed field name")
-        }
-        return HTTPField(name: name, value: split.value)
     }
 
     /// Whether a field's name is `Host` (any case). Host becomes the

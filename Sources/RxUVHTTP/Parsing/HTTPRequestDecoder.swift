@@ -21,74 +21,27 @@ import RxUV
 public struct HTTPRequestDecoder: FrameDecoder {
     public typealias Frame = HTTPRequestPart
 
-    enum State {
-        case head
-        case fixedBody(remaining: Int)
-        case chunkSize
-        case chunkData(remaining: UInt64)
-        case chunkDataEnd
-        case trailers
-    }
-
     /// The limits it enforces.
     public let limits: HTTPLimits
-    var state = State.head
-    /// Bytes of the head already scanned for its end.
-    var scanned = 0
-    /// Body bytes received so far, for `maxBodyLength`.
-    private var bodyReceived = 0
-    /// The head's first line ended within `maxRequestLineLength`.
-    var sawRequestLine = false
+    /// The head's scan.
+    var scanner = HTTPSectionScanner(.request)
+    /// The body in hand, if any.
+    var body: HTTPBodyDecoder
     /// The last request line and Host, parsed once for their repeats.
     var recent = HTTPRecentHead()
 
     /// A decoder with `limits`.
     public init(limits: HTTPLimits = HTTPLimits()) {
         self.limits = limits
+        body = HTTPBodyDecoder(limits: limits)
     }
 
     public mutating func decode(_ reader: inout ByteBuffer.Reader) throws -> HTTPRequestPart? {
-        switch state {
-        case .head:
-            return try decodeHead(&reader)
-        case .fixedBody(let remaining):
-            guard reader.readableBytes > 0 else { return nil }
-            let count = min(remaining, reader.readableBytes)
-            guard let bytes = reader.readBytes(count) else { return nil }
-            if count == remaining {
-                state = .head
-                return .end(last: bytes, trailers: nil)
-            }
-            state = .fixedBody(remaining: remaining - count)
-            return .body(bytes)
-        case .chunkSize:
-            guard let line = try readLine(&reader, limit: 1024, tooLong: .badRequest("chunk size line too long")) else { return nil }
-            let size = try Self.chunkSize(line)
-            if size == 0 {
-                state = .trailers
-                scanned = 0
-                return try decode(&reader)
-            }
-            // Compared before it is added, so no sum can overflow.
-            guard size <= UInt64(limits.maxBodyLength - bodyReceived) else {
-                throw HTTPParseError(status: .contentTooLarge, reason: "chunked body over \(limits.maxBodyLength) bytes")
-            }
-            bodyReceived += Int(size)
-            state = .chunkData(remaining: size)
-            return try decode(&reader)
-        case .chunkData(let remaining):
-            guard reader.readableBytes > 0 else { return nil }
-            let count = Int(min(remaining, UInt64(reader.readableBytes)))
-            guard let bytes = reader.readBytes(count) else { return nil }
-            state = UInt64(count) == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - UInt64(count))
-            return .body(bytes)
-        case .chunkDataEnd:
-            // Exactly CRLF: the line is empty.
-            guard try readLine(&reader, limit: 0, tooLong: .badRequest("chunk data longer than its size")) != nil else { return nil }
-            state = .chunkSize
-            return try decode(&reader)
-        case .trailers:
-            return try decodeTrailers(&reader)
+        guard body.isActive else { return try decodeHead(&reader) }
+        switch try body.decode(&reader) {
+        case nil: return nil
+        case .body(let bytes): return .body(bytes)
+        case .end(let last, let trailers): return .end(last: last, trailers: trailers)
         }
     }
 
@@ -96,7 +49,7 @@ public struct HTTPRequestDecoder: FrameDecoder {
 
     private mutating func decodeHead(_ reader: inout ByteBuffer.Reader) throws -> HTTPRequestPart? {
         // Empty lines before the request line are skipped (RFC 9112 §2.2).
-        if scanned == 0 {
+        if scanner.atStart {
             while let first = reader.buffer.first(at: reader.readerIndex) {
                 if first == HTTPSyntax.lf {
                     reader.moveReaderIndex(forwardBy: 1)
@@ -113,13 +66,13 @@ public struct HTTPRequestDecoder: FrameDecoder {
         }
         // A head that repeats the last one, byte for byte, decodes to what
         // that one did.
-        if scanned == 0, let repeated = recent.repeatedHead(at: reader) {
+        if scanner.atStart, let repeated = recent.repeatedHead(at: reader) {
             reader.moveReaderIndex(forwardBy: recent.headLength)
             return .head(started(repeated))
         }
-        guard let end = try findSectionEnd(reader, isHead: true) else { return nil }
+        guard let end = try scanner.sectionEnd(reader, isHead: true, limits: limits) else { return nil }
         guard let head = reader.readBytes(end) else { return nil }
-        scanned = 0
+        scanner.reset()
         let parsed = try head.withHeadBytes { try parseHead($0) }
         return .head(started(parsed))
     }
@@ -127,11 +80,9 @@ public struct HTTPRequestDecoder: FrameDecoder {
     /// `head` has been read: what comes next is its body, if any.
     private mutating func started(_ head: HTTPRequestHead) -> HTTPRequestHead {
         switch head.body {
-        case .none: state = .head
-        case .length(let length): state = .fixedBody(remaining: length)
-        case .chunked:
-            bodyReceived = 0
-            state = .chunkSize
+        case .none: break
+        case .length(let length): body.start(.length(length))
+        case .chunked: body.start(.chunked)
         }
         return head
     }

@@ -128,6 +128,7 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         // limit was checked only while the head was incomplete).
         XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "b", count: 250))\r\n\r\n", limits: limits), 431)
         XCTAssertEqual(status("GET / HTTP/1.1\nHost: h\nX: \(String(repeating: "b", count: 250))\n\n", limits: limits), 431)
+        XCTAssertEqual(status("GET / HTTP/1.1\r\nHost: h\r\nX: \(String(repeating: "b", count: 16 * 1024))\r\n\r\n"), 431, "a field line over 16 KiB")
         XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n", limits: limits), 413)
         XCTAssertEqual(status("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", limits: limits), 413)
     }

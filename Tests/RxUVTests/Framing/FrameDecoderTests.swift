@@ -46,4 +46,57 @@ final class FrameDecoderTests: BridgeTestCase {
         XCTAssertEqual(lines, ["a", "b", "last"], "the read's lines, then its unterminated last one")
         XCTAssertTrue(completed)
     }
+
+    /// A decoder that counts its bytes and, at the end of the input, emits
+    /// the count, or refuses an end that comes before `atLeast` bytes.
+    private struct CountingDecoder: FrameDecoder {
+        struct TooShort: Error, Equatable {}
+        let atLeast: Int
+        var seen = 0
+        let endCalls: Shared<Int>
+
+        mutating func decode(_ reader: inout ByteBuffer.Reader) throws -> Int? {
+            guard reader.readableBytes > 0, let bytes = reader.readBytes(reader.readableBytes) else { return nil }
+            seen += bytes.count
+            return -bytes.count
+        }
+
+        mutating func endOfInput() throws -> Int? {
+            endCalls.value += 1
+            guard seen >= atLeast else { throw TooShort() }
+            return seen
+        }
+    }
+
+    /// `endOfInput` is asked once when the source completes: its frame
+    /// comes before the completion, its error ends the stream; a stream
+    /// that fails or is disposed never asks it.
+    func testDecodeFrames_EndOfInputAskedOnceAtCompletion() {
+        let calls = Shared(0)
+        var frames: [Int] = []
+        var error: (any Error)?
+        var completed = false
+        _ = Observable.from([ByteBuffer(string: "abc"), ByteBuffer(string: "de")])
+            .decodeFrames(CountingDecoder(atLeast: 5, endCalls: calls))
+            .subscribe(onNext: { frames.append($0) }, onError: { error = $0 }, onCompleted: { completed = true })
+        XCTAssertEqual(frames, [-3, -2, 5])
+        XCTAssertTrue(completed)
+        XCTAssertNil(error)
+        XCTAssertEqual(calls.value, 1)
+
+        _ = Observable.from([ByteBuffer(string: "abc")])
+            .decodeFrames(CountingDecoder(atLeast: 5, endCalls: calls))
+            .subscribe(onError: { error = $0 })
+        XCTAssertEqual(error as? CountingDecoder.TooShort, CountingDecoder.TooShort())
+        XCTAssertEqual(calls.value, 2)
+
+        _ = Observable<ByteBuffer>.error(FramingError.truncatedFrame(bytesLeft: 1))
+            .decodeFrames(CountingDecoder(atLeast: 0, endCalls: calls))
+            .subscribe(onError: { _ in })
+        let source = PublishSubject<ByteBuffer>()
+        let subscription = source.decodeFrames(CountingDecoder(atLeast: 0, endCalls: calls)).subscribe()
+        subscription.dispose()
+        source.onCompleted()
+        XCTAssertEqual(calls.value, 2, "not asked after an error or a dispose")
+    }
 }

@@ -3,7 +3,7 @@ import RxUV
 
 // A chunked body's lines (RFC 9112 §7.1) and the trailer section after
 // its last chunk.
-extension HTTPRequestDecoder {
+extension HTTPBodyDecoder {
     /// A chunk line of at most `limit` bytes without its CRLF, or `nil`
     /// until it is whole. Chunk lines end with CRLF, strictly: a bare LF
     /// there is how a body's framing is read two ways. The verdict rests
@@ -45,31 +45,24 @@ extension HTTPRequestDecoder {
         return size
     }
 
-    /// The trailer section after the last chunk, up to its empty line.
-    mutating func decodeTrailers(_ reader: inout ByteBuffer.Reader) throws -> HTTPRequestPart? {
+    /// The trailer section after the last chunk, up to its empty line,
+    /// held to the head's limits.
+    mutating func decodeTrailers(_ reader: inout ByteBuffer.Reader) throws -> Part? {
         // The empty line alone: no trailers.
         if let first = reader.buffer.first(at: reader.readerIndex) {
             if first == HTTPSyntax.lf || (first == HTTPSyntax.cr && reader.readableBytes >= 2 && reader.buffer.first(at: reader.readerIndex + 1) == HTTPSyntax.lf) {
                 reader.moveReaderIndex(forwardBy: first == HTTPSyntax.lf ? 1 : 2)
-                state = .head
+                state = .done
                 return .end(last: ByteBuffer(), trailers: nil)
             }
         } else {
             return nil
         }
-        guard let end = try findSectionEnd(reader, isHead: false) else { return nil }
+        guard let end = try scanner.sectionEnd(reader, isHead: false, limits: limits) else { return nil }
         guard let section = reader.readBytes(end) else { return nil }
-        scanned = 0
-        let fields = try section.withHeadBytes { bytes in
-            guard try Self.countLines(bytes) <= limits.maxHeaderFields else {
-                throw HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "over \(limits.maxHeaderFields) trailer fields")
-            }
-            var fields = HTTPFields()
-            var lines = Lines(bytes)
-            while let line = lines.next() { fields.append(try Self.parseField(line)) }
-            return fields
-        }
-        state = .head
+        scanner.reset()
+        let fields = try section.withHeadBytes { try HTTPFieldLines.trailerFields($0, limits: limits) }
+        state = .done
         return .end(last: ByteBuffer(), trailers: fields)
     }
 }

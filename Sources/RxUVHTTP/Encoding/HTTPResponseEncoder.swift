@@ -27,34 +27,9 @@ public struct HTTPResponseEncoder: FrameEncoder {
         case .body(let bytes):
             if !bytes.isEmpty { buffers.append(bytes) }
         case .chunk(let bytes):
-            guard !bytes.isEmpty else { return }
-            buffers.append(Self.chunkSizeLine(bytes.count))
-            buffers.append(bytes)
-            buffers.append(Self.crlf)
+            HTTPChunkEncoding.append(chunk: bytes, to: &buffers)
         case .lastChunk(let trailers):
-            var text = [UInt8]("0\r\n".utf8)
-            for field in trailers ?? [:] { Self.append(field, to: &text) }
-            text += [0x0D, 0x0A]
-            buffers.append(ByteBuffer(text))
-        }
-    }
-
-    /// The CRLF after each chunk: one buffer for all of them.
-    private static let crlf = ByteBuffer(string: "\r\n")
-
-    /// `count` in hexadecimal and CRLF, written into the buffer at once
-    /// (no string made and joined per chunk).
-    private static func chunkSizeLine(_ count: Int) -> ByteBuffer {
-        ByteBuffer(unsafeUninitializedCapacity: 2 * MemoryLayout<Int>.size + 2) { memory in
-            var digits = 1
-            while count >> (4 * digits) > 0 { digits += 1 }
-            for index in 0..<digits {
-                let nibble = (count >> (4 * (digits - 1 - index))) & 0xF
-                memory[index] = UInt8(nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10)
-            }
-            memory[digits] = HTTPSyntax.cr
-            memory[digits + 1] = HTTPSyntax.lf
-            return digits + 2
+            buffers.append(HTTPChunkEncoding.lastChunk(trailers: trailers))
         }
     }
 
@@ -120,13 +95,5 @@ public struct HTTPResponseEncoder: FrameEncoder {
             content?.withUnsafeBytes { writer.write(bytes: $0) }
             return writer.count
         }
-    }
-
-    /// `name: value CRLF`, the name as it was given.
-    private static func append(_ field: HTTPField, to text: inout [UInt8]) {
-        text += field.name.rawName.utf8
-        text += [UInt8(ascii: ":"), UInt8(ascii: " ")]
-        field.withUnsafeBytesOfValue { text += $0 }
-        text += [0x0D, 0x0A]
     }
 }

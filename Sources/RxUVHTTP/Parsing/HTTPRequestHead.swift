@@ -28,4 +28,18 @@ public struct HTTPRequestHead: Sendable, Hashable {
     public var keepAlive: Bool
     /// `Expect: 100-continue` on an HTTP/1.1 request with a body.
     public var expectsContinue: Bool
+
+    /// A head to send (`HTTPRequestEncoder`): `request` over HTTP/1.1 (or
+    /// 1.0) with its body framed as `body`, the connection kept open after
+    /// the response unless `keepAlive` is `false`, and `Expect:
+    /// 100-continue` when `expectsContinue`.
+    public init(
+        _ request: HTTPRequest, minorVersion: Int = 1, body: BodyFraming = .none, keepAlive: Bool = true, expectsContinue: Bool = false
+    ) {
+        self.request = request
+        self.minorVersion = minorVersion
+        self.body = body
+        self.keepAlive = keepAlive
+        self.expectsContinue = expectsContinue
+    }
 }

@@ -8,9 +8,8 @@ import Synchronization
 /// subscription. The iteration holds it through an `AsyncValuesLease`,
 /// which disposes the subscription when the iteration is released (the
 /// loop ended or left early); the source's observer holds it strongly
-/// until then. (A weak reference from the observer would give it a side
-/// table, and each retain and release of it the runtime's slow path, on
-/// every element.)
+/// until then (strongly, not weakly: a weak reference would give it a side
+/// table, with every element).
 ///
 /// Inlinable, its state usable from inlinable code, so that the module
 /// that iterates a concrete element type (RxUV's `ByteBuffer`s)

@@ -44,7 +44,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
     final let loop: Loop
     /// What the subscription owns: a handle or a cancellable request.
     /// Loop-thread state, touched only by `own`, `disown` and
-    /// `releaseOwned`, which check the thread in debug builds.
+    /// `releaseOwned`, which check the thread in debug builds (`assertConfined`).
     // Not a `LoopBound`: that would be one more object for every
     // subscription (every write, every read, every timer). Unchecked
     // exclusivity, as inside `LoopBound`: every access is on the loop
@@ -112,7 +112,7 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
     /// at once (closes the handle, cancels the request). Loop thread.
     @inline(__always)
     final func own(_ resource: UVResource) {
-        assert(loop.isOnLoopThread, "HandleSink: owned off the loop thread")
+        assertConfined()
         if isDisposed {
             Owned(resource).release()
             return
@@ -138,14 +138,14 @@ class HandleSink<Observer: ObserverType>: Sink<Observer>, LoopConfined, @uncheck
     /// Gives up what is owned without releasing it: a request that
     /// completed, a handle handed on. Loop thread.
     final func disown() {
-        assert(loop.isOnLoopThread, "HandleSink: disowned off the loop thread")
+        assertConfined()
         _ = owned.take()?.handOver()
     }
 
     /// Releases what is owned now (a one-shot timer that fired, a listener
     /// that failed, a connection attempt that failed). Loop thread.
     final func releaseOwned() {
-        assert(loop.isOnLoopThread, "HandleSink: released off the loop thread")
+        assertConfined()
         owned.take()?.release()
     }
 

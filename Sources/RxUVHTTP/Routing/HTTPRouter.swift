@@ -31,8 +31,7 @@ public struct HTTPRouter: Sendable {
     private var routes: [Route] = []
 
     /// The routes of literal paths, by path: compared in turn while there
-    /// are a few (two short byte strings compare in a few instructions,
-    /// where hashing one costs hundreds), looked up by hash beyond that.
+    /// are a few (`mostCompared`), looked up by hash beyond that.
     private enum LiteralRoutes: Sendable {
         case few([(path: [UInt8], routes: [Route])])
         case many([String: [Route]])

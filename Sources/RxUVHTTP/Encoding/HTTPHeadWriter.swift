@@ -52,4 +52,51 @@ struct HTTPHeadWriter {
         if value < 0 { memory[count] = UInt8(ascii: "-") }
         count += digits
     }
+
+    /// The field that frames a head's body, as requests and responses
+    /// write it: `Content-Length`, `Transfer-Encoding: chunked`, or none.
+    enum FramingField {
+        case none
+        case length(Int)
+        case chunked
+
+        init(_ body: HTTPResponsePart.BodyFraming) {
+            switch body {
+            case .none: self = .none
+            case .length(let length): self = .length(length)
+            case .chunked: self = .chunked
+            }
+        }
+
+        init(_ body: HTTPRequestHead.BodyFraming) {
+            switch body {
+            case .none: self = .none
+            case .length(let length): self = .length(length)
+            case .chunked: self = .chunked
+            }
+        }
+
+        /// Its line's bytes, with the CRLF.
+        var size: Int {
+            switch self {
+            case .none: 0
+            case .length(let length): 16 + HTTPHeadWriter.decimalCount(length) + 2
+            case .chunked: 28
+            }
+        }
+    }
+
+    /// Writes `field`'s line (nothing for `.none`).
+    mutating func write(_ field: FramingField) {
+        switch field {
+        case .none:
+            break
+        case .length(let length):
+            write(literal: "Content-Length: ")
+            write(decimal: length)
+            write(literal: "\r\n")
+        case .chunked:
+            write(literal: "Transfer-Encoding: chunked\r\n")
+        }
+    }
 }

@@ -98,11 +98,8 @@ public struct HTTPRequestEncoder: FrameEncoder {
 
         var size = method.utf8.count + 1 + target.utf8.count + 11
         size += 6 + host.utf8.count + 2 + fieldsSize
-        switch head.body {
-        case .none: break
-        case .length(let length): size += 16 + HTTPHeadWriter.decimalCount(length) + 2
-        case .chunked: size += 28
-        }
+        let framingField = HTTPHeadWriter.FramingField(head.body)
+        size += framingField.size
         if addsClose { size += 19 }
         if addsKeepAlive { size += 24 }
         if addsContinue { size += 22 }
@@ -127,16 +124,7 @@ public struct HTTPRequestEncoder: FrameEncoder {
                 field.withUnsafeBytesOfValue { writer.write(bytes: UnsafeRawBufferPointer($0)) }
                 writer.write(literal: "\r\n")
             }
-            switch head.body {
-            case .none:
-                break
-            case .length(let length):
-                writer.write(literal: "Content-Length: ")
-                writer.write(decimal: length)
-                writer.write(literal: "\r\n")
-            case .chunked:
-                writer.write(literal: "Transfer-Encoding: chunked\r\n")
-            }
+            writer.write(framingField)
             if addsClose { writer.write(literal: "Connection: close\r\n") }
             if addsKeepAlive { writer.write(literal: "Connection: keep-alive\r\n") }
             if addsContinue { writer.write(literal: "Expect: 100-continue\r\n") }

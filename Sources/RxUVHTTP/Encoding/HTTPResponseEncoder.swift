@@ -52,11 +52,8 @@ public struct HTTPResponseEncoder: FrameEncoder {
         // The response's own framing fields are written only with no framing.
         let framingFields = body == .none ? lines.framing : nil
         size += framingFields?.count ?? 0
-        switch body {
-        case .none: break
-        case .length(let length): size += 16 + HTTPHeadWriter.decimalCount(length) + 2
-        case .chunked: size += 28
-        }
+        let framingField = HTTPHeadWriter.FramingField(body)
+        size += framingField.size
         let closes = !keepAlive && !lines.saysClose
         if closes { size += 19 }
         let writtenDate = lines.hasDate ? nil : date
@@ -68,16 +65,7 @@ public struct HTTPResponseEncoder: FrameEncoder {
             var writer = HTTPHeadWriter(memory)
             lines.lines.withUnsafeBytes { writer.write(bytes: $0) }
             framingFields?.withUnsafeBytes { writer.write(bytes: $0) }
-            switch body {
-            case .none:
-                break
-            case .length(let length):
-                writer.write(literal: "Content-Length: ")
-                writer.write(decimal: length)
-                writer.write(literal: "\r\n")
-            case .chunked:
-                writer.write(literal: "Transfer-Encoding: chunked\r\n")
-            }
+            writer.write(framingField)
             if closes {
                 writer.write(literal: "Connection: close\r\n")
             }

@@ -229,19 +229,8 @@ final class HTTPRequestEncoderTests: BridgeTestCase {
                 server.start_next_cycle()
             print("|".join(out))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(Array(ByteBuffer(concatenating: buffers))))
-        try input.fileHandleForWriting.close()
-        let read = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let (status, read) = try runPython(["-c", script], input: Array(ByteBuffer(concatenating: buffers)))
+        XCTAssertEqual(status, 0)
         XCTAssertEqual(
             String(decoding: read, as: UTF8.self),
             "POST /json example.com application/json|data {}|end |PUT /chunks example.com |data hello |data world|end x-sum=7\n")

@@ -135,19 +135,8 @@ final class HTTPResponseEncoderTests: BridgeTestCase {
                     client.start_next_cycle()
             print("|".join(out))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try input.fileHandleForWriting.close()
-        let read = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let (status, read) = try runPython(["-c", script], input: bytes)
+        XCTAssertEqual(status, 0)
         XCTAssertEqual(
             String(decoding: read, as: UTF8.self),
             "201 application/json|data {}|end |200 |data hello |data world|end x-sum=7|204 |end \n")

@@ -58,16 +58,8 @@ final class HTTPRequestDecoderDifferentialTests: BridgeTestCase {
     }
 
     private func corpus() throws -> [Case] {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("h11-differential.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "h11-differential.py failed (is h11 installed? scripts/setup.sh installs it)")
+        let (status, data) = try runPython([besideTest("h11-differential.py")])
+        XCTAssertEqual(status, 0, "h11-differential.py failed (is h11 installed? scripts/setup.sh installs it)")
         return try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
             let verdict = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let bytes = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(verdict["data"] as? String)))

@@ -60,6 +60,7 @@ struct HTTPHeadWriter {
         case length(Int)
         case chunked
 
+        @inline(__always)
         init(_ body: HTTPResponsePart.BodyFraming) {
             switch body {
             case .none: self = .none
@@ -68,6 +69,7 @@ struct HTTPHeadWriter {
             }
         }
 
+        @inline(__always)
         init(_ body: HTTPRequestHead.BodyFraming) {
             switch body {
             case .none: self = .none
@@ -77,6 +79,7 @@ struct HTTPHeadWriter {
         }
 
         /// Its line's bytes, with the CRLF.
+        @inline(__always)
         var size: Int {
             switch self {
             case .none: 0
@@ -87,6 +90,7 @@ struct HTTPHeadWriter {
     }
 
     /// Writes `field`'s line (nothing for `.none`).
+    @inline(__always)
     mutating func write(_ field: FramingField) {
         switch field {
         case .none:

@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "RxUVServiceLifecycle", targets: ["RxUVServiceLifecycle"]),
         .library(name: "RxUVTLS", targets: ["RxUVTLS"]),
         .library(name: "RxUVHTTP", targets: ["RxUVHTTP"]),
+        .library(name: "RxUVHTTPClient", targets: ["RxUVHTTPClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -110,6 +111,13 @@ let package = Package(
         .target(
             name: "RxUVHTTP",
             dependencies: ["RxCore", "RxUV", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: traceResources
+        ),
+        // The HTTP client: a target of its own, on RxUVHTTP's wire layer and
+        // RxUVTLS, so that a server without TLS links no OpenSSL.
+        .target(
+            name: "RxUVHTTPClient",
+            dependencies: ["RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: traceResources
         ),
         // Test support (the role of SwiftNIO's NIOTestUtils), shared by the
@@ -182,6 +190,16 @@ let package = Package(
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
             exclude: ["Parsing/h11-differential.py", "Parsing/h11-response-differential.py"],
+            swiftSettings: traceResources
+        ),
+        .testTarget(
+            name: "RxUVHTTPClientTests",
+            dependencies: [
+                "RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", "RxUV", "RxCore", "RxUVTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                coreMetrics,
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: traceResources
         ),
 

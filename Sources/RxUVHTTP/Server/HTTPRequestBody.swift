@@ -1,4 +1,4 @@
-@_spi(Bridge) import RxCore
+import RxCore
 import RxUV
 
 /// A request's body as it arrives: an `Observable` of buffers (`bytes`),
@@ -26,7 +26,8 @@ public final class HTTPRequestBody: Sendable {
     /// The length the client declared (`Content-Length`), 0 without a
     /// body, `nil` for a chunked one.
     public var declaredLength: Int? {
-        source?.declaredLength ?? 0
+        guard let source else { return 0 }
+        return source.declaredLength
     }
 
     /// The body's bytes, one buffer per piece read, on the connection's
@@ -37,26 +38,14 @@ public final class HTTPRequestBody: Sendable {
     /// error's). One subscriber: a second fails with `EBUSY`. Disposing
     /// drops the rest of the body as it arrives.
     public var bytes: Observable<ByteBuffer> {
-        guard let source else { return .empty() }
-        return Observable.create { observer in source.attach(observer) }
+        HTTPBodyReading.bytes(source)
     }
 
     /// The whole body as one buffer, on the connection's loop thread;
     /// fails with `HTTPError(.contentTooLarge)` (413) once it passes
     /// `maxLength` bytes, without holding more.
     public func collect(upTo maxLength: Int) -> Single<ByteBuffer> {
-        if let declared = source?.declaredLength, declared > maxLength {
-            return .error(HTTPError(.contentTooLarge))
-        }
-        return bytes.scan(into: (pieces: [ByteBuffer](), count: 0)) { whole, piece in
-            guard whole.count + piece.count <= maxLength else { throw HTTPError(.contentTooLarge) }
-            whole.pieces.append(piece)
-            whole.count += piece.count
-        }
-        .takeLast(1)
-        .map { whole in whole.pieces.count == 1 ? whole.pieces[0] : ByteBuffer(concatenating: whole.pieces) }
-        .ifEmpty(default: ByteBuffer())
-        .asSingle()
+        HTTPBodyReading.collect(source, upTo: maxLength) { HTTPError(.contentTooLarge) }
     }
 
     /// The body as an `AsyncSequence` with backpressure: while the
@@ -65,15 +54,7 @@ public final class HTTPRequestBody: Sendable {
     /// `ByteStream.inbound(highWatermark:lowWatermark:)`). Ends at the
     /// body's end; throws what `bytes` fails with.
     public func values(highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024) -> ObservableValues<ByteBuffer> {
-        let source = self.source
-        let demand = AsyncValuesDemand<ByteBuffer>(
-            highWatermark: highWatermark, lowWatermark: lowWatermark,
-            weight: { $0.count },
-            pause: { source?.consumerHolds(true) },
-            resume: { source?.consumerHolds(false) },
-            subscribe: ByteBufferValuesObserver.subscribe
-        )
-        return ObservableValues(source: bytes, demand: demand)
+        HTTPBodyReading.values(source, highWatermark: highWatermark, lowWatermark: lowWatermark)
     }
 
     /// `values(highWatermark:lowWatermark:)` at 256 KiB and 64 KiB.

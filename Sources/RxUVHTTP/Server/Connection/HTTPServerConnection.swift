@@ -318,6 +318,10 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         write([HTTPServerConnectionConstants.continueLine])
     }
 
+    /// The handler left the body: what still arrives is read and dropped,
+    /// so that the next request's head can be found.
+    func bodyAbandoned(_ body: HTTPBodySource) {}
+
     func updateHold() {
         let held = state.value.holdsForBacklog || state.value.holdsForBody
         guard held != state.value.isHoldingReading, !state.value.isClosed else { return }

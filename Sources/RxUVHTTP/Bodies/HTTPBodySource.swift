@@ -1,22 +1,29 @@
 import RxCore
 import RxUV
 
-/// What a request body asks of its connection: hold reading or let it go,
-/// and say `100 Continue`. Loop thread.
-protocol HTTPBodyConnection: AnyObject {
+/// What a body that arrives asks of its connection (a server's for a
+/// request body, a client's for a response body): hold reading or let it
+/// go, say `100 Continue`, give up on the rest. Loop thread.
+package protocol HTTPBodyConnection: AnyObject {
     /// The body's reason to hold the connection's reading is `held`.
     func body(_ body: HTTPBodySource, holds held: Bool)
-    /// The handler started reading the body: a client that waits for
+    /// The reader started reading the body: a client that waits for
     /// `100 Continue` is told now.
     func bodyWanted(_ body: HTTPBodySource)
+    /// The reader left before the body's end (disposed, or let the body go
+    /// unread): nobody reads the rest, which is dropped as it arrives.
+    func bodyAbandoned(_ body: HTTPBodySource)
 }
 
-/// One request's body between the decoder and the handler: what the
-/// decoder cut is held until the handler subscribes (up to the server's
-/// body buffer, then the connection stops reading), then passed on as it
-/// comes. Loop-thread state; `attach` and `consumerHolds` may be called
-/// from any thread and hop to the loop.
-final class HTTPBodySource: @unchecked Sendable {
+/// One body between the decoder and its reader (a request's for a server's
+/// handler, a response's for a client's caller): what the decoder cut is
+/// held until the reader subscribes (up to `bufferLimit` bytes, then the
+/// connection stops reading), then passed on as it comes. Loop-thread
+/// state; `attach`, `consumerHolds` and `abandon` may be called from any
+/// thread and hop to the loop.
+// @unchecked Sendable: the mutable fields are touched on `loop`'s thread
+// only (every entry from elsewhere goes through `loop.enter`).
+package final class HTTPBodySource: @unchecked Sendable {
     enum State {
         /// Bytes still arrive.
         case open
@@ -26,8 +33,8 @@ final class HTTPBodySource: @unchecked Sendable {
         case failed(any Error)
     }
 
-    let loop: Loop
-    let declaredLength: Int?
+    package let loop: Loop
+    package let declaredLength: Int?
     private weak var connection: (any HTTPBodyConnection)?
     private let bufferLimit: Int
 
@@ -43,7 +50,7 @@ final class HTTPBodySource: @unchecked Sendable {
     private var holdsForConsumer = false
     private var holdsConnection = false
 
-    init(loop: Loop, declaredLength: Int?, connection: any HTTPBodyConnection, bufferLimit: Int) {
+    package init(loop: Loop, declaredLength: Int?, connection: any HTTPBodyConnection, bufferLimit: Int) {
         self.loop = loop
         self.declaredLength = declaredLength
         self.connection = connection
@@ -51,20 +58,20 @@ final class HTTPBodySource: @unchecked Sendable {
     }
 
     /// `true` once the body has ended or failed.
-    var isFinished: Bool {
+    package var isFinished: Bool {
         if case .open = state { return false }
         return true
     }
 
     /// Whether a handler subscribed to the body.
-    var isWanted: Bool {
+    package var isWanted: Bool {
         wasAttached
     }
 
     // MARK: From the decoder
 
     /// Body bytes arrived.
-    func receive(_ bytes: ByteBuffer) {
+    package func receive(_ bytes: ByteBuffer) {
         guard case .open = state, !bytes.isEmpty, !discarding else { return }
         if let observer {
             observer.onNext(bytes)
@@ -79,7 +86,7 @@ final class HTTPBodySource: @unchecked Sendable {
     }
 
     /// The body ended (its last bytes first).
-    func end(last: ByteBuffer) {
+    package func end(last: ByteBuffer) {
         receive(last)
         guard case .open = state else { return }
         state = .ended
@@ -91,7 +98,7 @@ final class HTTPBodySource: @unchecked Sendable {
     }
 
     /// The body cannot end: `error` is what a reader gets.
-    func fail(_ error: any Error) {
+    package func fail(_ error: any Error) {
         guard case .open = state else { return }
         state = .failed(error)
         held = []
@@ -104,7 +111,7 @@ final class HTTPBodySource: @unchecked Sendable {
     }
 
     /// The answer went out: nobody reads what is held or still comes.
-    func discardRest() {
+    package func discardRest() {
         discarding = true
         held = []
         heldCount = 0
@@ -114,7 +121,7 @@ final class HTTPBodySource: @unchecked Sendable {
     // MARK: From the handler
 
     /// Subscribes `observer`: the held bytes, then the rest.
-    func attach(_ observer: AnyObserver<ByteBuffer>) -> Disposable {
+    package func attach(_ observer: AnyObserver<ByteBuffer>) -> Disposable {
         let subscription = SingleAssignmentDisposable()
         // The observer is used on the loop thread only, once handed over.
         let attached = UncheckedSendable(observer)
@@ -156,10 +163,24 @@ final class HTTPBodySource: @unchecked Sendable {
         observer = nil
         discarding = true
         releaseHolds()
+        connection?.bodyAbandoned(self)
+    }
+
+    /// The body's reader let it go without subscribing (its last reference
+    /// went): what still arrives is dropped. From any thread.
+    package func abandon() {
+        loop.enter { [self] in
+            guard !wasAttached, !discarding, !isFinished else { return }
+            discarding = true
+            held = []
+            heldCount = 0
+            releaseHolds()
+            connection?.bodyAbandoned(self)
+        }
     }
 
     /// An async consumer holds too much (`true`) or wants more.
-    func consumerHolds(_ holds: Bool) {
+    package func consumerHolds(_ holds: Bool) {
         loop.enter { [self] in
             guard holdsForConsumer != holds else { return }
             holdsForConsumer = holds && !isFinished && !discarding

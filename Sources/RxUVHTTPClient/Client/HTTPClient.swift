@@ -1,0 +1,97 @@
+import HTTPTypes
+import RxCore
+import RxUV
+
+/// An HTTP/1.1 client on a `Loop`: requests sent on pooled, kept-alive
+/// connections (per scheme, host and port), `https` through RxUVTLS, each
+/// response's head delivered at once and its body read with backpressure.
+///
+/// ```swift
+/// let client = HTTPClient(loop: loop)
+/// let response = try await client.execute(HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: "/hello"))
+/// let body = try await response.body.collect(upTo: 1 << 20).value
+/// try await client.shutdown().value
+/// ```
+///
+/// Requests go out as `client.rx.send(_:body:timeout:)` (a `Single`) or
+/// `execute(_:body:timeout:)` (`async`); both run on the loop's thread,
+/// where the response, its body's bytes and every failure arrive. The
+/// client may be used from any thread. It holds its connections until
+/// `shutdown()`, which a program calls before its loop ends.
+public final class HTTPClient: Sendable, ReactiveCompatible {
+    /// The loop the client's connections live on.
+    public let loop: Loop
+    /// How the client connects, pools, waits and reads.
+    public let configuration: HTTPClientConfiguration
+    let pool: HTTPConnectionPool
+
+    /// A client on `loop`, as `configuration` says.
+    public init(loop: Loop, configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
+        self.loop = loop
+        self.configuration = configuration
+        self.pool = HTTPConnectionPool(loop: loop, configuration: configuration)
+    }
+
+    /// Shuts the client down when subscribed: no new request is taken (it
+    /// fails with `HTTPClientError.shutdown`), the requests still waiting
+    /// for a connection fail with it, idle connections close, and the
+    /// exchanges under way finish (or fail: their own timeouts still run).
+    /// Completes, on the loop thread, once the last connection has closed.
+    /// Subscribing again completes when the same shutdown ends.
+    public func shutdown() -> Completable {
+        Completable.create { [pool, loop] observer in
+            loop.enter { pool.shutdown(observer) }
+            return Disposables.create()
+        }
+    }
+
+    /// The exchange of `request`, as a `Single`: the work of
+    /// `rx.send(_:body:timeout:)`.
+    func send(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?) -> Single<HTTPClientResponse> {
+        Single.create { [pool, loop, configuration] observer in
+            let exchange: HTTPClientExchange
+            do {
+                exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop)
+            } catch {
+                observer(.failure(error))
+                return Disposables.create()
+            }
+            loop.enter {
+                exchange.begin(observer, timeout: timeout ?? configuration.requestTimeout)
+                pool.submit(exchange)
+            }
+            return Disposables.create { loop.enter { exchange.cancel() } }
+        }
+    }
+}
+
+extension Reactive where Base == HTTPClient {
+    /// Sends `request` with `body` when subscribed, and succeeds with the
+    /// response as soon as its head has arrived, on the loop thread; the
+    /// body follows (`HTTPClientResponse.body`).
+    ///
+    /// The request goes to its scheme's, host's and port's pool: on an idle
+    /// kept-alive connection, a new one (TCP, `uv_tcp_connect`, then TLS for
+    /// `https`), or after one comes free. Its head carries `Host` (the
+    /// request's authority), the client's default fields, and the body's
+    /// framing (`Content-Length`, or `Transfer-Encoding: chunked` for a
+    /// stream of unknown length); with `Expect: 100-continue` the body
+    /// waits for `100 Continue` (or `continueTimeout`). Interim responses
+    /// are skipped; a response to `HEAD`, a 204 and a 304 have an empty
+    /// body.
+    ///
+    /// Fails with `HTTPClientError` (`.invalidRequest`, `.queueFull`,
+    /// `.connectTimeout`, `.headTimeout`, `.requestTimeout`,
+    /// `.connectionClosed`, `.shutdown`), the connect's `UVError`, the TLS
+    /// handshake's `TLSError`, or the `HTTPParseError` of a response the
+    /// decoder refused. `timeout` bounds the whole exchange, the body's
+    /// end included (by default `configuration.requestTimeout`).
+    ///
+    /// Disposing before the head arrives cancels: a queued request leaves
+    /// its queue, a request on a connection closes that connection (it is
+    /// not returned to the pool). After the head, the body's reader
+    /// decides (`HTTPClientResponseBody`).
+    public func send(_ request: HTTPRequest, body: HTTPClientRequestBody = .empty, timeout: Duration? = nil) -> Single<HTTPClientResponse> {
+        base.send(request, body: body, timeout: timeout)
+    }
+}

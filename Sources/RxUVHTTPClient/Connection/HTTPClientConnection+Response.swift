@@ -1,0 +1,125 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+
+/// The response as the decoder cuts it, and the timers that bound it.
+extension HTTPClientConnection {
+    func received(_ part: HTTPClientResponsePart) {
+        guard !state.value.isClosed else { return }
+        state.value.bytesArrived = true
+        switch part {
+        case .head(let head):
+            headArrived(head)
+        case .body(let bytes):
+            let body = state.value.responseBody
+            body?.receive(bytes)
+        case .end(let last, _):
+            // Trailers are read (and bounded) by the decoder, and dropped.
+            let body = state.value.responseBody
+            state.value.responseBody = nil
+            state.value.responseEnded = true
+            body?.end(last: last)
+            settle()
+        case .switched:
+            break
+        }
+    }
+
+    func headArrived(_ head: HTTPResponseHead) {
+        guard let exchange = state.value.exchange else { return }
+        if head.isInformational {
+            if head.response.status.code == 100, state.value.awaitsContinue {
+                state.value.awaitsContinue = false
+                cancelTimer()
+                sendBody(of: exchange)
+                armHeadTimer()
+            }
+            return
+        }
+        if head.body == .switchedProtocol {
+            fail(HTTPClientError(.unexpectedUpgrade, "\(pool.key) switched protocols (\(head.response.status.code)) unasked"), retrying: false)
+            return
+        }
+        cancelTimer()
+        if state.value.awaitsContinue {
+            // Answered before the body was sent: it never will be.
+            state.value.awaitsContinue = false
+        }
+        state.value.headArrived = true
+        state.value.keepAlive = state.value.keepAlive && head.keepAlive
+        var source: HTTPBodySource?
+        switch head.body {
+        case .none, .switchedProtocol:
+            state.value.responseEnded = true
+        case .length(let length):
+            source = HTTPBodySource(loop: loop, declaredLength: length, connection: self, bufferLimit: pool.configuration.responseBufferSize)
+        case .chunked, .untilClose:
+            source = HTTPBodySource(loop: loop, declaredLength: nil, connection: self, bufferLimit: pool.configuration.responseBufferSize)
+        }
+        state.value.responseBody = source
+        let response = HTTPClientResponse(head: head.response, minorVersion: head.minorVersion, body: HTTPClientResponseBody(source: source))
+        exchange.responded(response, on: self)
+        settle()
+    }
+
+    /// The input ended: a response in hand that the close does not end is
+    /// cut short; an idle connection leaves its pool.
+    func inputEnded() {
+        guard !state.value.isClosed else { return }
+        guard state.value.exchange != nil, !state.value.responseEnded else {
+            close()
+            return
+        }
+        fail(HTTPClientError(.connectionClosed, "\(pool.key) closed the connection before the response's end"), retrying: true)
+    }
+
+    // MARK: Timers
+
+    func armHeadTimer() {
+        guard let timeout = pool.configuration.headTimeout, !state.value.headArrived else { return }
+        schedule(after: timeout) { connection in
+            connection.fail(HTTPClientError(.headTimeout, "no response head from \(connection.pool.key) within \(timeout)"), retrying: false)
+        }
+    }
+
+    /// Waits in the pool: after `idleTimeout`, closes.
+    func parkIdle() {
+        schedule(after: pool.configuration.idleTimeout) { connection in connection.close() }
+    }
+
+    /// Runs `action` after `interval` unless another timer replaces it or
+    /// the connection closes.
+    func schedule(after interval: Duration, _ action: @escaping @Sendable (HTTPClientConnection) -> Void) {
+        cancelTimer()
+        state.value.timer = loop.scheduleRelative((), dueTime: interval) { [self] _ in
+            state.value.timer = nil
+            if !state.value.isClosed { action(self) }
+            return Disposables.create()
+        }
+    }
+
+    func cancelTimer() {
+        let timer = state.value.timer
+        state.value.timer = nil
+        timer?.dispose()
+    }
+}
+
+/// The decoder's parts, errors and end, handed to the connection (on the
+/// loop thread, where `rx.data` emits).
+struct HTTPClientResponseObserver: ObserverType {
+    let connection: HTTPClientConnection
+
+    init(_ connection: HTTPClientConnection) {
+        self.connection = connection
+    }
+
+    func on(_ event: Event<HTTPClientResponsePart>) {
+        switch event {
+        case .next(let part): connection.received(part)
+        case .error(let error): connection.fail(error, retrying: true)
+        case .completed: connection.inputEnded()
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import RxCore
+import RxUV
+import RxUVHTTP
+
+/// Everything of an `HTTPClientConnection` that changes, in one
+/// `LoopBound`.
+///
+/// Where the connection stands is `exchange` and `isClosed` together:
+/// idle in its pool (no exchange; `idleTimer` runs), carrying an exchange
+/// (sending its request, `requestSent` once the body is handed on; then
+/// reading its response, `responseEnded` at the end), or closed.
+struct HTTPClientConnectionState {
+    /// The exchange in hand.
+    var exchange: HTTPClientExchange?
+    /// The request's whole body is handed on.
+    var requestSent = false
+    /// The request's head went out with `Expect: 100-continue` and its body
+    /// waits for `100 Continue` (or `continueTimer`).
+    var awaitsContinue = false
+    /// The response's head arrived.
+    var headArrived = false
+    /// Bytes of the response arrived (a retry is safe only before).
+    var bytesArrived = false
+    /// The response ended.
+    var responseEnded = false
+    /// The connection may carry another request after this response.
+    var keepAlive = true
+    /// The response's body, while it arrives.
+    var responseBody: HTTPBodySource?
+    /// The request body's work (a stream's subscription, a file's write).
+    var bodyWork: Disposable?
+    /// The exchanges this connection carried to their end.
+    var served = 0
+    /// The timer of the head (`headTimeout`), of `100 Continue`, or of the
+    /// idle time in the pool: one at a time.
+    var timer: Disposable?
+    /// Reading is held for the response body's reader.
+    var isHoldingReading = false
+    var isClosed = false
+}

@@ -1,0 +1,150 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+
+/// One request's trip through the client: queued for a connection, sent,
+/// answered, and finished (its response's end, a failure, its timeout, or
+/// the caller's disposal). Its state is on the client's loop thread; the
+/// rest is fixed when it is made.
+final class HTTPClientExchange: Sendable {
+    let loop: Loop
+    let key: HTTPPoolKey
+    /// The head to send: the request with the client's default fields, and
+    /// the framing its body asks for.
+    let head: HTTPRequestHead
+    let body: HTTPClientRequestBody
+    /// `head` as `HTTPRequestEncoder` writes it, once.
+    let headBytes: ByteBuffer
+    let state: LoopBound<HTTPClientExchangeState>
+
+    /// The exchange of `request` with `body` as `configuration` shapes it;
+    /// throws `HTTPClientError.invalidRequest` for a request that cannot be
+    /// sent.
+    init(
+        _ request: HTTPRequest, body: HTTPClientRequestBody, configuration: HTTPClientConfiguration, loop: Loop
+    ) throws(HTTPClientError) {
+        self.loop = loop
+        self.key = try HTTPPoolKey(request)
+        self.body = body
+        var request = request
+        if request.path == nil || request.path == "" {
+            guard request.method != .connect else { throw HTTPClientError(.invalidRequest, "CONNECT is not sent by this client") }
+            request.path = "/"
+        }
+        for field in configuration.defaultHeaderFields where request.headerFields[field.name] == nil {
+            request.headerFields.append(field)
+        }
+        let framing: HTTPRequestHead.BodyFraming
+        switch body.content {
+        case .bytes(let bytes) where bytes.isEmpty:
+            framing = Self.methodsWithoutBody.contains(request.method) ? .none : .length(0)
+        case .stream(_, nil):
+            framing = .chunked
+        default:
+            framing = .length(body.length ?? 0)
+        }
+        let closes = request.headerFields[values: .connection].contains { $0.lowercased().contains("close") }
+        let expects =
+            framing != .none && framing != .length(0)
+            && request.headerFields[values: .expect].contains { $0.lowercased() == "100-continue" }
+        head = HTTPRequestHead(request, body: framing, keepAlive: !closes, expectsContinue: expects)
+        var buffers: [ByteBuffer] = []
+        do {
+            try HTTPRequestEncoder().encode(.head(head), into: &buffers)
+        } catch {
+            throw HTTPClientError(.invalidRequest, "\(error)")
+        }
+        headBytes = buffers[0]
+        state = LoopBound(HTTPClientExchangeState(), loop: loop)
+    }
+
+    /// The methods whose empty body is sent without `Content-Length`.
+    static let methodsWithoutBody: Set<HTTPRequest.Method> = [.get, .head, .delete, .options, .trace, .connect]
+    /// The methods a retry may send again (RFC 9110 §9.2.2).
+    static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
+
+    /// Whether the request may go once more on a new connection.
+    var mayRetry: Bool {
+        !state.value.retried && body.isReplayable && Self.idempotentMethods.contains(head.request.method)
+    }
+
+    /// The caller subscribed: `observer` learns the outcome; the timer of
+    /// the whole exchange starts. Loop thread.
+    func begin(_ observer: @escaping Single<HTTPClientResponse>.SingleObserver, timeout: Duration?) {
+        state.value.observer = observer
+        guard let timeout else { return }
+        state.value.timer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
+            timedOut(after: timeout)
+            return Disposables.create()
+        }
+    }
+
+    /// Whether the exchange is over (so nothing more is done for it).
+    var isFinished: Bool {
+        if case .finished = state.value.phase { return true }
+        return false
+    }
+
+    /// The response's head arrived on `connection`: the caller has it.
+    func responded(_ response: HTTPClientResponse, on connection: HTTPClientConnection) {
+        guard !isFinished else { return }
+        state.value.phase = .responding(connection)
+        let observer = state.value.observer
+        state.value.observer = nil
+        observer?(.success(response))
+    }
+
+    /// The response ended (or was let go): stops the timer.
+    func finish() {
+        state.value.phase = .finished
+        state.value.observer = nil
+        let timer = state.value.timer
+        state.value.timer = nil
+        timer?.dispose()
+    }
+
+    /// The exchange failed before its response's head (after it, the
+    /// body's reader learns the error): the caller is told.
+    func fail(_ error: any Error) {
+        let observer = state.value.observer
+        finish()
+        observer?(.failure(error))
+    }
+
+    /// The caller disposed: a queued request leaves its queue, one on a
+    /// connection closes it (a response cut short cannot be read past).
+    /// Once the response began, its body's reader decides.
+    func cancel() {
+        switch state.value.phase {
+        case .new:
+            finish()
+        case .responding, .finished:
+            return
+        case .queued(let pool):
+            finish()
+            pool.remove(self)
+        case .sending(let connection):
+            finish()
+            connection.abort(self)
+        }
+    }
+
+    private func timedOut(after timeout: Duration) {
+        state.value.timer = nil
+        let error = HTTPClientError(.requestTimeout, "the request to \(key) did not end within \(timeout)")
+        switch state.value.phase {
+        case .new, .finished:
+            return
+        case .queued(let pool):
+            pool.remove(self)
+            fail(error)
+        case .sending(let connection):
+            fail(error)
+            connection.abort(self)
+        case .responding(let connection):
+            finish()
+            connection.responseFailed(error)
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import RxCore
+import RxUV
+import RxUVTLS
+
+/// The connections to one scheme, host and port, on one loop: at most
+/// `maxConnectionsPerHost` of them, reused while they are kept alive (the
+/// most recently used first), and a bounded queue of the requests that
+/// wait for one. A new connection is made when a request waits and the
+/// bound allows; a connection that comes free takes the oldest waiting
+/// request or goes idle (closed after `idleTimeout`). A connect that fails
+/// fails the oldest waiting request with its error.
+///
+/// Its state is in one `LoopBound`; every method runs on the loop thread.
+final class HTTPHostPool: Sendable {
+    let key: HTTPPoolKey
+    let loop: Loop
+    let configuration: HTTPClientConfiguration
+    let owner: HTTPConnectionPool
+    let state: LoopBound<HTTPHostPoolState>
+
+    init(key: HTTPPoolKey, owner: HTTPConnectionPool) {
+        self.key = key
+        self.loop = owner.loop
+        self.configuration = owner.configuration
+        self.owner = owner
+        self.state = LoopBound(HTTPHostPoolState(), loop: owner.loop)
+    }
+
+    /// Whether nothing is open, connecting or waiting: the pool can go.
+    var isEmpty: Bool {
+        state.value.open == 0 && state.value.connecting.isEmpty && state.value.waitingCount == 0
+    }
+
+    // MARK: Requests
+
+    /// Gives `exchange` a connection: an idle one, else a place in the
+    /// queue (a new connection started for it when the bound allows).
+    func submit(_ exchange: HTTPClientExchange, first: Bool = false) {
+        guard !state.value.isShuttingDown else {
+            exchange.fail(HTTPClientError(.shutdown, "the client is shut down"))
+            return
+        }
+        if let connection = state.value.idle.popLast() {
+            owner.metrics.idle.decrement()
+            connection.run(exchange)
+            return
+        }
+        // The queue's bound counts the requests that wait for a connection
+        // to come free: not those a connect under way (or one that may
+        // start now) is for.
+        let mayConnect = state.value.open + state.value.connecting.count < configuration.maxConnectionsPerHost
+        let waitingForFree = state.value.waitingCount - state.value.connecting.count
+        guard first || mayConnect || waitingForFree < configuration.maxQueuedRequestsPerHost else {
+            exchange.fail(HTTPClientError(.queueFull, "\(waitingForFree) requests already wait for a connection to \(key)"))
+            return
+        }
+        state.value.enqueue(exchange, first: first)
+        exchange.state.value.phase = .queued(self)
+        owner.metrics.queued.increment()
+        connectIfNeeded()
+    }
+
+    /// `exchange` failed on a stale connection before its response: it
+    /// goes first in the queue, for a new connection.
+    func retry(_ exchange: HTTPClientExchange) {
+        guard !exchange.isFinished else { return }
+        owner.metrics.retried.increment()
+        submit(exchange, first: true)
+    }
+
+    /// `exchange` left the queue (disposed, timed out).
+    func remove(_ exchange: HTTPClientExchange) {
+        let before = state.value.waitingCount
+        state.value.remove(exchange)
+        if state.value.waitingCount < before { owner.metrics.queued.decrement() }
+        owner.forgetIfEmpty(self)
+    }
+
+    // MARK: Connections
+
+    /// Starts connects while requests wait beyond the connects under way
+    /// and the bound allows.
+    func connectIfNeeded() {
+        while state.value.waitingCount > state.value.connecting.count,
+            state.value.open + state.value.connecting.count < configuration.maxConnectionsPerHost
+        {
+            connect()
+        }
+    }
+
+    private func connect() {
+        let id = state.value.nextConnectID
+        state.value.nextConnectID += 1
+        let connecting = SingleAssignmentDisposable()
+        state.value.connecting[id] = connecting
+        let timeout = configuration.connectTimeout
+        let timer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
+            connectFailed(id, HTTPClientError(.connectTimeout, "no connection to \(key) within \(timeout)"))
+            return Disposables.create()
+        }
+        let attempt: Single<any ByteStream>
+        do {
+            attempt = try owner.connect(key)
+        } catch {
+            // No connection can be made (the TLS configuration is wrong):
+            // every request that waits fails with the reason.
+            timer.dispose()
+            state.value.connecting[id] = nil
+            while let exchange = state.value.dequeue() {
+                owner.metrics.queued.decrement()
+                exchange.fail(error)
+            }
+            return
+        }
+        connecting.setDisposable(
+            Disposables.create(
+                timer,
+                attempt.subscribe { [self] result in
+                    switch result {
+                    case .success(let stream): connected(id, stream)
+                    case .failure(let error): connectFailed(id, error)
+                    }
+                }))
+    }
+
+    private func connected(_ id: Int, _ stream: any ByteStream) {
+        guard let connecting = state.value.connecting.removeValue(forKey: id) else {
+            stream.close(.now)
+            return
+        }
+        connecting.dispose()
+        state.value.open += 1
+        owner.metrics.open.increment()
+        let connection = HTTPClientConnection(stream: stream, pool: self)
+        connection.start()
+        release(connection)
+    }
+
+    private func connectFailed(_ id: Int, _ error: any Error) {
+        guard let connecting = state.value.connecting.removeValue(forKey: id) else { return }
+        connecting.dispose()
+        if let exchange = state.value.dequeue() {
+            owner.metrics.queued.decrement()
+            exchange.fail(error)
+        }
+        connectIfNeeded()
+        owner.forgetIfEmpty(self)
+    }
+
+    /// `connection` is free: it takes the oldest waiting request, or waits
+    /// idle (closes when the client shuts down).
+    func release(_ connection: HTTPClientConnection) {
+        if let exchange = state.value.dequeue() {
+            owner.metrics.queued.decrement()
+            connection.run(exchange)
+            return
+        }
+        guard !state.value.isShuttingDown else {
+            connection.close()
+            return
+        }
+        guard configuration.idleTimeout > .zero else {
+            connection.close()
+            return
+        }
+        state.value.idle.append(connection)
+        owner.metrics.idle.increment()
+        connection.parkIdle()
+    }
+
+    /// `connection` closed: it leaves the pool; a request that waits may
+    /// need a new one.
+    func removed(_ connection: HTTPClientConnection) {
+        if let index = state.value.idle.firstIndex(where: { $0 === connection }) {
+            state.value.idle.remove(at: index)
+            owner.metrics.idle.decrement()
+        }
+        state.value.open -= 1
+        owner.metrics.open.decrement()
+        connectIfNeeded()
+        owner.forgetIfEmpty(self)
+    }
+
+    // MARK: Shutdown
+
+    /// Takes no more requests: those waiting fail with `.shutdown`, idle
+    /// connections and connects close; connections carrying an exchange
+    /// close after it.
+    func shutdown() {
+        state.value.isShuttingDown = true
+        let shut = HTTPClientError(.shutdown, "the client shut down")
+        while let exchange = state.value.dequeue() {
+            owner.metrics.queued.decrement()
+            exchange.fail(shut)
+        }
+        let connects = state.value.connecting
+        state.value.connecting = [:]
+        for connect in connects.values { connect.dispose() }
+        for connection in state.value.idle.reversed() { connection.close() }
+        owner.forgetIfEmpty(self)
+    }
+}

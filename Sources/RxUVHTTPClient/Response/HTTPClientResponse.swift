@@ -1,0 +1,29 @@
+import HTTPTypes
+import RxUV
+
+/// A response as it begins: its head at once, its body as it arrives.
+///
+/// The body must be read or let go: the connection is held, its reading
+/// stopped once `HTTPClientConfiguration.responseBufferSize` bytes wait,
+/// until the body is read to its end (the connection then goes back to the
+/// pool) or is let go (its subscription disposed, or the last reference to
+/// it dropped unread: the connection is closed).
+public struct HTTPClientResponse: Sendable {
+    /// The status (with its reason phrase as sent) and the header fields,
+    /// in order.
+    public var head: HTTPResponse
+    /// The minor version of HTTP/1.x the server answered with.
+    public var minorVersion: Int
+    /// The body.
+    public var body: HTTPClientResponseBody
+
+    /// The status.
+    public var status: HTTPResponse.Status {
+        head.status
+    }
+
+    /// The header fields.
+    public var headerFields: HTTPFields {
+        head.headerFields
+    }
+}

@@ -1,0 +1,70 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+import RxUVHTTPClient
+import RxUVTestSupport
+import XCTest
+
+extension BridgeTestCase {
+    /// Runs `body` on the test's loop with an HTTP server on 127.0.0.1
+    /// answering with `handler` and a client made with `configuration`;
+    /// then shuts the client down and drains the server (2 s).
+    func withClient<Result: Sendable>(
+        _ configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
+        http: HTTPServerOptions = HTTPServerOptions(),
+        handler: @escaping HTTPHandler,
+        _ body: @escaping @Sendable (_ client: HTTPClient, _ port: Int) async throws -> Result
+    ) throws -> Result {
+        try loop.run { [loop = loop!] in
+            let server = try await loop.rx.serveHTTP(host: "127.0.0.1", port: 0, http: http, handler: handler).value
+            let client = HTTPClient(loop: loop, configuration: configuration)
+            do {
+                let result = try await body(client, server.address.port)
+                try await client.shutdown().value
+                try await server.drain(deadline: .seconds(2)).value
+                return result
+            } catch {
+                try? await client.shutdown().value
+                try? await server.drain(deadline: .seconds(2)).value
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with a client and a TCP server on 127.0.0.1 whose every
+    /// connection `serve` handles (a server that misbehaves as a test
+    /// needs); then shuts the client down and drains the server.
+    func withRawServer<Result: Sendable>(
+        _ configuration: HTTPClientConfiguration = HTTPClientConfiguration(),
+        serve: @escaping @Sendable (TCPConnection) -> Completable,
+        _ body: @escaping @Sendable (_ client: HTTPClient, _ port: Int) async throws -> Result
+    ) throws -> Result {
+        try loop.run { [loop = loop!] in
+            let server = try await loop.rx.serve(host: "127.0.0.1", port: 0) { served in serve(served.connection) }.value
+            let client = HTTPClient(loop: loop, configuration: configuration)
+            do {
+                let result = try await body(client, server.address.port)
+                try await client.shutdown().value
+                try await server.drain(deadline: .seconds(2)).value
+                return result
+            } catch {
+                try? await client.shutdown().value
+                try? await server.drain(deadline: .seconds(2)).value
+                throw error
+            }
+        }
+    }
+}
+
+/// A request to 127.0.0.1:`port`.
+func local(_ port: Int, _ path: String, _ method: HTTPRequest.Method = .get, fields: HTTPFields = [:]) -> HTTPRequest {
+    HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1:\(port)", path: path, headerFields: fields)
+}
+
+extension HTTPClientResponse {
+    /// The body as text (up to 16 MiB).
+    func text() async throws -> String {
+        try await body.collect(upTo: 16 << 20).value.string
+    }
+}

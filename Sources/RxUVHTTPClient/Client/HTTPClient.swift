@@ -45,9 +45,42 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         }
     }
 
-    /// The exchange of `request`, as a `Single`: the work of
+    /// The exchange of `request`, as a `Single`, with the redirects it
+    /// leads to followed as `configuration.redirects` says: the work of
     /// `rx.send(_:body:timeout:)`.
     func send(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?) -> Single<HTTPClientResponse> {
+        following(request, body: body, timeout: timeout, visited: [request.urlString])
+    }
+
+    /// The body of a redirect response read (and dropped) up to this, so
+    /// that its connection is kept; a longer one closes it.
+    static let redirectBodyLimit = 64 * 1024
+
+    private func following(
+        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, visited: [String]
+    ) -> Single<HTTPClientResponse> {
+        guard case .follow(let max, let allowsInsecure) = configuration.redirects else {
+            return exchange(request, body: body, timeout: timeout)
+        }
+        return exchange(request, body: body, timeout: timeout).flatMap { [self] response in
+            guard let redirect = try HTTPRedirect(following: request, body: body, response: response) else { return .just(response) }
+            let next = redirect.request.urlString
+            guard visited.count <= max else {
+                throw HTTPClientError(.redirect, "more than \(max) redirects from \(visited[0])")
+            }
+            guard !visited.contains(next) else {
+                throw HTTPClientError(.redirect, "a redirect loop: \(next) again")
+            }
+            guard allowsInsecure || request.scheme?.lowercased() != "https" || redirect.request.scheme == "https" else {
+                throw HTTPClientError(.redirect, "a redirect from https to \(next), not allowed")
+            }
+            return response.body.collect(upTo: Self.redirectBodyLimit).map { _ in () }.catchAndReturn(())
+                .flatMap { [self] in following(redirect.request, body: redirect.body, timeout: timeout, visited: visited + [next]) }
+        }
+    }
+
+    /// One exchange: `request` sent, its response's head returned.
+    func exchange(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?) -> Single<HTTPClientResponse> {
         Single.create { [pool, loop, configuration] observer in
             let exchange: HTTPClientExchange
             do {
@@ -80,9 +113,14 @@ extension Reactive where Base == HTTPClient {
     /// are skipped; a response to `HEAD`, a 204 and a 304 have an empty
     /// body.
     ///
+    /// Redirects are followed as `configuration.redirects` says (by default
+    /// up to five, never from `https` to `http`), by RFC 9110's rules for
+    /// the method and the body (`HTTPRedirectPolicy`); the response is the
+    /// last one's.
+    ///
     /// Fails with `HTTPClientError` (`.invalidRequest`, `.queueFull`,
     /// `.connectTimeout`, `.headTimeout`, `.requestTimeout`,
-    /// `.connectionClosed`, `.shutdown`), the connect's `UVError`, the TLS
+    /// `.connectionClosed`, `.shutdown`, `.redirect`), the connect's `UVError`, the TLS
     /// handshake's `TLSError`, or the `HTTPParseError` of a response the
     /// decoder refused. `timeout` bounds the whole exchange, the body's
     /// end included (by default `configuration.requestTimeout`).

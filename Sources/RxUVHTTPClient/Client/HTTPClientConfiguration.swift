@@ -42,6 +42,9 @@ public struct HTTPClientConfiguration: Sendable {
     /// How `https` connections are made: the trust roots and checks, a
     /// client certificate; `ALPN` is `http/1.1`.
     public var tls: TLSConfiguration
+    /// Whether redirects are followed, and how far (by default up to five,
+    /// never from `https` to `http`).
+    public var redirects: HTTPRedirectPolicy
     /// A request that fails on a reused connection before any byte of its
     /// response arrived (the server closed the connection as the request
     /// went out) is sent once more on a new connection, when its method is
@@ -66,6 +69,7 @@ public struct HTTPClientConfiguration: Sendable {
         limits: HTTPLimits = HTTPLimits(maxBodyLength: .max),
         defaultHeaderFields: HTTPFields = [.userAgent: "RxUV"],
         tls: TLSConfiguration = .client(),
+        redirects: HTTPRedirectPolicy = .default,
         retriesOnStaleConnection: Bool = true,
         metricsFactory: (any MetricsFactory)? = nil,
         metricsLabel: String = "default"
@@ -81,6 +85,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.limits = limits
         self.defaultHeaderFields = defaultHeaderFields
         self.tls = tls
+        self.redirects = redirects
         self.retriesOnStaleConnection = retriesOnStaleConnection
         self.metricsFactory = metricsFactory
         self.metricsLabel = metricsLabel

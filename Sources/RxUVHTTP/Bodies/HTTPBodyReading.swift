@@ -4,26 +4,31 @@ import RxUV
 /// The ways to read a body that arrives (`HTTPBodySource`, or none for a
 /// message without a body), shared by the public faces of a server's
 /// request body and a client's response body: as buffers, whole up to a
-/// limit, or as an `AsyncSequence` with watermarks.
+/// limit, or as an `AsyncSequence` with watermarks. Each keeps `owner` (the
+/// public face whose release lets an unread body go) alive for as long as
+/// the sequence it makes, so that the body is not let go between the
+/// reader's call and its subscription.
 package enum HTTPBodyReading {
     /// The body's buffers on its connection's loop thread (`.empty()` for
     /// none): what was held before the subscription, then the rest as it
     /// arrives; one subscriber (a second fails with `EBUSY`).
-    package static func bytes(_ source: HTTPBodySource?) -> Observable<ByteBuffer> {
+    package static func bytes(_ source: HTTPBodySource?, owner: (any AnyObject & Sendable)? = nil) -> Observable<ByteBuffer> {
         guard let source else { return .empty() }
-        return Observable.create { observer in source.attach(observer) }
+        return Observable.create { observer in
+            withExtendedLifetime(owner) { source.attach(observer) }
+        }
     }
 
     /// The whole body as one buffer; fails with `tooLarge()` once it passes
     /// `maxLength` bytes (at once when its declared length does), without
     /// holding more.
     package static func collect(
-        _ source: HTTPBodySource?, upTo maxLength: Int, tooLarge: @escaping @Sendable () -> any Error
+        _ source: HTTPBodySource?, owner: (any AnyObject & Sendable)? = nil, upTo maxLength: Int, tooLarge: @escaping @Sendable () -> any Error
     ) -> Single<ByteBuffer> {
         if let declared = source?.declaredLength, declared > maxLength {
             return .error(tooLarge())
         }
-        return bytes(source).scan(into: (pieces: [ByteBuffer](), count: 0)) { whole, piece in
+        return bytes(source, owner: owner).scan(into: (pieces: [ByteBuffer](), count: 0)) { whole, piece in
             guard whole.count + piece.count <= maxLength else { throw tooLarge() }
             whole.pieces.append(piece)
             whole.count += piece.count
@@ -37,7 +42,9 @@ package enum HTTPBodyReading {
     /// The body as an `AsyncSequence`: while the consumer holds more than
     /// `highWatermark` bytes the connection stops reading, and reads again
     /// at `lowWatermark`.
-    package static func values(_ source: HTTPBodySource?, highWatermark: Int, lowWatermark: Int) -> ObservableValues<ByteBuffer> {
+    package static func values(
+        _ source: HTTPBodySource?, owner: (any AnyObject & Sendable)? = nil, highWatermark: Int, lowWatermark: Int
+    ) -> ObservableValues<ByteBuffer> {
         let demand = AsyncValuesDemand<ByteBuffer>(
             highWatermark: highWatermark, lowWatermark: lowWatermark,
             weight: { $0.count },
@@ -45,6 +52,6 @@ package enum HTTPBodyReading {
             resume: { source?.consumerHolds(false) },
             subscribe: ByteBufferValuesObserver.subscribe
         )
-        return ObservableValues(source: bytes(source), demand: demand)
+        return ObservableValues(source: bytes(source, owner: owner), demand: demand)
     }
 }

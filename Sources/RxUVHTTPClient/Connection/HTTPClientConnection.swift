@@ -227,10 +227,10 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
     func bodyWanted(_ body: HTTPBodySource) {}
 
     /// The reader left the body before its end: the rest cannot be skipped
-    /// cheaply, so the connection closes.
+    /// cheaply, so the connection closes (and the body fails, for a reader
+    /// that would still come).
     func bodyAbandoned(_ body: HTTPBodySource) {
         guard state.value.responseBody === body, !state.value.responseEnded, let exchange = state.value.exchange else { return }
-        state.value.responseBody = nil
         state.value.exchange = nil
         exchange.finish()
         close()

@@ -39,7 +39,7 @@ public final class HTTPClientResponseBody: Sendable {
     /// subscriber: a second fails with `EBUSY`. Disposing before the end
     /// closes the connection.
     public var bytes: Observable<ByteBuffer> {
-        HTTPBodyReading.bytes(source)
+        HTTPBodyReading.bytes(source, owner: self)
     }
 
     /// The whole body as one buffer, on the connection's loop thread;
@@ -47,7 +47,7 @@ public final class HTTPClientResponseBody: Sendable {
     /// `maxLength` bytes (at once when its declared length does), and the
     /// connection is closed.
     public func collect(upTo maxLength: Int) -> Single<ByteBuffer> {
-        HTTPBodyReading.collect(source, upTo: maxLength) {
+        HTTPBodyReading.collect(source, owner: self, upTo: maxLength) {
             HTTPClientError(.bodyTooLarge, "the response's body is longer than \(maxLength) bytes")
         }
     }
@@ -58,7 +58,7 @@ public final class HTTPClientResponseBody: Sendable {
     /// throws what `bytes` fails with. Ending the iteration early closes
     /// the connection.
     public func values(highWatermark: Int = 256 * 1024, lowWatermark: Int = 64 * 1024) -> ObservableValues<ByteBuffer> {
-        HTTPBodyReading.values(source, highWatermark: highWatermark, lowWatermark: lowWatermark)
+        HTTPBodyReading.values(source, owner: self, highWatermark: highWatermark, lowWatermark: lowWatermark)
     }
 
     /// `values(highWatermark:lowWatermark:)` at 256 KiB and 64 KiB.

@@ -200,6 +200,7 @@ let package = Package(
                 coreMetrics,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
+            exclude: ["Peers/h11-edge-server.py"],
             swiftSettings: traceResources
         ),
 

@@ -1,9 +1,10 @@
 import HTTPTypes
 import RxUVHTTPClient
+import RxUVTestSupport
 import XCTest
 
 /// `HTTPRequest(method:url:)`: the URL's parts, and the URLs refused.
-final class HTTPRequestURLTests: XCTestCase {
+final class HTTPRequestURLTests: BridgeTestCase {
     func testParts() throws {
         let cases: [(String, String, String, String)] = [
             ("http://example.com", "http", "example.com", "/"),

@@ -74,6 +74,13 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // The system's zlib, for RxUVHTTPClient only: gzip and deflate response bodies.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
         .target(name: "RxBlocking", dependencies: ["RxCore"], swiftSettings: traceResources),
@@ -117,7 +124,7 @@ let package = Package(
         // RxUVTLS, so that a server without TLS links no OpenSSL.
         .target(
             name: "RxUVHTTPClient",
-            dependencies: ["RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", "CZlib", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: traceResources
         ),
         // Test support (the role of SwiftNIO's NIOTestUtils), shared by the

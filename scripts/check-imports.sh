@@ -2,6 +2,7 @@
 # The module rules of DESIGN.md that the compiler does not enforce:
 # - only the bridge (Sources/RxUV) imports CLibUV;
 # - only the TLS product (Sources/RxUVTLS) imports COpenSSL;
+# - only the HTTP client (Sources/RxUVHTTPClient) imports CZlib;
 # - RxCore does not import Foundation;
 # - RxCore and its tests' support (Sources/RxCoreTestSupport) import nothing
 #   of the bridge, nor do RxCoreTests and RxBlockingTests, so RxCore builds
@@ -19,6 +20,12 @@ fi
 outside=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import COpenSSL' Sources Examples Tests 2>/dev/null | grep -v '^Sources/RxUVTLS/' || true)
 if [ -n "$outside" ]; then
     echo "check-imports: COpenSSL is imported outside Sources/RxUVTLS:" >&2
+    echo "$outside" >&2
+    status=1
+fi
+outside=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import CZlib' Sources Examples Tests 2>/dev/null | grep -v '^Sources/RxUVHTTPClient/' || true)
+if [ -n "$outside" ]; then
+    echo "check-imports: CZlib is imported outside Sources/RxUVHTTPClient:" >&2
     echo "$outside" >&2
     status=1
 fi

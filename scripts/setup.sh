@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what RxUV needs to build and test on Debian or Ubuntu: libuv1-dev,
-# libssl-dev and the openssl command line (RxUVTLS and its tests), pkg-config, python3 (the example tests' clients), the real Redis pieces
+# libssl-dev and the openssl command line (RxUVTLS and its tests), zlib1g-dev
+# (RxUVHTTPClient's gzip and deflate bodies), pkg-config, python3 (the example tests' clients), the real Redis pieces
 # kv-server is tested against (Debian's redis-server and redis-tools, the
 # Python redis client from PyPI) and the Python statsd client statsd-agg is
 # tested with, curl (RxUVHTTP's tests and the http-server example's), and wrk
@@ -19,6 +20,8 @@ pkg-config --exists libuv 2>/dev/null || packages+=(libuv1-dev pkg-config)
 # RxUVTLS links the system's OpenSSL 3; its tests drive the openssl command line.
 pkg-config --exists openssl 2>/dev/null || packages+=(libssl-dev pkg-config)
 command -v openssl >/dev/null 2>&1 || packages+=(openssl)
+# RxUVHTTPClient inflates gzip and deflate response bodies with the system's zlib.
+pkg-config --exists zlib 2>/dev/null || packages+=(zlib1g-dev pkg-config)
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
 command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)

@@ -42,6 +42,9 @@ public struct HTTPClientConfiguration: Sendable {
     /// How `https` connections are made: the trust roots and checks, a
     /// client certificate; `ALPN` is `http/1.1`.
     public var tls: TLSConfiguration
+    /// Whether responses are asked for compressed and inflated (by default
+    /// not).
+    public var decompression: HTTPDecompression
     /// Whether redirects are followed, and how far (by default up to five,
     /// never from `https` to `http`).
     public var redirects: HTTPRedirectPolicy
@@ -69,6 +72,7 @@ public struct HTTPClientConfiguration: Sendable {
         limits: HTTPLimits = HTTPLimits(maxBodyLength: .max),
         defaultHeaderFields: HTTPFields = [.userAgent: "RxUV"],
         tls: TLSConfiguration = .client(),
+        decompression: HTTPDecompression = .disabled,
         redirects: HTTPRedirectPolicy = .default,
         retriesOnStaleConnection: Bool = true,
         metricsFactory: (any MetricsFactory)? = nil,
@@ -85,6 +89,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.limits = limits
         self.defaultHeaderFields = defaultHeaderFields
         self.tls = tls
+        self.decompression = decompression
         self.redirects = redirects
         self.retriesOnStaleConnection = retriesOnStaleConnection
         self.metricsFactory = metricsFactory

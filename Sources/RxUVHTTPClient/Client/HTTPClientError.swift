@@ -38,8 +38,8 @@ public struct HTTPClientError: Error, Hashable, Sendable, CustomStringConvertibl
         /// A redirect could not be followed: too many, a loop, or from
         /// `https` to `http` without leave.
         case redirect
-        /// The response's compressed body was malformed, or would inflate
-        /// past `HTTPClientConfiguration.maxDecompressedLength`.
+        /// The response's compressed body was malformed, cut short, or
+        /// would inflate past the bound of `HTTPDecompression.enabled`.
         case decompression
     }
 

@@ -13,9 +13,29 @@ extension HTTPClientConnection {
             headArrived(head)
         case .body(let bytes):
             let body = state.value.responseBody
-            body?.receive(bytes)
-        case .end(let last, _):
+            guard let decoder = state.value.contentDecoder else {
+                body?.receive(bytes)
+                return
+            }
+            do {
+                for piece in try decoder.decode(bytes) { body?.receive(piece) }
+            } catch {
+                fail(error, retrying: false)
+            }
+        case .end(var last, _):
             // Trailers are read (and bounded) by the decoder, and dropped.
+            if let decoder = state.value.contentDecoder {
+                state.value.contentDecoder = nil
+                do {
+                    let body = state.value.responseBody
+                    for piece in try decoder.decode(last) { body?.receive(piece) }
+                    try decoder.finish()
+                } catch {
+                    fail(error, retrying: false)
+                    return
+                }
+                last = ByteBuffer()
+            }
             let body = state.value.responseBody
             state.value.responseBody = nil
             state.value.responseEnded = true
@@ -49,11 +69,20 @@ extension HTTPClientConnection {
         state.value.headArrived = true
         state.value.keepAlive = state.value.keepAlive && head.keepAlive
         var source: HTTPBodySource?
+        let decoder: HTTPContentDecoder?
+        do {
+            decoder = head.body == .none ? nil : try contentDecoder(for: head)
+        } catch {
+            fail(error, retrying: false)
+            return
+        }
+        state.value.contentDecoder = decoder
         switch head.body {
         case .none, .switchedProtocol:
             state.value.responseEnded = true
         case .length(let length):
-            source = HTTPBodySource(loop: loop, declaredLength: length, connection: self, bufferLimit: pool.configuration.responseBufferSize)
+            source = HTTPBodySource(
+                loop: loop, declaredLength: decoder == nil ? length : nil, connection: self, bufferLimit: pool.configuration.responseBufferSize)
         case .chunked, .untilClose:
             source = HTTPBodySource(loop: loop, declaredLength: nil, connection: self, bufferLimit: pool.configuration.responseBufferSize)
         }
@@ -61,6 +90,15 @@ extension HTTPClientConnection {
         let response = HTTPClientResponse(head: head.response, minorVersion: head.minorVersion, body: HTTPClientResponseBody(source: source))
         exchange.responded(response, on: self)
         settle()
+    }
+
+    /// The inflater of `head`'s body, when decompression is on and the body
+    /// has one coding it knows (`gzip`, `deflate`).
+    func contentDecoder(for head: HTTPResponseHead) throws(HTTPClientError) -> HTTPContentDecoder? {
+        guard case .enabled(let limit) = pool.configuration.decompression else { return nil }
+        let codings = head.response.headerFields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
+        guard codings.count == 1, let coding = HTTPContentDecoder.coding(forContentEncoding: String(codings[0])) else { return nil }
+        return try HTTPContentDecoder(coding, maxDecodedLength: max(0, limit))
     }
 
     /// The input ended: a response in hand that the close does not end is

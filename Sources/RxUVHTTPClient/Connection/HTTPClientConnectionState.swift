@@ -27,6 +27,8 @@ struct HTTPClientConnectionState {
     var keepAlive = true
     /// The response's body, while it arrives.
     var responseBody: HTTPBodySource?
+    /// The inflater of a compressed response body, when one is read.
+    var contentDecoder: HTTPContentDecoder?
     /// The request body's work (a stream's subscription, a file's write).
     var bodyWork: Disposable?
     /// The exchanges this connection carried to their end.

@@ -35,6 +35,9 @@ final class HTTPClientExchange: Sendable {
         for field in configuration.defaultHeaderFields where request.headerFields[field.name] == nil {
             request.headerFields.append(field)
         }
+        if case .enabled = configuration.decompression, request.headerFields[.acceptEncoding] == nil {
+            request.headerFields[.acceptEncoding] = "gzip, deflate"
+        }
         let framing: HTTPRequestHead.BodyFraming
         switch body.content {
         case .bytes(let bytes) where bytes.isEmpty:

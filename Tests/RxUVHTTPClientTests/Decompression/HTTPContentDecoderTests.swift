@@ -96,7 +96,10 @@ final class HTTPContentDecoderTests: BridgeTestCase {
         }
     }
 
-    /// Each payload in each format comes back, fed whole, in random splits and a byte at a time.
+    /// Each payload in each format comes back, fed whole, in random splits
+    /// and a byte at a time (for the MiB of random bytes, which is slow a
+    /// byte at a time in a debug build, in gzip only: the three formats
+    /// share the loop that feeds zlib).
     func testRoundTrips() throws {
         var generator = SeededGenerator(seed: 0x5EED)
         for (name, payload) in Self.payloads {
@@ -106,6 +109,7 @@ final class HTTPContentDecoderTests: BridgeTestCase {
                 let context = "\(format) of \(name) (\(compressed.count) B compressed)"
                 try assertInflates(compressed, format.coding, to: payload, chunks: [compressed.count], context + ", whole")
                 try assertInflates(compressed, format.coding, to: payload, chunks: randomSplits(of: compressed.count, upTo: 9000, using: &generator), context + ", random splits")
+                guard compressed.count < 100_000 || format == .gzip else { continue }
                 try assertInflates(compressed, format.coding, to: payload, chunks: Array(repeating: 1, count: compressed.count), context + ", a byte at a time")
             }
         }

@@ -73,6 +73,37 @@ final class HTTPClientPeerTests: BridgeTestCase {
                 "GET /after-idle length 0 ",
             ])
     }
+
+    /// Compressed bodies inflated as they arrive, each failure a typed
+    /// error that leaves the client serving; with decompression off, the
+    /// server is not asked for compression.
+    func testH11Server_Decompression() throws {
+        let plain = String(repeating: "compressed text ", count: 5000)
+        let configuration = HTTPClientConfiguration(decompression: .enabled(maxDecodedLength: 1 << 20))
+        let results = try withPythonServer([besideTest("h11-edge-server.py")], configuration) { client, port in
+            var results: [String] = []
+            for path in ["/gzip", "/deflate", "/corrupt", "/bomb", "/gzip"] {
+                do {
+                    let response = try await client.execute(local(port, path))
+                    let text = try await response.text()
+                    results.append("\(response.headerFields[.contentEncoding] ?? "-") \(text == plain)")
+                } catch let error as HTTPClientError {
+                    results.append("\(error.code): \(error.detail)")
+                }
+            }
+            return results
+        }
+        XCTAssertEqual(results[0], "gzip true")
+        XCTAssertEqual(results[1], "deflate true")
+        XCTAssertTrue(results[2].hasPrefix("decompression: gzip data is corrupt"), results[2])
+        XCTAssertEqual(results[3], "decompression: the body inflates past 1048576 bytes")
+        XCTAssertEqual(results[4], "gzip true")
+        let off = try withPythonServer([besideTest("h11-edge-server.py")]) { client, port in
+            let response = try await client.execute(local(port, "/gzip"))
+            return "\(response.headerFields[.contentEncoding] ?? "-") \(try await response.text() == plain)"
+        }
+        XCTAssertEqual(off, "- true")
+    }
 }
 
 /// The path of `name`, a file beside this test file.

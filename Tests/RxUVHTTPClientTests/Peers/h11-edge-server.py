@@ -1,11 +1,14 @@
 """An HTTP/1.1 server on h11 that answers with the edge cases a client
 must read right: a chunked body with trailers, a body the close ends, a
 1xx before the answer, 100 Continue for a body, and an idle kept-alive
-connection closed by the server. Listens on 127.0.0.1, port 0; prints the
+connection closed by the server; and compressed bodies (gzip, deflate, a
+corrupt one, a bomb) for a client that accepts them. Listens on 127.0.0.1, port 0; prints the
 port, then serves until killed. One thread per connection."""
+import gzip
 import socket
 import sys
 import threading
+import zlib
 
 import h11
 
@@ -56,6 +59,18 @@ def handle(sock):
             send(h11.EndOfMessage())
             sock.close()
             return
+        elif target in COMPRESSED:
+            accepted = dict((n.lower(), v) for n, v in request.headers).get(b"accept-encoding", b"")
+            coding, body = COMPRESSED[target]
+            headers = [("Content-Length", str(len(body)))]
+            if coding.encode() in accepted:
+                headers.append(("Content-Encoding", coding))
+            else:
+                headers = [("Content-Length", str(len(PLAIN)))]
+                body = PLAIN
+            send(h11.Response(status_code=200, headers=headers))
+            send(h11.Data(data=body))
+            send(h11.EndOfMessage())
         elif target == "/early-hints":
             send(h11.InformationalResponse(status_code=103, headers=[("Link", "</a.css>; rel=preload")]))
             send(h11.Response(status_code=200, headers=[("Content-Length", "5")]))
@@ -76,6 +91,13 @@ def handle(sock):
         request = None
 
 
+PLAIN = b"compressed text " * 5000
+COMPRESSED = {
+    "/gzip": ("gzip", gzip.compress(PLAIN)),
+    "/deflate": ("deflate", zlib.compress(PLAIN)),
+    "/corrupt": ("gzip", gzip.compress(PLAIN)[:40] + b"garbage" + gzip.compress(PLAIN)[47:]),
+    "/bomb": ("gzip", gzip.compress(bytes(64 << 20))),
+}
 listener = socket.socket()
 listener.bind(("127.0.0.1", 0))
 listener.listen(64)

@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "RxUVHTTPClientTests",
             dependencies: [
-                "RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", "RxUV", "RxCore", "RxUVTestSupport",
+                "RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", "RxUV", "RxCore", "RxBlocking", "RxUVTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 coreMetrics,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

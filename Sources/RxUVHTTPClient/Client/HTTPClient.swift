@@ -1,8 +1,9 @@
 import HTTPTypes
 import RxCore
 import RxUV
+import Synchronization
 
-/// An HTTP/1.1 client on a `Loop`: requests sent on pooled, kept-alive
+/// An HTTP/1.1 client on a `Loop` (or every loop of a `LoopGroup`): requests sent on pooled, kept-alive
 /// connections (per scheme, host and port), `https` through RxUVTLS, each
 /// response's head delivered at once and its body read with backpressure.
 ///
@@ -14,35 +15,63 @@ import RxUV
 /// ```
 ///
 /// Requests go out as `client.rx.send(_:body:timeout:)` (a `Single`) or
-/// `execute(_:body:timeout:)` (`async`); both run on the loop's thread,
-/// where the response, its body's bytes and every failure arrive. The
+/// `execute(_:body:timeout:)` (`async`); both run on the thread of the
+/// loop the request went to, where the response, its body's bytes and
+/// every failure arrive. The
 /// client may be used from any thread. It holds its connections until
 /// `shutdown()`, which a program calls before its loop ends.
 public final class HTTPClient: Sendable, ReactiveCompatible {
-    /// The loop the client's connections live on.
-    public let loop: Loop
+    /// The loops the client's connections live on: one, or a group's.
+    public let loops: [Loop]
     /// How the client connects, pools, waits and reads.
     public let configuration: HTTPClientConfiguration
-    let pool: HTTPConnectionPool
+    /// One pool of connections per loop.
+    let pools: [HTTPConnectionPool]
+    /// The next loop a request from outside the loops goes to.
+    private let nextPool = Atomic<Int>(0)
 
     /// A client on `loop`, as `configuration` says.
-    public init(loop: Loop, configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
-        self.loop = loop
+    public convenience init(loop: Loop, configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
+        self.init(loops: [loop], configuration: configuration)
+    }
+
+    /// A client on every loop of `group`, as `configuration` says, with a
+    /// pool of connections per loop (the bounds are per loop): a request
+    /// made on one of the group's loop threads goes out on that loop, so
+    /// its chain stays on one thread; one made elsewhere goes to the
+    /// loops in turn.
+    public convenience init(group: LoopGroup, configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
+        self.init(loops: group.loops, configuration: configuration)
+    }
+
+    private init(loops: [Loop], configuration: HTTPClientConfiguration) {
+        precondition(!loops.isEmpty, "HTTPClient: no loop")
+        self.loops = loops
         self.configuration = configuration
-        self.pool = HTTPConnectionPool(loop: loop, configuration: configuration)
+        self.pools = loops.map { HTTPConnectionPool(loop: $0, configuration: configuration) }
+    }
+
+    /// The pool a request made now goes to.
+    private var pool: HTTPConnectionPool {
+        if pools.count == 1 { return pools[0] }
+        if let here = pools.first(where: { $0.loop.isOnLoopThread }) { return here }
+        return pools[nextPool.wrappingAdd(1, ordering: .relaxed).oldValue % pools.count]
     }
 
     /// Shuts the client down when subscribed: no new request is taken (it
     /// fails with `HTTPClientError.shutdown`), the requests still waiting
     /// for a connection fail with it, idle connections close, and the
     /// exchanges under way finish (or fail: their own timeouts still run).
-    /// Completes, on the loop thread, once the last connection has closed.
-    /// Subscribing again completes when the same shutdown ends.
+    /// Completes, on a loop thread, once the last connection of every loop
+    /// has closed. Subscribing again completes when the same shutdown ends.
     public func shutdown() -> Completable {
-        Completable.create { [pool, loop] observer in
-            loop.enter { pool.shutdown(observer) }
-            return Disposables.create()
-        }
+        Completable.zip(
+            pools.map { pool in
+                Completable.create { observer in
+                    pool.loop.enter { pool.shutdown(observer) }
+                    return Disposables.create()
+                }
+            })
     }
 
     /// The exchange of `request`, as a `Single`, with the redirects it
@@ -81,7 +110,9 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
 
     /// One exchange: `request` sent, its response's head returned.
     func exchange(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?) -> Single<HTTPClientResponse> {
-        Single.create { [pool, loop, configuration] observer in
+        Single.create { [self, configuration] observer in
+            let pool = self.pool
+            let loop = pool.loop
             let exchange: HTTPClientExchange
             do {
                 exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop)

@@ -9,6 +9,7 @@ public struct HTTPResponseBody: Sendable {
     enum Content: @unchecked Sendable {
         case bytes(ByteBuffer)
         case stream(Observable<ByteBuffer>, length: Int?)
+        case paced(HTTPPacedBody, length: Int?)
         case file(path: String, range: Range<Int64>)
         case openFile(OpenFile, range: Range<Int64>)
     }
@@ -42,6 +43,19 @@ public struct HTTPResponseBody: Sendable {
         HTTPResponseBody(content: .stream(source, length: length))
     }
 
+    /// The pieces of `sequence` (the `values` of a client's response body,
+    /// for a proxy), each written as it comes, the next asked for only
+    /// while the connection is writable (its write queue at or below the
+    /// stream's high watermark), so a producer faster than the client is
+    /// held to the client's pace; framed as `stream(_:length:)` frames
+    /// (`Content-Length` when `length` is given, chunked otherwise). The
+    /// sequence is iterated in a Task on the connection's loop once the
+    /// head is written; the Task is cancelled when the connection closes.
+    public static func values<Values: AsyncSequence & SendableMetatype>(_ sequence: Values, length: Int? = nil) -> HTTPResponseBody
+    where Values.Element == ByteBuffer, Values.AsyncIterator: SendableMetatype {
+        HTTPResponseBody(content: .paced(HTTPPacedBody(sequence), length: length))
+    }
+
     /// The bytes `range` of the file at `path` (offsets; the caller has
     /// measured the file, for example with `loop.rx.stat(path:)`), with
     /// `Content-Length`, read chunk by chunk from libuv's thread pool, the
@@ -70,7 +84,7 @@ public struct HTTPResponseBody: Sendable {
     public var length: Int? {
         switch content {
         case .bytes(let bytes): bytes.count
-        case .stream(_, let length): length
+        case .stream(_, let length), .paced(_, let length): length
         case .file(_, let range), .openFile(_, let range): Int(range.count)
         }
     }

@@ -49,6 +49,7 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
         state.value.headArrived = false
         state.value.bytesArrived = false
         state.value.responseEnded = false
+        state.value.writeFailure = nil
         state.value.keepAlive = exchange.head.keepAlive
         exchange.state.value.phase = .sending(self)
         pending.value.append(exchange.head.request.method)
@@ -79,6 +80,9 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
         case .stream(let source, let length):
             let writer = HTTPClientBodyWriter(connection: self, exchange: exchange, length: length)
             state.value.bodyWork = source.subscribe(writer)
+        case .paced(let body, let length):
+            let writer = HTTPClientBodyWriter(connection: self, exchange: exchange, length: length)
+            state.value.bodyWork = body.pieces(for: stream).subscribe(writer)
         case .file(let file, let range):
             state.value.bodyWork = stream.write(file, range: range).subscribe { [self] event in
                 switch event {
@@ -115,11 +119,19 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
         _ = stream.startWrite(payload, notifying: HTTPClientWriteWatcher(connection: self))
     }
 
-    /// A write failed: the read side sees the connection's end too; the
-    /// exchange fails (or is retried) now.
+    /// A write failed (`EPIPE`, `ECONNRESET`): the request cannot go out
+    /// whole. A server that refuses a request mid-body answers before it
+    /// closes (a `413`), so the read side goes on: the response, if one
+    /// came, is delivered (and the connection closed after it); the end of
+    /// the input without one fails the exchange with this error. The head
+    /// timeout still bounds the wait.
     func writeFailed(_ error: any Error) {
-        guard !state.value.isClosed else { return }
-        fail(error, retrying: true)
+        guard !state.value.isClosed, state.value.exchange != nil, state.value.writeFailure == nil else { return }
+        state.value.writeFailure = error
+        state.value.keepAlive = false
+        let work = state.value.bodyWork
+        state.value.bodyWork = nil
+        work?.dispose()
     }
 
     // MARK: Ending
@@ -156,6 +168,7 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
     /// (`retrying`).
     func fail(_ error: any Error, retrying: Bool) {
         guard !state.value.isClosed else { return }
+        let error = state.value.writeFailure ?? error
         guard let exchange = state.value.exchange else {
             close()
             return

@@ -17,6 +17,9 @@ struct HTTPClientConnectionState {
     /// The request's head went out with `Expect: 100-continue` and its body
     /// waits for `100 Continue` (or `continueTimer`).
     var awaitsContinue = false
+    /// A write of the request failed: what the exchange fails with if no
+    /// response comes before the input ends.
+    var writeFailure: (any Error)?
     /// The response's head arrived.
     var headArrived = false
     /// Bytes of the response arrived (a retry is safe only before).

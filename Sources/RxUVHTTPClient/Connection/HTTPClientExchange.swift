@@ -42,7 +42,7 @@ final class HTTPClientExchange: Sendable {
         switch body.content {
         case .bytes(let bytes) where bytes.isEmpty:
             framing = Self.methodsWithoutBody.contains(request.method) ? .none : .length(0)
-        case .stream(_, nil):
+        case .stream(_, nil), .paced(_, nil):
             framing = .chunked
         default:
             framing = .length(body.length ?? 0)

@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVHTTP
 
 /// A request's body: nothing, bytes in hand, a stream of buffers, or a
 /// file's bytes.
@@ -9,6 +10,7 @@ public struct HTTPClientRequestBody: Sendable {
     enum Content: @unchecked Sendable {
         case bytes(ByteBuffer)
         case stream(Observable<ByteBuffer>, length: Int?)
+        case paced(HTTPPacedBody, length: Int?)
         case file(OpenFile, range: Range<Int64>)
     }
 
@@ -43,6 +45,20 @@ public struct HTTPClientRequestBody: Sendable {
         HTTPClientRequestBody(content: .stream(source, length: length))
     }
 
+    /// The pieces of `sequence` (a server's request body's `values`, for a
+    /// proxy; any producer), each written as it comes, the next asked for
+    /// only while the connection is writable (its write queue at or below
+    /// the stream's high watermark), so the producer is held to the
+    /// server's pace with bounded memory; framed as `stream(_:length:)`
+    /// frames. Iterated in a Task on the connection's loop once the head is
+    /// written (after `100 Continue` when the request expects it); the
+    /// Task is cancelled when the exchange ends or is disposed. Sent once:
+    /// never retried.
+    public static func values<Values: AsyncSequence & SendableMetatype>(_ sequence: Values, length: Int? = nil) -> HTTPClientRequestBody
+    where Values.Element == ByteBuffer, Values.AsyncIterator: SendableMetatype {
+        HTTPClientRequestBody(content: .paced(HTTPPacedBody(sequence), length: length))
+    }
+
     /// The bytes `range` (offsets) of `file`, with `Content-Length`, sent by
     /// the connection's stream a chunk at a time, the next once the last is
     /// handed on (`ByteStream.write(_:range:)`: `sendfile(2)` over TCP), so
@@ -56,15 +72,17 @@ public struct HTTPClientRequestBody: Sendable {
     public var length: Int? {
         switch content {
         case .bytes(let bytes): bytes.count
-        case .stream(_, let length): length
+        case .stream(_, let length), .paced(_, let length): length
         case .file(_, let range): Int(range.count)
         }
     }
 
     /// Whether the body can be sent again (a retry, a redirect that keeps
-    /// it): bytes and files can, a stream cannot.
+    /// it): bytes and files can, a stream or a sequence cannot.
     var isReplayable: Bool {
-        if case .stream = content { return false }
-        return true
+        switch content {
+        case .stream, .paced: false
+        case .bytes, .file: true
+        }
     }
 }

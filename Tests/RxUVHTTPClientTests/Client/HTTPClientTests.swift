@@ -162,4 +162,16 @@ final class HTTPClientTests: BridgeTestCase {
         XCTAssertTrue(onLoop)
         XCTAssertEqual(errors, Array(repeating: .invalidRequest, count: 5))
     }
+
+    /// A server that refuses a body mid-upload answers before it closes:
+    /// the client, whose writes then fail, delivers the answer (413), not
+    /// the write's `EPIPE`, and the next request goes on a new connection.
+    func testUploadRefusedMidBody_TheAnswerIsDelivered() throws {
+        let results = try withClient(handler: Self.router.handler) { client, port in
+            let big = ByteBuffer([UInt8](repeating: 0x7A, count: 8 << 20))
+            let refused = try await client.execute(local(port, "/echo", .post), body: .bytes(big))
+            return ["\(refused.status.code)", try await client.execute(local(port, "/peer")).status.code.description]
+        }
+        XCTAssertEqual(results, ["413", "200"])
+    }
 }

@@ -67,6 +67,11 @@ extension HTTPServerConnection {
             let work = source.subscribe(
                 HTTPBodyWriter(connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length))
             setWork(work, for: answer)
+        case .paced(let body, let length):
+            write(headBytes)
+            let work = body.pieces(for: stream).subscribe(
+                HTTPBodyWriter(connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length))
+            setWork(work, for: answer)
         }
     }
 

@@ -1,0 +1,64 @@
+import RxCore
+import RxUV
+
+/// A body that an `AsyncSequence` produces, pulled at the pace of the
+/// stream it is written to: the next piece is asked for only while the
+/// stream is writable (its write queue at or below its high watermark),
+/// else once `rx.writable` turns `true` again. A producer faster than the
+/// peer is held to the peer's pace, with at most a watermark of its bytes
+/// queued: what a body streamed from another connection (a proxy) needs.
+///
+/// The same mechanism serves a server's response body
+/// (`HTTPResponseBody.values`) and a client's request body: each becomes
+/// an `Observable` of the pieces for the writer that already writes
+/// streamed bodies.
+package struct HTTPPacedBody: Sendable {
+    /// The pieces for `stream`, paced by it.
+    private let make: @Sendable (any ByteStream) -> Observable<ByteBuffer>
+
+    /// A body of `sequence`'s pieces.
+    package init<Values: AsyncSequence & SendableMetatype>(_ sequence: Values) where Values.Element == ByteBuffer, Values.AsyncIterator: SendableMetatype {
+        // The sequence is iterated by one subscription's Task at a time (a
+        // body is written once), as `AsyncSequence.asObservable` hands a
+        // sequence to its Task.
+        let sequence = UncheckedSendable(sequence)
+        make = { stream in Self.observable(sequence.value, pacedBy: stream) }
+    }
+
+    /// The pieces as an `Observable` for a writer on `stream`: each
+    /// subscription iterates the sequence in a Task on the stream's loop,
+    /// emitting each piece, then completion or the sequence's error; it
+    /// fails with `ENOTCONN` when the stream closes while it waits.
+    /// Disposing cancels the Task.
+    package func pieces(for stream: any ByteStream) -> Observable<ByteBuffer> {
+        make(stream)
+    }
+
+    private static func observable<Values: AsyncSequence & SendableMetatype>(
+        _ sequence: Values, pacedBy stream: any ByteStream
+    ) -> Observable<ByteBuffer> where Values.Element == ByteBuffer, Values.AsyncIterator: SendableMetatype {
+        Observable.create { observer in
+            // The Task reports from the loop's thread, one event at a time,
+            // as an Rx source may; neither the observer nor the sequence is
+            // touched here again.
+            let observer = UncheckedSendable(observer)
+            let sequence = UncheckedSendable(sequence)
+            let task = Task(executorPreference: stream.loop) {
+                do {
+                    for try await piece in sequence.value {
+                        observer.value.onNext(piece)
+                        if !stream.isWritable {
+                            // Writability completes when the stream closes.
+                            let resumed = try await stream.writability.filter { $0 }.take(1).toArray().value
+                            guard !resumed.isEmpty else { throw UVError(code: .notConnected, operation: "a paced body's write") }
+                        }
+                    }
+                    observer.value.onCompleted()
+                } catch {
+                    if !Task.isCancelled { observer.value.onError(error) }
+                }
+            }
+            return Disposables.create { task.cancel() }
+        }
+    }
+}

@@ -233,6 +233,6 @@ let package = Package(
         example("statsd-agg", ["RxUVServiceLifecycle", coreMetrics]),
         example("wait-for"),
         example("rx-watch"),
-        example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
+        example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVHTTPClient", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
     ]
 )

@@ -45,6 +45,9 @@ struct HTTPServerCommand: AsyncParsableCommand {
     @Option(help: "Serve the files under this folder at /static/.")
     var root: String?
 
+    @Option(help: "Send requests under /proxy/ on to this http or https URL, streaming both ways.")
+    var upstream: String?
+
     @Option(help: "Refuse (reset at once) connections beyond this many open ones.")
     var maxConnections: Int?
 
@@ -112,6 +115,15 @@ struct HTTPServerCommand: AsyncParsableCommand {
         if let root {
             let files = StaticFiles(root: root)
             router.get("/static/*") { request in files.answer(request) }
+        }
+        if let upstream {
+            let proxy = try ReverseProxy(upstream: upstream, group: group)
+            for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch, .options] {
+                router.add(method, "/proxy/*") { request async throws in try await proxy.answer(request) }
+                router.add(method, "/proxy") { request async throws in try await proxy.answer(request) }
+            }
+            // In-flight proxied requests end before the loops do.
+            daemon.shutdown.add(drain: proxy.client.shutdown())
         }
         let handler = router.handler
 

@@ -156,6 +156,9 @@ struct HTTPClientResponseObserver: ObserverType {
     func on(_ event: Event<HTTPClientResponsePart>) {
         switch event {
         case .next(let part): connection.received(part)
+        case .error(let error as HTTPParseError) where connection.state.value.inputEnded:
+            // The decoder refuses, at the input's end, a response cut short.
+            connection.fail(HTTPClientError(.connectionClosed, "\(connection.pool.key) closed the connection mid-response (\(error.reason))"), retrying: true)
         case .error(let error): connection.fail(error, retrying: true)
         case .completed: connection.inputEnded()
         }

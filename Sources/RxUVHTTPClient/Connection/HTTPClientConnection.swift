@@ -32,7 +32,11 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
     /// Starts reading.
     func start() {
         let decoder = HTTPResponseDecoder(pending: pending.value, limits: pool.configuration.limits)
-        reading.setDisposable(stream.receivedData.decodeFrames(decoder).subscribe(HTTPClientResponseObserver(self)))
+        reading.setDisposable(
+            stream.receivedData
+                .do(onCompleted: { [self] in state.value.inputEnded = true })
+                .decodeFrames(decoder)
+                .subscribe(HTTPClientResponseObserver(self)))
     }
 
     var isClosed: Bool {

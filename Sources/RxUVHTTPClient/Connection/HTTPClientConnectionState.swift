@@ -39,6 +39,9 @@ struct HTTPClientConnectionState {
     /// The timer of the head (`headTimeout`), of `100 Continue`, or of the
     /// idle time in the pool: one at a time.
     var timer: Disposable?
+    /// The peer's input ended (what the decoder then refuses is a message
+    /// cut short by the close).
+    var inputEnded = false
     /// Reading is held for the response body's reader.
     var isHoldingReading = false
     var isClosed = false

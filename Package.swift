@@ -234,5 +234,6 @@ let package = Package(
         example("wait-for"),
         example("rx-watch"),
         example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVHTTPClient", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
+        example("fetch", ["RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", .product(name: "HTTPTypes", package: "swift-http-types")]),
     ]
 )

@@ -282,6 +282,50 @@ class HTTPServerTests(unittest.TestCase):
         print(f"\n1 GiB upload: RSS {baseline} KiB before, peak {peak[0]} KiB (+{growth} KiB)", flush=True)
         self.assertLess(growth, 32 * 1024)
 
+    def test_proxy_streams_both_ways_with_bounded_memory(self):
+        """A second http-server with --upstream: /proxy/ reaches the first
+        one through RxUV's HTTP client; a file comes back byte for byte, a
+        body goes up, 256 MiB go up through it while the proxy's RSS stays
+        bounded (both directions are paced), and a dead upstream is a 502."""
+        upstream, upstream_port = self.start()
+        proxy, port = self.start("--upstream", f"http://127.0.0.1:{upstream_port}")
+        self.assertEqual(self.ask(port, "GET", "/proxy/static/data.bin")[::2], (200, self.content))
+        self.assertEqual(self.ask(port, "POST", "/proxy/echo", b"through")[::2], (200, b"through"))
+        self.assertEqual(self.ask(port, "GET", "/proxy/plaintext")[::2], (200, b"hello"))
+        baseline = proxy.rss_kib()
+        peak = [baseline]
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                peak[0] = max(peak[0], proxy.rss_kib())
+                time.sleep(0.02)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        total = 256 << 20
+        with connect(port, timeout=60) as s:
+            s.sendall(b"POST /proxy/upload HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % total)
+            piece = b"p" * (1 << 20)
+            for _ in range(total // len(piece)):
+                s.sendall(piece)
+            reply = b""
+            while not reply.endswith(b"\n"):
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+        done.set()
+        sampler.join()
+        self.assertTrue(reply.startswith(b"HTTP/1.1 200 OK\r\n"), reply)
+        self.assertTrue(reply.endswith(b"\r\n\r\n%d\n" % total), reply)
+        growth = peak[0] - baseline
+        print(f"\n256 MiB through the proxy: RSS {baseline} KiB before, peak {peak[0]} KiB (+{growth} KiB)", flush=True)
+        self.assertLess(growth, 48 * 1024)
+        upstream.stop()
+        status, _, body = self.ask(port, "GET", "/proxy/plaintext")
+        self.assertEqual(status, 502, body)
+
     def test_ten_thousand_keep_alive_connections(self):
         """10,000 connections, each making a request, kept open, then each
         making a second one on the same connection: every answer arrives,

@@ -79,6 +79,16 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "rxuv-http-client",
+            dependencies: [
+                .product(name: "RxCore", package: "RxUV"),
+                .product(name: "RxUV", package: "RxUV"),
+                .product(name: "RxUVHTTPClient", package: "RxUV"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // 1,000,000 timers through loop.rx.timer or Observable.timer on the Loop.
         .executableTarget(
             name: "rxuv-timers",

@@ -379,7 +379,43 @@ def tls_cases(args, work):
         work, "tls-handshake", argv, lambda port: tls_handshakes(port, ca), 40, 10, env=env)
 
 
-FAMILIES = [core_cases, timer_cases, echo_cases, http_cases, kv_cases, tls_cases]
+def client_cases(args, work):
+    """RxUVHTTPClient's client, a whole process (its start and its shutdown
+    cancel out) making n and 2n GETs of nginx's /plaintext on one kept-alive
+    connection, each body read whole: the client's instructions per request
+    (nginx runs outside valgrind)."""
+    program = stripped(work, os.path.join(args.bench_bin, "rxuv-http-client"))
+    sys.path.insert(0, HERE)
+    from httpbench import NGINX, make_root, nginx_config  # noqa: E402
+
+    def run():
+        directory = tempfile.mkdtemp(prefix="nginx.", dir=work)
+        port = free_port()
+        with open(os.path.join(directory, "nginx.conf"), "w") as file:
+            # One connection for the whole run: nginx's 1,000 requests a
+            # connection would add a connect every 1,000.
+            config = nginx_config(directory, port, make_root(directory))
+            file.write(config.replace("http {", "http {\n    keepalive_requests 10000000;", 1))
+        nginx = subprocess.Popen([NGINX, "-c", os.path.join(directory, "nginx.conf")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.2).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("nginx did not listen")
+                    time.sleep(0.05)
+            return process_cost(work, lambda size: [program, "--port", str(port), "--count", str(size)], 2_000)
+        finally:
+            nginx.terminate()
+            nginx.wait()
+    yield "client.get", run
+
+
+FAMILIES = [core_cases, timer_cases, echo_cases, http_cases, kv_cases, tls_cases, client_cases]
 
 
 # -- the file --------------------------------------------------------------------

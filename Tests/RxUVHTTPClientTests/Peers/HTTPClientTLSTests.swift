@@ -20,9 +20,9 @@ final class HTTPClientTLSTests: BridgeTestCase {
     /// with a client whose TLS is `tls`.
     private func outcomes(
         certificate: String = "server", host: String = "127.0.0.1", tls: TLSConfiguration = TestCertificates.client, count: Int = 2,
-        connectTimeout: Duration = .seconds(10)
+        connectTimeout: Duration = .seconds(10), requiringClientCertificates: Bool = false
     ) throws -> [String] {
-        let context = try TestCertificates.server(certificate)
+        let context = try TestCertificates.server(certificate, requiringClientCertificates: requiringClientCertificates)
         let configuration = HTTPClientConfiguration(connectTimeout: connectTimeout, tls: tls)
         return try loop.run { [loop = loop!] in
             let server = try await loop.rx.serve(host: "127.0.0.1", port: 0, tls: context) { served in
@@ -38,6 +38,8 @@ final class HTTPClientTLSTests: BridgeTestCase {
                     outcomes.append("tls: \(error.code.rawValue)")
                 } catch let error as HTTPClientError {
                     outcomes.append("\(error.code)")
+                } catch let error as UVError {
+                    outcomes.append("uv: \(error.code)")
                 }
             }
             try await client.shutdown().value
@@ -67,6 +69,17 @@ final class HTTPClientTLSTests: BridgeTestCase {
     func testHTTPS_UnknownCA() throws {
         let outcome = try outcomes(tls: .client(), count: 1)
         XCTAssertTrue(["tls: unknownCA", "tls: selfSignedCertificate"].contains(outcome[0]), "\(outcome)")
+    }
+
+    /// A server that asks for a client certificate: the client's identity
+    /// answers it; without one, the request fails.
+    func testHTTPS_ClientCertificate() throws {
+        var withIdentity = TestCertificates.client
+        withIdentity.identity = TestCertificates.identity("client")
+        let presented = try outcomes(tls: withIdentity, count: 1, requiringClientCertificates: true)
+        XCTAssertTrue(presented[0].hasSuffix(" over tls"), "\(presented)")
+        let refused = try outcomes(count: 1, requiringClientCertificates: true)
+        XCTAssertFalse(refused[0].hasSuffix(" over tls"), "\(refused)")
     }
 
     /// A server that accepts and never answers the handshake: the connect

@@ -30,9 +30,18 @@ enum TestCertificates {
     }
 
     /// A server's context presenting `name.pem` with `name.key`.
-    static func server(_ name: String = "server") throws -> TLSContext {
-        let identity = TLSIdentity(certificateChain: .file(file("\(name).pem")), privateKey: .file(file("\(name).key")))
-        return try TLSContext(configuration: .server(identity: identity))
+    static func server(_ name: String = "server", requiringClientCertificates: Bool = false) throws -> TLSContext {
+        var configuration = TLSConfiguration.server(identity: identity(name))
+        if requiringClientCertificates {
+            configuration.trustRoots = .certificates(.file(file("ca.pem")))
+            configuration.peerVerification = .required
+        }
+        return try TLSContext(configuration: configuration)
+    }
+
+    /// The identity of `name.pem` and `name.key`.
+    static func identity(_ name: String) -> TLSIdentity {
+        TLSIdentity(certificateChain: .file(file("\(name).pem")), privateKey: .file(file("\(name).key")))
     }
 
     /// A client's configuration that trusts the test CA.

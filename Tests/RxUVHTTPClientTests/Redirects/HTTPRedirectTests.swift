@@ -2,9 +2,10 @@ import HTTPTypes
 import RxCore
 import RxUV
 import RxUVHTTP
-@testable import RxUVHTTPClient
 import RxUVTestSupport
 import XCTest
+
+@testable import RxUVHTTPClient
 
 /// Redirects: where a `Location` leads, the method and body rules, the
 /// bounds, and the chain followed against RxUV's server.

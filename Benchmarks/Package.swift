@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
         // The metrics backends a Server's echo is measured with.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        // rxuv-http-client's requests.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // The HTTP benchmarks' Swift reference: Hummingbird 2 on SwiftNIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),

@@ -23,8 +23,8 @@ var count = 1000
 var inFlight = 1
 var path = "/plaintext"
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
-func number(_ name: String, _ range: ClosedRange<Int>) -> Int {
-    guard let value = arguments.next().flatMap(Int.init), range.contains(value) else {
+func number(_ name: String, _ range: ClosedRange<Int>, _ text: String?) -> Int {
+    guard let value = text.flatMap(Int.init), range.contains(value) else {
         fputs("rxuv-http-client: \(name) needs a number from \(range.lowerBound) to \(range.upperBound)\n", stderr)
         exit(2)
     }
@@ -32,9 +32,9 @@ func number(_ name: String, _ range: ClosedRange<Int>) -> Int {
 }
 while let argument = arguments.next() {
     switch argument {
-    case "--port": port = number("--port", 1...65_535)
-    case "--count": count = number("--count", 1...100_000_000)
-    case "--in-flight": inFlight = number("--in-flight", 1...10_000)
+    case "--port": port = number("--port", 1...65_535, arguments.next())
+    case "--count": count = number("--count", 1...100_000_000, arguments.next())
+    case "--in-flight": inFlight = number("--in-flight", 1...10_000, arguments.next())
     case "--path": path = arguments.next() ?? "/"
     default:
         fputs("usage: rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]\n", stderr)
@@ -45,17 +45,57 @@ while let argument = arguments.next() {
 let loop = try Loop()
 let client = HTTPClient(loop: loop, configuration: HTTPClientConfiguration(maxConnectionsPerHost: inFlight))
 let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
-let run = Observable<Int>.range(start: 0, count: count)
-    .map { _ in client.rx.send(request).flatMap { response in response.body.collect(upTo: 1 << 24) }.asObservable() }
-    .merge(maxConcurrent: inFlight)
-    .reduce(0) { $0 + $1.count }
-    .asObservable()
-    .concatMap { bytes in client.shutdown().andThen(Observable.just(bytes)) }
-    .subscribe(
-        onNext: { bytes in print("requests \(count) bytes \(bytes)") },
-        onError: { error in
-            fputs("rxuv-http-client: \(error)\n", stderr)
-            exit(1)
-        })
+
+/// The requests still to start and the bytes read, on the loop's thread
+/// (the main thread, which runs the loop): each of `inFlight` lanes starts
+/// the next request when its last one's body has been read, so the driver
+/// holds no queue of its own.
+// @unchecked Sendable: every field is touched on the loop's thread only.
+final class Lanes: @unchecked Sendable {
+    let client: HTTPClient
+    let request: HTTPRequest
+    let count: Int
+    let inFlight: Int
+    var remaining: Int
+    var running = 0
+    var bytes = 0
+
+    init(client: HTTPClient, request: HTTPRequest, count: Int, inFlight: Int) {
+        self.client = client
+        self.request = request
+        self.count = count
+        self.inFlight = inFlight
+        self.remaining = count
+    }
+
+    func start() {
+        for _ in 0..<min(inFlight, remaining) { next() }
+    }
+
+    func next() {
+        guard remaining > 0 else {
+            if running == 0 { finish() }
+            return
+        }
+        remaining -= 1
+        running += 1
+        _ = client.rx.send(request).flatMap { response in response.body.collect(upTo: 1 << 24) }.subscribe(
+            onSuccess: { body in
+                self.bytes += body.count
+                self.running -= 1
+                self.next()
+            },
+            onFailure: { error in
+                fputs("rxuv-http-client: \(error)\n", stderr)
+                exit(1)
+            })
+    }
+
+    func finish() {
+        _ = client.shutdown().subscribe(onCompleted: { print("requests \(self.count) bytes \(self.bytes)") })
+    }
+}
+
+let lanes = Lanes(client: client, request: request, count: count, inFlight: inFlight)
+lanes.start()
 loop.run()
-run.dispose()

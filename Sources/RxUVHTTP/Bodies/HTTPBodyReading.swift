@@ -21,22 +21,21 @@ package enum HTTPBodyReading {
 
     /// The whole body as one buffer; fails with `tooLarge()` once it passes
     /// `maxLength` bytes (at once when its declared length does), without
-    /// holding more.
+    /// holding more: the reading stops there (the body is let go).
     package static func collect(
         _ source: HTTPBodySource?, owner: (any AnyObject & Sendable)? = nil, upTo maxLength: Int, tooLarge: @escaping @Sendable () -> any Error
     ) -> Single<ByteBuffer> {
         if let declared = source?.declaredLength, declared > maxLength {
             return .error(tooLarge())
         }
-        return bytes(source, owner: owner).scan(into: (pieces: [ByteBuffer](), count: 0)) { whole, piece in
-            guard whole.count + piece.count <= maxLength else { throw tooLarge() }
-            whole.pieces.append(piece)
-            whole.count += piece.count
+        guard let source else { return .just(ByteBuffer()) }
+        return Single.create { observer in
+            withExtendedLifetime(owner) {
+                let collector = HTTPBodyCollector(limit: maxLength, tooLarge: tooLarge, observer: observer)
+                collector.subscription.setDisposable(source.attach(AnyObserver(eventHandler: collector.on)))
+                return collector.subscription
+            }
         }
-        .takeLast(1)
-        .map { whole in whole.pieces.count == 1 ? whole.pieces[0] : ByteBuffer(concatenating: whole.pieces) }
-        .ifEmpty(default: ByteBuffer())
-        .asSingle()
     }
 
     /// The body as an `AsyncSequence`: while the consumer holds more than

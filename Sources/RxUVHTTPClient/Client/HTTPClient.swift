@@ -78,7 +78,7 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     /// leads to followed as `configuration.redirects` says: the work of
     /// `rx.send(_:body:timeout:)`.
     func send(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?) -> Single<HTTPClientResponse> {
-        following(request, body: body, timeout: timeout, visited: [request.urlString])
+        following(request, body: body, timeout: timeout, visited: nil)
     }
 
     /// The body of a redirect response read (and dropped) up to this, so
@@ -86,13 +86,15 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     static let redirectBodyLimit = 64 * 1024
 
     private func following(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, visited: [String]
+        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, visited: [String]?
     ) -> Single<HTTPClientResponse> {
         guard case .follow(let max, let allowsInsecure) = configuration.redirects else {
             return exchange(request, body: body, timeout: timeout)
         }
         return exchange(request, body: body, timeout: timeout).flatMap { [self] response in
             guard let redirect = try HTTPRedirect(following: request, body: body, response: response) else { return .just(response) }
+            // The chain's URLs, made once a redirect comes.
+            let visited = visited ?? [request.urlString]
             let next = redirect.request.urlString
             guard visited.count <= max else {
                 throw HTTPClientError(.redirect, "more than \(max) redirects from \(visited[0])")

@@ -12,10 +12,15 @@ struct HTTPPoolKey: Hashable, Sendable, CustomStringConvertible {
     /// `HTTPClientError.invalidRequest` for a scheme other than `http` and
     /// `https`, no authority, user information in it, or a bad port.
     init(_ request: HTTPRequest) throws(HTTPClientError) {
-        switch request.scheme?.lowercased() {
+        switch request.scheme {
         case "http": isSecure = false
         case "https": isSecure = true
-        case let scheme?: throw HTTPClientError(.invalidRequest, "the scheme \"\(scheme)\" is not http or https")
+        case let scheme?:
+            switch scheme.lowercased() {
+            case "http": isSecure = false
+            case "https": isSecure = true
+            default: throw HTTPClientError(.invalidRequest, "the scheme \"\(scheme)\" is not http or https")
+            }
         case nil: throw HTTPClientError(.invalidRequest, "the request has no scheme (http or https)")
         }
         guard let authority = request.authority, !authority.isEmpty else {
@@ -40,12 +45,13 @@ struct HTTPPoolKey: Hashable, Sendable, CustomStringConvertible {
             hostPart = authority[..<colon]
             portPart = authority[authority.index(after: colon)...]
         }
-        guard !hostPart.isEmpty, hostPart.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" }) else {
+        // Printable ASCII but "/", checked on the bytes.
+        guard !hostPart.isEmpty, hostPart.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
             throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" has no valid host")
         }
-        host = hostPart.lowercased()
+        host = hostPart.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? hostPart.lowercased() : String(hostPart)
         if let portPart, !portPart.isEmpty {
-            guard portPart.count <= 5, portPart.allSatisfy(\.isASCII), let port = Int(portPart), (1...65535).contains(port) else {
+            guard portPart.utf8.count <= 5, let port = Int(portPart), (1...65535).contains(port) else {
                 throw HTTPClientError(.invalidRequest, "the port in \"\(authority)\" is not a number from 1 to 65535")
             }
             self.port = port

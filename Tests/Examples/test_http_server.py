@@ -47,6 +47,43 @@ class HTTPServerTests(unittest.TestCase):
         finally:
             c.close()
 
+    def upload(self, port, path, total, piece):
+        """POSTs `total` bytes (`piece` repeated) to `path` on one raw
+        connection; returns the answer (its head and body, read whole)."""
+        with connect(port, timeout=60) as s:
+            s.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (path, total))
+            for _ in range(total // len(piece)):
+                s.sendall(piece)
+            reply = b""
+            # The head and the body may come apart (through the proxy).
+            while b"\r\n\r\n" not in reply or not reply.split(b"\r\n\r\n", 1)[1].endswith(b"\n"):
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+            return reply
+
+    def peak_rss_growth(self, server, work):
+        """Runs `work()`, sampling `server`'s RSS every 20 ms; returns what
+        `work` returned, the RSS before and its peak, in KiB."""
+        baseline = server.rss_kib()
+        peak = [baseline]
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                peak[0] = max(peak[0], server.rss_kib())
+                time.sleep(0.02)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        try:
+            result = work()
+        finally:
+            done.set()
+            sampler.join()
+        return result, baseline, peak[0]
+
     def raw(self, port, data):
         """Sends `data`, half-closes, and returns everything read until the
         server closes."""
@@ -251,35 +288,12 @@ class HTTPServerTests(unittest.TestCase):
         what passed through it."""
         server, port = self.start()
         self.ask(port, "GET", "/plaintext")
-        baseline = server.rss_kib()
-        peak = [baseline]
-        done = threading.Event()
-
-        def sample():
-            while not done.is_set():
-                peak[0] = max(peak[0], server.rss_kib())
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
         total = 1 << 30
-        with connect(port, timeout=60) as s:
-            s.sendall(b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % total)
-            piece = b"u" * (1 << 20)
-            for _ in range(total // len(piece)):
-                s.sendall(piece)
-            reply = b""
-            while not reply.endswith(b"\n"):
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                reply += chunk
-        done.set()
-        sampler.join()
+        reply, baseline, peak = self.peak_rss_growth(server, lambda: self.upload(port, b"/upload", total, b"u" * (1 << 20)))
         self.assertTrue(reply.startswith(b"HTTP/1.1 200 OK\r\n"), reply)
         self.assertTrue(reply.endswith(b"\r\n\r\n%d\n" % total), reply)
-        growth = peak[0] - baseline
-        print(f"\n1 GiB upload: RSS {baseline} KiB before, peak {peak[0]} KiB (+{growth} KiB)", flush=True)
+        growth = peak - baseline
+        print(f"\n1 GiB upload: RSS {baseline} KiB before, peak {peak} KiB (+{growth} KiB)", flush=True)
         self.assertLess(growth, 32 * 1024)
 
     def test_proxy_streams_both_ways_with_bounded_memory(self):
@@ -292,36 +306,12 @@ class HTTPServerTests(unittest.TestCase):
         self.assertEqual(self.ask(port, "GET", "/proxy/static/data.bin")[::2], (200, self.content))
         self.assertEqual(self.ask(port, "POST", "/proxy/echo", b"through")[::2], (200, b"through"))
         self.assertEqual(self.ask(port, "GET", "/proxy/plaintext")[::2], (200, b"hello"))
-        baseline = proxy.rss_kib()
-        peak = [baseline]
-        done = threading.Event()
-
-        def sample():
-            while not done.is_set():
-                peak[0] = max(peak[0], proxy.rss_kib())
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
         total = 256 << 20
-        with connect(port, timeout=60) as s:
-            s.sendall(b"POST /proxy/upload HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % total)
-            piece = b"p" * (1 << 20)
-            for _ in range(total // len(piece)):
-                s.sendall(piece)
-            reply = b""
-            # Through the proxy, the head and the body may come apart.
-            while not reply.split(b"\r\n\r\n", 1)[-1].endswith(b"\n") or b"\r\n\r\n" not in reply:
-                chunk = s.recv(4096)
-                if not chunk:
-                    break
-                reply += chunk
-        done.set()
-        sampler.join()
+        reply, baseline, peak = self.peak_rss_growth(proxy, lambda: self.upload(port, b"/proxy/upload", total, b"p" * (1 << 20)))
         self.assertTrue(reply.startswith(b"HTTP/1.1 200 OK\r\n"), reply)
         self.assertTrue(reply.endswith(b"\r\n\r\n%d\n" % total), reply)
-        growth = peak[0] - baseline
-        print(f"\n256 MiB through the proxy: RSS {baseline} KiB before, peak {peak[0]} KiB (+{growth} KiB)", flush=True)
+        growth = peak - baseline
+        print(f"\n256 MiB through the proxy: RSS {baseline} KiB before, peak {peak} KiB (+{growth} KiB)", flush=True)
         self.assertLess(growth, 48 * 1024)
         upstream.stop()
         status, _, body = self.ask(port, "GET", "/proxy/plaintext")

@@ -16,20 +16,7 @@ extension BridgeTestCase {
         handler: @escaping HTTPHandler,
         _ body: @escaping @Sendable (_ client: HTTPClient, _ port: Int) async throws -> Result
     ) throws -> Result {
-        try loop.run { [loop = loop!] in
-            let server = try await loop.rx.serveHTTP(host: "127.0.0.1", port: 0, http: http, handler: handler).value
-            let client = HTTPClient(loop: loop, configuration: configuration)
-            do {
-                let result = try await body(client, server.address.port)
-                try await client.shutdown().value
-                try await server.drain(deadline: .seconds(2)).value
-                return result
-            } catch {
-                try? await client.shutdown().value
-                try? await server.drain(deadline: .seconds(2)).value
-                throw error
-            }
-        }
+        try withServer(configuration, { loop in loop.rx.serveHTTP(host: "127.0.0.1", port: 0, http: http, handler: handler) }, body)
     }
 
     /// Runs `body` with a client and a TCP server on 127.0.0.1 whose every
@@ -40,8 +27,19 @@ extension BridgeTestCase {
         serve: @escaping @Sendable (TCPConnection) -> Completable,
         _ body: @escaping @Sendable (_ client: HTTPClient, _ port: Int) async throws -> Result
     ) throws -> Result {
+        try withServer(configuration, { loop in loop.rx.serve(host: "127.0.0.1", port: 0) { served in serve(served.connection) } }, body)
+    }
+
+    /// Runs `body` with the server `start` makes and a client; then shuts
+    /// the client down and drains the server (2 s), whether `body` threw
+    /// or not.
+    private func withServer<Result: Sendable>(
+        _ configuration: HTTPClientConfiguration,
+        _ start: @escaping @Sendable (Loop) -> Single<Server>,
+        _ body: @escaping @Sendable (_ client: HTTPClient, _ port: Int) async throws -> Result
+    ) throws -> Result {
         try loop.run { [loop = loop!] in
-            let server = try await loop.rx.serve(host: "127.0.0.1", port: 0) { served in serve(served.connection) }.value
+            let server = try await start(loop).value
             let client = HTTPClient(loop: loop, configuration: configuration)
             do {
                 let result = try await body(client, server.address.port)

@@ -1,28 +1,13 @@
-import Foundation
 import RxUVTLS
+import RxUVTestSupport
 
 /// The test certificates of `scripts/tls-test-certificates.py` (a CA, a
 /// server for `localhost` and 127.0.0.1, an expired one, one for
-/// `other.example`), made once per test process in a temporary folder and
-/// removed at exit.
+/// `other.example`, a client), `TestCertificateFolder`'s.
 enum TestCertificates {
-    static let folder: String = {
-        let folder = NSTemporaryDirectory() + "rxuv-client-tls-\(getpid())"
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../scripts/tls-test-certificates.py").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, folder]
-        do {
-            try process.run()
-            process.waitUntilExit()
-        } catch {
-            fatalError("cannot run \(script): \(error)")
-        }
-        precondition(process.terminationStatus == 0, "\(script) failed")
-        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "rxuv-client-tls-\(getpid())") }
-        return folder
-    }()
+    static var folder: String {
+        TestCertificateFolder.path
+    }
 
     /// The path of `name` (`ca.pem`).
     static func file(_ name: String) -> String {

@@ -8,32 +8,13 @@ import XCTest
 /// The base of the TLS tests: the bridge's leak gates, and after each test
 /// no OpenSSL object left (`TLSResources`: every `SSL` and `SSL_CTX` the
 /// test made is freed). Certificates come from
-/// `scripts/tls-test-certificates.py`, made once per test process in a
-/// temporary folder (new keys every run, none committed).
+/// `scripts/tls-test-certificates.py` (`TestCertificateFolder`: made once
+/// per test process, new keys every run, none committed).
 class TLSTestCase: BridgeTestCase {
     /// The folder of this process's test certificates.
-    static let certificates: String = {
-        let folder = NSTemporaryDirectory() + "rxuv-tls-\(getpid())"
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../scripts/tls-test-certificates.py").standardized.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, folder]
-        do {
-            try process.run()
-            process.waitUntilExit()
-        } catch {
-            fatalError("cannot run \(script): \(error)")
-        }
-        precondition(process.terminationStatus == 0, "\(script) failed")
-        certificatesFolder = folder
-        atexit {
-            if let folder = certificatesFolder {
-                try? FileManager.default.removeItem(atPath: folder)
-            }
-        }
-        return folder
-    }()
+    static var certificates: String {
+        TestCertificateFolder.path
+    }
 
     /// The path of certificate file `name` (`server.pem`).
     func file(_ name: String) -> String {
@@ -70,5 +51,3 @@ class TLSTestCase: BridgeTestCase {
         XCTAssertEqual(TLSResources.liveContexts, 0, "SSL_CTX objects left by this test")
     }
 }
-
-nonisolated(unsafe) private var certificatesFolder: String?

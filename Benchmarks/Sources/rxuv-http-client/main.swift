@@ -23,7 +23,7 @@ var count = 1000
 var inFlight = 1
 var path = "/plaintext"
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
-func number(_ name: String, _ range: ClosedRange<Int>) -> Int {
+@MainActor func number(_ name: String, _ range: ClosedRange<Int>) -> Int {
     guard let value = arguments.next().flatMap(Int.init), range.contains(value) else {
         fputs("rxuv-http-client: \(name) needs a number from \(range.lowerBound) to \(range.upperBound)\n", stderr)
         exit(2)

@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // The HTTP benchmarks' Swift reference: Hummingbird 2 on SwiftNIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // rxuv-http-client builds its requests with swift-http-types' types.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The HTTP client benchmark's Swift reference (Scripts/clientbench.py).
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],
     targets: [
         .target(name: "AllocationCounter"),
@@ -88,6 +92,17 @@ let package = Package(
                 .product(name: "RxUV", package: "RxUV"),
                 .product(name: "RxUVHTTPClient", package: "RxUV"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // AsyncHTTPClient on one event loop, rxuv-http-client's reference
+        // (Scripts/clientbench.py, against nginx and wrk).
+        .executableTarget(
+            name: "ahc-client",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

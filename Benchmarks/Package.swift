@@ -23,8 +23,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // The HTTP benchmarks' Swift reference: Hummingbird 2 on SwiftNIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        // rxuv-http-client builds its requests with swift-http-types' types.
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // The HTTP client benchmark's Swift reference (Scripts/clientbench.py).
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],

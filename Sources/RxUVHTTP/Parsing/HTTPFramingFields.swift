@@ -44,7 +44,14 @@ struct HTTPFramingFields {
             case .connection: .connection
             default: .expect
             }
-        return fields[values: name]
+        // A walk over the few fields of a head: `fields[values:]` would
+        // build the fields' name index first, which costs more than the
+        // walk for one name.
+        var values: [String] = []
+        for field in fields where field.name == name {
+            values.append(field.value)
+        }
+        return values
     }
 
     /// The body's framing as `Transfer-Encoding` and `Content-Length` say

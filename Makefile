@@ -104,13 +104,18 @@ benchmarks-http-quick: setup
 
 # The HTTP client: RxUVHTTPClient against AsyncHTTPClient 1.37.0 (one
 # EventLoop) and wrk, client CPU per request on nginx's /plaintext at 1, 10
-# and 100 in flight, pinned with taskset (≈ 3.5 min; see Scripts/clientbench.py).
+# and 100 in flight, pinned with taskset (≈ 3.5 min; see Scripts/clientbench.py);
+# then its resident memory moving 1 GiB down and up with one side throttled
+# (≈ 40 s; Scripts/clientmemory.py, which fails past 8 MiB for the body).
 benchmarks-client: setup
 	python3 Benchmarks/Scripts/clientbench.py
+	python3 Benchmarks/Scripts/clientmemory.py --skip-build
 
-# 5,000 requests a client and one second of wrk per level, so it never rots.
+# 5,000 requests a client and one second of wrk per level, and 64 MiB each
+# way with the memory bound held, so neither rots.
 benchmarks-client-quick: setup
 	python3 Benchmarks/Scripts/clientbench.py --quick
+	python3 Benchmarks/Scripts/clientmemory.py --skip-build --quick
 
 # kv-server against Debian's redis-server under redis-benchmark, pinned to
 # one core each (≈ 3 min; see BENCHMARKS.md).

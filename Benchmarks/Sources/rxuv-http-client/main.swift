@@ -15,13 +15,19 @@ import RxUVHTTPClient
 // (Benchmarks/Scripts/thresholds.py's client cases, against nginx).
 //
 //   rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]
+//   rxuv-http-client --port N --download BYTES|--upload BYTES [--rate BYTES_A_SECOND]
 //
 // Prints "requests N bytes B" at the end; exits 1 on the first failure.
+// With --download or --upload, one transfer of that many bytes instead
+// (Transfer.swift, for Scripts/clientmemory.py), printing "moved B rss_before KIB rss_peak KIB" (its resident memory
+// before the request and at its peak during it).
 
 var port = 0
 var count = 1000
 var inFlight = 1
 var path = "/plaintext"
+var transfer: (Transfer.Direction, Int)?
+var rate = 0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 func number(_ name: String, _ range: ClosedRange<Int>, _ text: String?) -> Int {
     guard let value = text.flatMap(Int.init), range.contains(value) else {
@@ -36,13 +42,28 @@ while let argument = arguments.next() {
     case "--count": count = number("--count", 1...100_000_000, arguments.next())
     case "--in-flight": inFlight = number("--in-flight", 1...10_000, arguments.next())
     case "--path": path = arguments.next() ?? "/"
+    case "--download": transfer = (.download, number("--download", 0...(1 << 40), arguments.next()))
+    case "--upload": transfer = (.upload, number("--upload", 0...(1 << 40), arguments.next()))
+    case "--rate": rate = number("--rate", 0...(1 << 40), arguments.next())
     default:
-        fputs("usage: rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]\n", stderr)
+        fputs("usage: rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]\n"
+            + "       rxuv-http-client --port N --download BYTES|--upload BYTES [--rate BYTES_A_SECOND]\n", stderr)
         exit(2)
     }
 }
 
 let loop = try Loop()
+if let (direction, length) = transfer {
+    do {
+        let job = Transfer(direction: direction, port: port, length: length, rate: rate)
+        let outcome = try loop.run { try await job.run(on: loop) }
+        print("moved \(outcome.moved) rss_before \(outcome.residentBefore) rss_peak \(outcome.residentPeak)")
+        exit(outcome.moved == length ? 0 : 1)
+    } catch {
+        fputs("rxuv-http-client: \(error)\n", stderr)
+        exit(1)
+    }
+}
 let client = HTTPClient(loop: loop, configuration: HTTPClientConfiguration(maxConnectionsPerHost: inFlight))
 let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
 

@@ -1,28 +1,46 @@
 import HTTPTypes
 
-/// What a head says of the fields that decide a message's framing (RFC
-/// 9112 §6): which of `Transfer-Encoding`, `Content-Length`, `Connection`
-/// and `Expect` it has (their values are read from the header fields only
-/// then, so that a message with none of them, most of them, makes no
-/// array for them), and a request's Host. The request and the response
-/// decoders read them the same way.
+/// The fields of a head that decide its message's framing (RFC 9112 §6):
+/// `Transfer-Encoding`, `Content-Length`, `Connection` and `Expect`, their
+/// values kept as the head's bytes while the head is parsed (noted line by
+/// line, so that what they mean is read from the bytes with no `String`
+/// made and no second walk over the header fields), and a request's Host.
+/// The request and the response decoders read them the same way. Valid
+/// only while the head's bytes are.
 struct HTTPFramingFields {
-    struct Names: OptionSet {
-        let rawValue: UInt8
-        static let transferEncoding = Names(rawValue: 1)
-        static let contentLength = Names(rawValue: 2)
-        static let connection = Names(rawValue: 4)
-        static let expect = Names(rawValue: 8)
+    /// The values of one framing field, in the order of their lines.
+    struct Values {
+        private(set) var first: HeadSlice?
+        /// The values after the first: an array only for a field repeated.
+        private(set) var rest: [HeadSlice] = []
 
-        /// The framing field `name` is, or none.
-        static func named(_ name: HTTPField.Name) -> Names {
-            switch name {
-            case .transferEncoding: .transferEncoding
-            case .contentLength: .contentLength
-            case .connection: .connection
-            case .expect: .expect
-            default: []
+        var isEmpty: Bool { first == nil }
+        var count: Int { first == nil ? 0 : 1 + rest.count }
+
+        mutating func append(_ value: HeadSlice) {
+            if first == nil { first = value } else { rest.append(value) }
+        }
+
+        func forEach(_ body: (HeadSlice) throws -> Void) rethrows {
+            guard let first else { return }
+            try body(first)
+            for value in rest { try body(value) }
+        }
+
+        /// Whether any value's list has `member` (lower case), its case folded.
+        func containsMember(_ member: StaticString) -> Bool {
+            var found = false
+            forEach { value in
+                HTTPFramingFields.forEachMember(of: value) { if HTTPFramingFields.equalsFolded($0, member) { found = true } }
             }
+            return found
+        }
+
+        /// The values joined by ", ", for a message.
+        var text: String {
+            var parts: [String] = []
+            forEach { parts.append(String(decoding: $0, as: UTF8.self)) }
+            return parts.joined(separator: ", ")
         }
     }
 
@@ -30,28 +48,21 @@ struct HTTPFramingFields {
     /// there were.
     var host: HeadSlice?
     var hostCount = 0
-    /// The framing fields the head has.
-    var present: Names = []
+    var transferEncoding = Values()
+    var contentLength = Values()
+    var connection = Values()
+    var expect = Values()
 
-    /// The values of the framing field `field` (one name) in `fields`,
-    /// in order: none, without looking, when the head has no such field.
-    func values(_ field: Names, in fields: HTTPFields) -> [String] {
-        guard present.contains(field) else { return [] }
-        let name: HTTPField.Name =
-            switch field {
-            case .transferEncoding: .transferEncoding
-            case .contentLength: .contentLength
-            case .connection: .connection
-            default: .expect
-            }
-        // A walk over the few fields of a head: `fields[values:]` would
-        // build the fields' name index first, which costs more than the
-        // walk for one name.
-        var values: [String] = []
-        for field in fields where field.name == name {
-            values.append(field.value)
+    /// Keeps `value` when `name` (a checked token, any case) is a framing
+    /// field's; the lengths tell most names apart before a byte is compared.
+    mutating func note(name: HeadSlice, value: HeadSlice) {
+        switch name.count {
+        case 17 where Self.equalsFolded(name, "transfer-encoding"): transferEncoding.append(value)
+        case 14 where Self.equalsFolded(name, "content-length"): contentLength.append(value)
+        case 10 where Self.equalsFolded(name, "connection"): connection.append(value)
+        case 6 where Self.equalsFolded(name, "expect"): expect.append(value)
+        default: break
         }
-        return values
     }
 
     /// The body's framing as `Transfer-Encoding` and `Content-Length` say
@@ -64,33 +75,47 @@ struct HTTPFramingFields {
     /// `Content-Length`s, as fields or as a list, are refused, unless
     /// `mergingIdentical` and their values are all the same (RFC 9110
     /// §8.6 allows either).
-    func declaredFraming(minor: Int, in fields: HTTPFields, limits: HTTPLimits, mergingIdentical: Bool) throws -> HTTPBodyDecoder.Framing? {
-        let transferEncodings = values(.transferEncoding, in: fields)
-        let contentLengths = values(.contentLength, in: fields)
-        if !transferEncodings.isEmpty {
-            guard contentLengths.isEmpty else { throw HTTPParseError.badRequest("Content-Length and Transfer-Encoding") }
+    func declaredFraming(minor: Int, limits: HTTPLimits, mergingIdentical: Bool) throws -> HTTPBodyDecoder.Framing? {
+        if !transferEncoding.isEmpty {
+            guard contentLength.isEmpty else { throw HTTPParseError.badRequest("Content-Length and Transfer-Encoding") }
             guard minor >= 1 else { throw HTTPParseError.badRequest("Transfer-Encoding in HTTP/1.0") }
-            let codings = transferEncodings.flatMap(HTTPSyntax.listMembers)
-            guard codings == ["chunked"] else {
-                throw HTTPParseError(status: .notImplemented, reason: "transfer coding \(transferEncodings.joined(separator: ", "))")
+            var codings = 0
+            var chunked = true
+            transferEncoding.forEach { value in
+                Self.forEachMember(of: value) { coding in
+                    codings += 1
+                    chunked = chunked && Self.equalsFolded(coding, "chunked")
+                }
+            }
+            guard codings == 1, chunked else {
+                throw HTTPParseError(status: .notImplemented, reason: "transfer coding \(transferEncoding.text)")
             }
             return .chunked
         }
-        guard !contentLengths.isEmpty else { return nil }
-        var value = contentLengths[0]
+        guard var value = contentLength.first else { return nil }
         if mergingIdentical {
-            let members = contentLengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingOWS() } }
-            guard let first = members.first, members.allSatisfy({ $0 == first }) else {
-                throw HTTPParseError.badRequest("conflicting Content-Length values")
+            // Every member of every value, OWS trimmed, empty ones kept:
+            // all the same, or a conflict.
+            var first: HeadSlice?
+            var conflicting = false
+            contentLength.forEach { field in
+                Self.forEachMember(of: field, keepingEmpty: true) { member in
+                    if let first {
+                        conflicting = conflicting || !member.elementsEqual(first)
+                    } else {
+                        first = member
+                    }
+                }
             }
-            value = String(first)
+            guard !conflicting, let first else { throw HTTPParseError.badRequest("conflicting Content-Length values") }
+            value = first
         } else {
-            guard contentLengths.count == 1 else { throw HTTPParseError.badRequest("more than one Content-Length") }
+            guard contentLength.count == 1 else { throw HTTPParseError.badRequest("more than one Content-Length") }
         }
-        let digits = value.utf8
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy(HTTPSyntax.isDigit), let length = Int(value) else {
+        guard !value.isEmpty, value.count <= 18, value.allSatisfy(HTTPSyntax.isDigit) else {
             throw HTTPParseError.badRequest("malformed Content-Length")
         }
+        let length = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         guard length <= limits.maxBodyLength else {
             throw HTTPParseError(status: .contentTooLarge, reason: "Content-Length \(length) over \(limits.maxBodyLength)")
         }
@@ -100,9 +125,41 @@ struct HTTPFramingFields {
     /// Whether the connection stays open after the message (RFC 9112
     /// §9.3): HTTP/1.1 unless `Connection: close`, HTTP/1.0 only with
     /// `Connection: keep-alive`.
-    func keepAlive(minor: Int, in fields: HTTPFields) -> Bool {
-        guard present.contains(.connection) else { return minor >= 1 }
-        let connection = values(.connection, in: fields).flatMap(HTTPSyntax.listMembers)
-        return minor >= 1 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
+    func keepAlive(minor: Int) -> Bool {
+        guard !connection.isEmpty else { return minor >= 1 }
+        let close = connection.containsMember("close")
+        return minor >= 1 ? !close : !close && connection.containsMember("keep-alive")
+    }
+
+    /// Whether `Expect` lists `100-continue`.
+    var expectsContinue: Bool {
+        expect.containsMember("100-continue")
+    }
+
+    /// Calls `body` with each member of the comma-separated list `value`
+    /// (RFC 9110 §5.6.1), OWS trimmed; empty members skipped, or with
+    /// `keepingEmpty` passed on too (an empty value is one empty member).
+    static func forEachMember(of value: HeadSlice, keepingEmpty: Bool = false, _ body: (HeadSlice) throws -> Void) rethrows {
+        var start = value.startIndex
+        while true {
+            let end = value[start...].firstIndex(of: UInt8(ascii: ",")) ?? value.endIndex
+            let member = HTTPSyntax.trimmed(value[start..<end])
+            if keepingEmpty || !member.isEmpty { try body(member) }
+            guard end < value.endIndex else { return }
+            start = end + 1
+        }
+    }
+
+    /// Whether `bytes` are `lower` (lower-case ASCII) with ASCII case folded.
+    static func equalsFolded(_ bytes: HeadSlice, _ lower: StaticString) -> Bool {
+        guard bytes.count == lower.utf8CodeUnitCount else { return false }
+        let expected = lower.utf8Start
+        var offset = 0
+        for byte in bytes {
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard folded == expected[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 }

@@ -6,7 +6,7 @@ extension HTTPRequestDecoder {
     /// The request's meaning: Host checked (unless `hostChecked`), the
     /// body's framing, keep-alive, Expect.
     func interpret(
-        minor: Int, framing: HTTPFramingFields, fields: HTTPFields, hostChecked: Bool
+        minor: Int, framing: HTTPFramingFields, hostChecked: Bool
     ) throws -> (body: HTTPRequestHead.BodyFraming, keepAlive: Bool, expectsContinue: Bool) {
         // Host becomes the request's authority (swift-http-types keeps it
         // out of the header fields, as HTTP/2's :authority).
@@ -18,15 +18,13 @@ extension HTTPRequestDecoder {
             throw HTTPParseError.badRequest("malformed Host")
         }
         let body: HTTPRequestHead.BodyFraming =
-            switch try framing.declaredFraming(minor: minor, in: fields, limits: limits, mergingIdentical: false) {
+            switch try framing.declaredFraming(minor: minor, limits: limits, mergingIdentical: false) {
             case .chunked: .chunked
             case .length(let length) where length > 0: .length(length)
             default: .none
             }
-        let keepAlive = framing.keepAlive(minor: minor, in: fields)
-        let expects =
-            minor >= 1 && body != .none && framing.present.contains(.expect)
-            && framing.values(.expect, in: fields).flatMap(HTTPSyntax.listMembers).contains("100-continue")
+        let keepAlive = framing.keepAlive(minor: minor)
+        let expects = minor >= 1 && body != .none && framing.expectsContinue
         return (body, keepAlive, expects)
     }
 }

@@ -30,14 +30,13 @@ extension HTTPRequestDecoder {
                 if framing.host == nil { framing.host = split.value }
                 continue
             }
-            let field = try HTTPFieldLines.field(split)
-            framing.present.insert(.named(field.name))
-            fields.append(field)
+            framing.note(name: split.name, value: split.value)
+            fields.append(try HTTPFieldLines.field(split))
         }
         // A Host that repeats the last one was checked then.
         let hostRepeats = recent.repeatsHost(framing.host)
         let minor = parsedLine?.minor ?? recent.minorVersion
-        let meaning = try interpret(minor: minor, framing: framing, fields: fields, hostChecked: hostRepeats)
+        let meaning = try interpret(minor: minor, framing: framing, hostChecked: hostRepeats)
         let request =
             lineRepeats && hostRepeats
             ? recent.repeated(with: fields)

@@ -18,15 +18,15 @@ extension HTTPResponseDecoder {
             fields.reserveCapacity(lineCount - 1)
         }
         while let line = lines.next() {
-            let field = try HTTPFieldLines.field(line)
-            framing.present.insert(.named(field.name))
-            fields.append(field)
+            let split = try HTTPFieldLines.splitField(line)
+            framing.note(name: split.name, value: split.value)
+            fields.append(try HTTPFieldLines.field(split))
         }
         // The fields that frame a body are checked whether or not the
         // response has one: a server that sends them wrong cannot be
         // trusted with the next response either.
-        let declared = try framing.declaredFraming(minor: minor, in: fields, limits: limits, mergingIdentical: true)
-        var keepAlive = framing.keepAlive(minor: minor, in: fields)
+        let declared = try framing.declaredFraming(minor: minor, limits: limits, mergingIdentical: true)
+        var keepAlive = framing.keepAlive(minor: minor)
         let body: HTTPResponseHead.BodyFraming
         if status.code == 101 || (method == .connect && status.kind == .successful) {
             body = .switchedProtocol

@@ -65,49 +65,4 @@ enum HTTPSyntax {
         while let last = slice.last, last == space || last == tab { slice = slice.dropLast() }
         return slice
     }
-
-    /// The comma-separated members of a list field (RFC 9110 §5.6.1),
-    /// lower-cased, empty members dropped.
-    static func listMembers(_ value: String) -> [String] {
-        // On the bytes: a token is ASCII (RFC 9110 §5.6.2), so its case is
-        // folded byte by byte, and no Character is made.
-        var members: [String] = []
-        let bytes = value.utf8
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
-            var lower = start
-            var upper = end
-            while lower < upper, bytes[lower] == space || bytes[lower] == tab { lower = bytes.index(after: lower) }
-            while upper > lower {
-                let last = bytes.index(before: upper)
-                guard bytes[last] == space || bytes[last] == tab else { break }
-                upper = last
-            }
-            if lower < upper {
-                let member = bytes[lower..<upper]
-                members.append(
-                    String(unsafeUninitializedCapacity: member.count) { buffer in
-                        var count = 0
-                        for byte in member {
-                            buffer[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                            count += 1
-                        }
-                        return count
-                    })
-            }
-            start = end == bytes.endIndex ? end : bytes.index(after: end)
-        }
-        return members
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing SP and HTAB.
-    func trimmingOWS() -> Substring {
-        var slice = self
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return slice
-    }
 }

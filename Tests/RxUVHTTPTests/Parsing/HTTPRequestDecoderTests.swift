@@ -151,6 +151,9 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         XCTAssertEqual(head("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n")?.keepAlive, true)
         XCTAssertEqual(head("PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, true)
         XCTAssertEqual(head("GET / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, false, "no body, nothing to wait for")
+        XCTAssertEqual(head("PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nexpect: x=1, 100-Continue\r\n\r\n")?.expectsContinue, true)
+        XCTAssertEqual(head("PUT / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nExpect: 100-continued\r\n\r\n")?.expectsContinue, false)
+        XCTAssertEqual(head("PUT / HTTP/1.0\r\nContent-Length: 1\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, false, "HTTP/1.0")
     }
 
     /// A connection's requests that repeat the last request line or Host

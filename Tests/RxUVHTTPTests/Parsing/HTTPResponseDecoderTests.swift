@@ -68,6 +68,8 @@ final class HTTPResponseDecoderTests: BridgeTestCase {
             ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", .get, .length(5), "hello", true),
             ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello", .get, .length(5), "hello", true),
             ("HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\nhello", .get, .length(5), "hello", true),
+            ("HTTP/1.1 200 OK\r\ncontent-length:5 ,5\r\nCONTENT-LENGTH: 5\r\n\r\nhello", .get, .length(5), "hello", true),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: , chunked ,\r\n\r\n5\r\nhello\r\n0\r\n\r\n", .get, .chunked, "hello", true),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", .get, .chunked, "hello", true),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n2;a=b\r\nhe\r\n3\r\nllo\r\n0\r\n\r\n", .post, .chunked, "hello", true),
             ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", .head, .none, "", true),
@@ -96,6 +98,11 @@ final class HTTPResponseDecoderTests: BridgeTestCase {
             ("HTTP/1.1 200 OK\r\nConnection: Upgrade, Close\r\nContent-Length: 0\r\n\r\n", false),
             ("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", false),
             ("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", true),
+            ("HTTP/1.0 200 OK\r\nConnection: Upgrade,\r\nConnection: ,\t KEEP-ALIVE \r\nContent-Length: 0\r\n\r\n", true),
+            ("HTTP/1.0 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 0\r\n\r\n", false),
+            ("HTTP/1.0 200 OK\r\nConnection: keep-alived\r\nContent-Length: 0\r\n\r\n", false),
+            ("HTTP/1.1 200 OK\r\nConnection: closed\r\nContent-Length: 0\r\n\r\n", true),
+            ("HTTP/1.1 200 OK\r\nconnection: x\r\nCONNECTION: Close\r\nContent-Length: 0\r\n\r\n", false),
         ]
         for (text, keepAlive) in rows {
             XCTAssertEqual(responses(text).first?.head.keepAlive, keepAlive, text)

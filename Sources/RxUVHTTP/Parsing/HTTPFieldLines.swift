@@ -73,7 +73,7 @@ enum HTTPFieldLines {
         guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isToken) else { throw HTTPParseError.badRequest("malformed field name") }
         let value = HTTPSyntax.trimmed(line[(colon + 1)...])
         guard value.allSatisfy(HTTPSyntax.isFieldValue) else {
-            throw HTTPParseError.badRequest("malformed value of \(String(decoding: name, as: UTF8.self))")
+            throw HTTPParseError.badRequest("malformed value of \(name.string)")
         }
         return (name, value)
     }
@@ -85,10 +85,15 @@ enum HTTPFieldLines {
 
     /// A split line as a field.
     static func field(_ split: (name: HeadSlice, value: HeadSlice)) throws -> HTTPField {
-        guard let name = HTTPField.Name(String(decoding: split.name, as: UTF8.self)) else {
+        guard let name = HTTPField.Name(split.name.string) else {
             throw HTTPParseError.badRequest("malformed field name")
         }
-        return HTTPField(name: name, value: split.value)
+        // An ASCII value (nearly all) becomes its String here, which the
+        // field keeps as it is: from bytes, HTTPTypes validates them as
+        // UTF-8 through the standard library's generic path. Other bytes
+        // (obs-text) go as bytes, which the field keeps as they came.
+        guard split.value.allSatisfy({ $0 < 0x80 }) else { return HTTPField(name: name, value: split.value) }
+        return HTTPField(name: name, value: split.value.string)
     }
 
     /// The field lines of a trailer section, parsed and checked, with at

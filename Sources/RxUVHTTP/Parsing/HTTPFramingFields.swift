@@ -39,7 +39,7 @@ struct HTTPFramingFields {
         /// The values joined by ", ", for a message.
         var text: String {
             var parts: [String] = []
-            forEach { parts.append(String(decoding: $0, as: UTF8.self)) }
+            forEach { parts.append($0.string) }
             return parts.joined(separator: ", ")
         }
     }

@@ -123,7 +123,7 @@ struct HTTPRecentHead {
         fields: HTTPFields
     ) -> HTTPRequest {
         var made = HTTPRequest(
-            method: parsed.method, scheme: nil, authority: host.map { String(decoding: $0, as: UTF8.self) }, path: parsed.target,
+            method: parsed.method, scheme: nil, authority: host.map { $0.string }, path: parsed.target,
             headerFields: HTTPFields())
         if line.count <= Self.longestKept, (host?.count ?? 0) <= Self.longestKept {
             Self.keep(line, in: &self.line)

@@ -77,7 +77,7 @@ extension HTTPRequestDecoder {
         guard major == UInt8(ascii: "1") else {
             throw HTTPParseError(status: .httpVersionNotSupported, reason: "HTTP/\(Character(UnicodeScalar(major))).\(Character(UnicodeScalar(minor)))")
         }
-        return (method, String(decoding: targetBytes, as: UTF8.self), Int(minor - UInt8(ascii: "0")))
+        return (method, targetBytes.string, Int(minor - UInt8(ascii: "0")))
     }
 
     /// The method a token names: the common ones without making a string
@@ -104,7 +104,7 @@ extension HTTPRequestDecoder {
         default:
             break
         }
-        return HTTPRequest.Method(String(decoding: token, as: UTF8.self))
+        return HTTPRequest.Method(token.string)
     }
 
     /// Whether a field's name is `Host` (any case). Host becomes the

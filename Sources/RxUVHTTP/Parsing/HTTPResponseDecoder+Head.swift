@@ -72,7 +72,7 @@ extension HTTPResponseDecoder {
             guard line[start + 12] == HTTPSyntax.space else { throw HTTPParseError(status: .badGateway, reason: "malformed status code") }
             let phrase = line[(start + 13)...]
             guard phrase.allSatisfy(HTTPSyntax.isFieldValue) else { throw HTTPParseError(status: .badGateway, reason: "malformed reason phrase") }
-            reason = String(decoding: phrase, as: UTF8.self)
+            reason = phrase.string
         }
         return (Int(minor - UInt8(ascii: "0")), HTTPResponse.Status(code: code, reasonPhrase: reason))
     }

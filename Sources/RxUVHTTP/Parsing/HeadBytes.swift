@@ -6,6 +6,15 @@ typealias HeadBytes = UnsafeBufferPointer<UInt8>
 /// A line of a head, or a part of one.
 typealias HeadSlice = Slice<HeadBytes>
 
+extension Slice where Base == HeadBytes {
+    /// These bytes as a `String` (UTF-8, repaired), made from them as one
+    /// buffer: `String(decoding:as:)` on the slice itself takes the generic
+    /// path, which validates through the runtime's metadata.
+    var string: String {
+        String(decoding: UnsafeBufferPointer(rebasing: self), as: UTF8.self)
+    }
+}
+
 extension ByteBuffer {
     /// The byte at `index`, if there is one.
     func first(at index: Int) -> UInt8? {

@@ -91,6 +91,25 @@ final class HTTPResponseDecoderTests: BridgeTestCase {
         }
     }
 
+    /// Field values keep their bytes: ASCII, UTF-8 and obs-text that is
+    /// not UTF-8 (Latin-1) alike, OWS around them dropped.
+    func testFieldValues_KeepTheirBytes() throws {
+        let values: [[UInt8]] = [Array("text/plain; charset=utf-8".utf8), Array("caf\u{E9}".utf8), [0x63, 0x61, 0x66, 0xE9], [0xFF, 0x20, 0x80], []]
+        var data = Array("HTTP/1.1 200 OK\r\n".utf8)
+        for (index, value) in values.enumerated() {
+            data += Array("X-\(index):\t".utf8) + value + Array(" \r\n".utf8)
+        }
+        data += Array("Content-Length: 0\r\n\r\n".utf8)
+        let decoded = decodeResponses([ByteBuffer(data)], methods: [.get])
+        XCTAssertNil(decoded.error)
+        let fields = try XCTUnwrap(decoded.responses.first?.head.response.headerFields)
+        for (index, value) in values.enumerated() {
+            let field = try XCTUnwrap(fields.first { $0.name.rawName == "X-\(index)" }, "X-\(index)")
+            XCTAssertEqual(field.withUnsafeBytesOfValue { Array($0) }, value, "X-\(index)")
+        }
+        XCTAssertEqual(fields[HTTPField.Name("X-1")!], "caf\u{E9}")
+    }
+
     func testKeepAlive_ByVersionAndConnection() {
         let rows: [(String, Bool)] = [
             ("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", true),

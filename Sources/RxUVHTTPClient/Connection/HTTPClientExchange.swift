@@ -32,11 +32,13 @@ final class HTTPClientExchange: Sendable {
             guard request.method != .connect else { throw HTTPClientError(.invalidRequest, "CONNECT is not sent by this client") }
             request.path = "/"
         }
-        for field in configuration.defaultHeaderFields where request.headerFields[field.name] == nil {
+        // Walks over the caller's few fields, not `headerFields[name]`,
+        // which builds the fields' name index first.
+        for field in configuration.defaultHeaderFields where !request.headerFields.contains(where: { $0.name == field.name }) {
             request.headerFields.append(field)
         }
-        if case .enabled = configuration.decompression, request.headerFields[.acceptEncoding] == nil {
-            request.headerFields[.acceptEncoding] = "gzip, deflate"
+        if case .enabled = configuration.decompression, !request.headerFields.contains(where: { $0.name == .acceptEncoding }) {
+            request.headerFields.append(HTTPField(name: .acceptEncoding, value: "gzip, deflate"))
         }
         let framing: HTTPRequestHead.BodyFraming
         switch body.content {
@@ -47,10 +49,16 @@ final class HTTPClientExchange: Sendable {
         default:
             framing = .length(body.length ?? 0)
         }
-        let closes = request.headerFields[values: .connection].contains { $0.lowercased().contains("close") }
-        let expects =
-            framing != .none && framing != .length(0)
-            && request.headerFields[values: .expect].contains { $0.lowercased() == "100-continue" }
+        var closes = false
+        var expectsContinue = false
+        for field in request.headerFields {
+            if field.name == .connection {
+                closes = closes || field.value.lowercased().contains("close")
+            } else if field.name == .expect {
+                expectsContinue = expectsContinue || field.value.lowercased() == "100-continue"
+            }
+        }
+        let expects = framing != .none && framing != .length(0) && expectsContinue
         head = HTTPRequestHead(request, body: framing, keepAlive: !closes, expectsContinue: expects)
         var buffers: [ByteBuffer] = []
         do {

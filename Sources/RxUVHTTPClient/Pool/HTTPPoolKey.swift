@@ -26,32 +26,41 @@ struct HTTPPoolKey: Hashable, Sendable, CustomStringConvertible {
         guard let authority = request.authority, !authority.isEmpty else {
             throw HTTPClientError(.invalidRequest, "the request has no authority (host and port)")
         }
-        guard !authority.contains("@") else {
+        // On the UTF-8 bytes: every delimiter is ASCII, so no Character is
+        // made (a `Character` search breaks graphemes at every step).
+        let bytes = authority.utf8
+        guard !bytes.contains(UInt8(ascii: "@")) else {
             throw HTTPClientError(.invalidRequest, "user information in the authority \"\(authority)\" is not sent")
         }
         var hostPart = Substring(authority)
         var portPart: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else {
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
                 throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" has no closing bracket")
             }
-            hostPart = authority[authority.index(after: authority.startIndex)..<close]
-            let rest = authority[authority.index(after: close)...]
+            hostPart = authority[bytes.index(after: bytes.startIndex)..<close]
+            let rest = authority[bytes.index(after: close)...]
             if !rest.isEmpty {
-                guard rest.first == ":" else { throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" is malformed") }
-                portPart = rest.dropFirst()
+                guard rest.utf8.first == UInt8(ascii: ":") else {
+                    throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" is malformed")
+                }
+                portPart = rest[rest.utf8.index(after: rest.startIndex)...]
             }
-        } else if let colon = authority.lastIndex(of: ":") {
+        } else if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
             hostPart = authority[..<colon]
-            portPart = authority[authority.index(after: colon)...]
+            portPart = authority[bytes.index(after: colon)...]
         }
-        // Printable ASCII but "/", checked on the bytes.
+        // Printable ASCII but "/".
         guard !hostPart.isEmpty, hostPart.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
             throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" has no valid host")
         }
         host = hostPart.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? hostPart.lowercased() : String(hostPart)
         if let portPart, !portPart.isEmpty {
-            guard portPart.utf8.count <= 5, let port = Int(portPart), (1...65535).contains(port) else {
+            // RFC 3986 §3.2.3: digits only.
+            let digits = portPart.utf8
+            guard digits.count <= 5, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                case let port = digits.reduce(0, { $0 * 10 + Int($1 - UInt8(ascii: "0")) }), (1...65535).contains(port)
+            else {
                 throw HTTPClientError(.invalidRequest, "the port in \"\(authority)\" is not a number from 1 to 65535")
             }
             self.port = port

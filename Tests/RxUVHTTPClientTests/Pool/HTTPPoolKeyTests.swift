@@ -1,4 +1,5 @@
 import HTTPTypes
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUVHTTPClient
@@ -6,7 +7,7 @@ import XCTest
 /// Which pool a request goes to: its scheme, its host (lower-cased, an
 /// IPv6 address without brackets) and its port (80 or 443 by default),
 /// and the authorities that are refused, each with its reason.
-final class HTTPPoolKeyTests: XCTestCase {
+final class HTTPPoolKeyTests: BridgeTestCase {
     private func key(_ scheme: String?, _ authority: String?) -> Result<HTTPPoolKey, HTTPClientError> {
         let request = HTTPRequest(method: .get, scheme: scheme, authority: authority, path: "/")
         do throws(HTTPClientError) {

@@ -46,8 +46,12 @@ while let argument = arguments.next() {
     case "--upload": transfer = (.upload, number("--upload", 0...(1 << 40), arguments.next()))
     case "--rate": rate = number("--rate", 0...(1 << 40), arguments.next())
     default:
-        fputs("usage: rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]\n"
-            + "       rxuv-http-client --port N --download BYTES|--upload BYTES [--rate BYTES_A_SECOND]\n", stderr)
+        let usage = """
+            usage: rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]
+                   rxuv-http-client --port N --download BYTES|--upload BYTES [--rate BYTES_A_SECOND]
+
+            """
+        fputs(usage, stderr)
         exit(2)
     }
 }

@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "RxUVTLS", targets: ["RxUVTLS"]),
         .library(name: "RxUVHTTP", targets: ["RxUVHTTP"]),
         .library(name: "RxUVHTTPClient", targets: ["RxUVHTTPClient"]),
+        .library(name: "RxUVWebSocket", targets: ["RxUVWebSocket"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -127,6 +128,13 @@ let package = Package(
             dependencies: ["RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", "CZlib", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: traceResources
         ),
+        // WebSocket (RFC 6455): the framing layer (frames, masking, UTF-8,
+        // messages); the handshake and the socket face come on RxUVHTTP later.
+        .target(
+            name: "RxUVWebSocket",
+            dependencies: ["RxCore", "RxUV"],
+            swiftSettings: traceResources
+        ),
         // Test support (the role of SwiftNIO's NIOTestUtils), shared by the
         // suites: RxCore's leak-gated base and live-object count, with no
         // libuv, so that RxCoreTests needs none...
@@ -208,6 +216,11 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             exclude: ["Peers/h11-edge-server.py"],
+            swiftSettings: traceResources
+        ),
+        .testTarget(
+            name: "RxUVWebSocketTests",
+            dependencies: ["RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV"],
             swiftSettings: traceResources
         ),
 

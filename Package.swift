@@ -254,5 +254,6 @@ let package = Package(
         example("rx-watch"),
         example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVHTTPClient", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
         example("fetch", ["RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        example("ws-chat", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVWebSocket", .product(name: "HTTPTypes", package: "swift-http-types")]),
     ]
 )

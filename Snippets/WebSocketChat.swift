@@ -35,7 +35,7 @@ let talk: @Sendable () async throws -> Void = {
     _ = try await socket.send(.text("hello")).value
     print(try await messages.next() ?? .text("(ended)"))
     socket.close(code: .normalClosure, reason: "bye")
-    print(try await socket.closed.value)  // 1000 normalClosure "bye"
+    print(try await socket.closed.value) // 1000 normalClosure "bye"
     try await client.shutdown().value
 }
 // snippet.end

@@ -53,7 +53,10 @@ extension WebSocket {
             // Answered while this side may still send (§5.5.2).
             if !state.value.sentClose { write(WebSocketFrame(opcode: .pong, payload: payload)) }
         case .pong:
-            break
+            // Any pong answers the keep-alive ping (§5.5.3).
+            let timer = state.value.pongTimer
+            state.value.pongTimer = nil
+            timer?.dispose()
         case .close(let close):
             if !state.value.sentClose {
                 // The answer echoes the code (§5.5.1); none for a Close
@@ -115,9 +118,7 @@ extension WebSocket {
         guard state.value.phase != .ended else { return }
         state.value.phase = .ended
         state.value.outcome = close
-        let timer = state.value.closeTimer
-        state.value.closeTimer = nil
-        timer?.dispose()
+        stopTimers()
         let observer = state.value.observer
         state.value.observer = nil
         if observer == nil { state.value.ending = event }
@@ -126,6 +127,37 @@ extension WebSocket {
         observer?(event)
         outcome.onNext(close)
         outcome.onCompleted()
+    }
+
+    // MARK: Keep-alive
+
+    func startKeepAlive(every interval: Duration) {
+        guard state.value.phase != .ended else { return }
+        state.value.keepAlive = Observable<Int>.interval(RxTimeInterval(interval), scheduler: loop).subscribe(onNext: { [self] _ in
+            ping()
+        })
+    }
+
+    /// Sends a keep-alive ping unless one still waits for its pong.
+    func ping() {
+        guard state.value.phase == .open, !state.value.sentClose, state.value.pongTimer == nil else { return }
+        state.value.pingsSent &+= 1
+        let count = state.value.pingsSent
+        write(WebSocketFrame(opcode: .ping, payload: ByteBuffer([UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)])))
+        let timeout = options.pongTimeout
+        state.value.pongTimer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
+            state.value.pongTimer = nil
+            fail(WebSocketProtocolError(closeCode: .internalError, reason: "keepalive ping timeout: no pong within \(timeout)"))
+            return Disposables.create()
+        }
+    }
+
+    func stopTimers() {
+        let timers = [state.value.closeTimer, state.value.keepAlive, state.value.pongTimer]
+        state.value.closeTimer = nil
+        state.value.keepAlive = nil
+        state.value.pongTimer = nil
+        for timer in timers { timer?.dispose() }
     }
 
     func write(_ frame: WebSocketFrame) {
@@ -168,9 +200,7 @@ extension WebSocket {
             state.value.phase = .ended
             let close = WebSocketClose(code: .abnormalClosure, reason: "the connection was stopped")
             state.value.outcome = close
-            let timer = state.value.closeTimer
-            state.value.closeTimer = nil
-            timer?.dispose()
+            stopTimers()
             state.value.observer = nil
             reading.dispose()
             outcome.onNext(close)

@@ -41,6 +41,9 @@ public final class WebSocket: Sendable {
         self.state = LoopBound(WebSocketState(), loop: stream.loop)
         let decoder = WebSocketMessageDecoder(role: role, maxFrameLength: options.maxFrameLength, maxMessageLength: options.maxMessageLength)
         reading.setDisposable(incoming.decodeFrames(decoder).subscribe(WebSocketEventObserver(socket: self)))
+        if let interval = options.pingInterval {
+            loop.enter { [self] in startKeepAlive(every: interval) }
+        }
     }
 
     /// The peer's messages, whole, in order, on the loop thread: first

@@ -25,6 +25,10 @@ struct WebSocketState {
     var ending: Event<WebSocketMessage>?
     /// The wait for the peer's Close.
     var closeTimer: Disposable?
+    /// The keep-alive pings' ticks, and the wait for the last ping's pong.
+    var keepAlive: Disposable?
+    var pongTimer: Disposable?
+    var pingsSent: UInt32 = 0
     /// How the socket ended.
     var outcome: WebSocketClose?
 }

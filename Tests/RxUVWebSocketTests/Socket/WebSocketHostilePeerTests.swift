@@ -16,6 +16,10 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
             socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
         }
         router.webSocket("/origin", acceptsOrigin: { $0 == "https://good.example" }) { socket, _ in socket.messages.ignoreElements().asCompletable() }
+        // Pings every 50 ms, waits 100 ms for each pong.
+        router.webSocket("/keepalive", options: WebSocketOptions(pingInterval: .milliseconds(50), pongTimeout: .milliseconds(100))) { socket, _ in
+            socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
+        }
         // Closes at once and waits 200 ms for the peer's Close.
         router.webSocket("/closer", options: WebSocketOptions(closeTimeout: .milliseconds(200))) { _, _ in .empty() }
         return router
@@ -110,6 +114,14 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
         data, closed = frames(s)
         print("no-close-answer", parse(data)[0][0], "closed" if closed else "open", time.monotonic() - started < 2)
 
+        # A peer that answers no keep-alive ping: closed with 1011.
+        s, _ = connect("/keepalive")
+        started = time.monotonic()
+        data, closed = frames(s)
+        parsed = parse(data)
+        print("no-pong", sorted(set(o for o, _ in parsed)), struct.unpack("!H", parsed[-1][1][:2])[0], "closed" if closed else "open",
+              time.monotonic() - started < 2)
+
         # Refused handshakes.
         for name, path, extra in [("version-12", "/echo", None), ("origin-bad", "/origin", b"Origin: https://evil.example\r\n"),
                                   ("origin-good", "/origin", b"Origin: https://good.example\r\n")]:
@@ -154,7 +166,7 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
                 "unmasked 1002 closed", "bad-utf8 1007 closed", "bad-utf8-fragments 1007 closed", "length-2^63 1002 closed",
                 "fragmented-ping 1002 closed", "long-ping 1002 closed", "reserved-bit 1002 closed", "reserved-opcode 1002 closed",
                 "too-big 1009 closed", "close-1005 1002 closed", "close-1-byte 1002 closed", "continuation-first 1002 closed",
-                "ping-flood 5000 True 8 closed", "no-close-answer 8 closed True",
+                "ping-flood 5000 True 8 closed", "no-close-answer 8 closed True", "no-pong [8, 9] 1011 closed True",
                 "version-12 426 True", "origin-bad 403 False", "origin-good 101 False", "bad-key 400",
                 "after ['still here', 1000] closed",
             ], output)

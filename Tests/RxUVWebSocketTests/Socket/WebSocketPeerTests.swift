@@ -25,6 +25,9 @@ final class WebSocketPeerTests: BridgeTestCase {
         router.webSocket("/protocols", subprotocols: ["chat.v2", "chat.v1"]) { socket, _ in
             socket.send(.text(socket.subprotocol ?? "none"))
         }
+        router.webSocket("/keepalive", options: WebSocketOptions(pingInterval: .milliseconds(20), pongTimeout: .milliseconds(200))) { socket, _ in
+            socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
+        }
         router.get("/plain") { _ in .just(.text("plain")) }
         return router
     }
@@ -69,6 +72,10 @@ final class WebSocketPeerTests: BridgeTestCase {
                     print("feed", got, ws.close_code)
                 async with connect(f"ws://127.0.0.1:{port}/protocols", subprotocols=["chat.v1", "chat.v2"]) as ws:
                     print("protocol", ws.subprotocol, await ws.recv())
+                async with connect(f"ws://127.0.0.1:{port}/keepalive", ping_interval=None) as ws:
+                    await asyncio.sleep(0.5)
+                    await ws.send("still")
+                    print("keepalive", await ws.recv())
                 try:
                     async with connect(f"ws://127.0.0.1:{port}/plain"):
                         pass
@@ -82,7 +89,7 @@ final class WebSocketPeerTests: BridgeTestCase {
             lines,
             [0, 1, 125, 126, 65535, 65536, 1 << 20].map { size in
                 "echo \(size) \(size) \(size) \(size >= 256 ? "000102" : String(repeating: "79", count: min(size, 3)))"
-            } + ["feed ['one', 'two', 'three'] 1000", "protocol chat.v2 chat.v2", "refused 200"], output)
+            } + ["feed ['one', 'two', 'three'] 1000", "protocol chat.v2 chat.v2", "keepalive still", "refused 200"], output)
     }
 
     /// RxUV's client against RxUV's server, and against Python's

@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "RxUVWebSocketTests",
             dependencies: [
-                "RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient",
+                "RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient", "RxUVTLS",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: traceResources

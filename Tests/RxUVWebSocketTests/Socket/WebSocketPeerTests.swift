@@ -3,6 +3,7 @@ import RxCore
 import RxUV
 import RxUVHTTP
 import RxUVHTTPClient
+import RxUVTLS
 import RxUVTestSupport
 import RxUVWebSocket
 import XCTest
@@ -138,6 +139,49 @@ final class WebSocketPeerTests: BridgeTestCase {
         }
         let expected = ["text(5 bytes)", "binary(3 bytes)", "ended", "1000"]
         XCTAssertEqual(results, expected + expected)
+    }
+
+    /// `wss`: RxUV's client and Python's `websockets` against RxUV's server
+    /// over TLS (the test CA trusted, the certificate checked against
+    /// 127.0.0.1): the same echo, and no OpenSSL object left.
+    func testWSS_OverTLS_BothClients() throws {
+        let folder = TestCertificateFolder.path
+        let context = try TLSContext(
+            configuration: .server(identity: TLSIdentity(certificateChain: .file(folder + "/server.pem"), privateKey: .file(folder + "/server.key"))))
+        let script = """
+            import asyncio, ssl, sys
+            from websockets.asyncio.client import connect
+            async def main():
+                context = ssl.create_default_context(cafile=sys.argv[2])
+                async with connect(f"wss://127.0.0.1:{sys.argv[1]}/echo", ssl=context) as ws:
+                    await ws.send(b"\\x00" * 70000)
+                    print("python", len(await ws.recv()))
+            asyncio.run(main())
+            """
+        let results = try loop.run { [loop = loop!] in
+            let server = try await loop.rx.serve(host: "127.0.0.1", port: 0, tls: context) { served in
+                served.serveHTTP(handler: Self.router.handler)
+            }.value
+            let client = HTTPClient(loop: loop, configuration: HTTPClientConfiguration(tls: .client(trustRoots: .certificates(.file(folder + "/ca.pem")))))
+            do {
+                let socket = try await client.rx.webSocket("wss://127.0.0.1:\(server.address.port)/echo").value
+                var messages = socket.messages.values.makeAsyncIterator()
+                _ = try await socket.send(.text("over tls")).value
+                let echoed = try await messages.next()
+                socket.close()
+                let closed = try await socket.closed.value
+                let python = try await loop.python(script, ["\(server.address.port)", folder + "/ca.pem"])
+                try await client.shutdown().value
+                try await server.drain(deadline: .seconds(2)).value
+                return ["\(echoed.map { "\($0)" } ?? "-")", "\(closed.code.rawValue)", python]
+            } catch {
+                try? await client.shutdown().value
+                try? await server.drain(deadline: .seconds(2)).value
+                throw error
+            }
+        }
+        XCTAssertEqual(results, ["text(8 bytes)", "1000", "python 70000\n"])
+        XCTAssertEqual(TLSResources.liveConnections, 0)
     }
 
     /// The server's drain closes an open socket with 1001 (going away); the

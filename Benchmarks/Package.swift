@@ -83,6 +83,17 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // RxUVWebSocket's echo route, for the thresholds' ws case.
+        .executableTarget(
+            name: "rxuv-ws-echo",
+            dependencies: [
+                .product(name: "RxCore", package: "RxUV"),
+                .product(name: "RxUV", package: "RxUV"),
+                .product(name: "RxUVHTTP", package: "RxUV"),
+                .product(name: "RxUVWebSocket", package: "RxUV"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "rxuv-http-client",
             dependencies: [

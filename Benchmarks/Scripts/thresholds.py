@@ -203,6 +203,32 @@ def connections(port, message=b"x" * 64):
     return run
 
 
+def ws_echo(port, payload=b"x" * 64, mask=b"\x01\x02\x03\x04"):
+    """A WebSocket connection to /echo (the handshake by hand), then `count`
+    masked 64-byte text messages in lockstep, each echoed, then the close
+    handshake: the handshake and the close cancel between n and 2n."""
+    frame = bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    echoed = bytes([0x81, len(payload)]) + payload
+    close = bytes([0x88, 0x82]) + mask + bytes(b ^ mask[i] for i, b in enumerate(b"\x03\xe8"))
+
+    def run(count):
+        with connect(port) as sock:
+            sock.sendall(b"GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(1)
+            if not head.startswith(b"HTTP/1.1 101"):
+                raise RuntimeError(f"ws: {head[:40]!r}")
+            for _ in range(count):
+                sock.sendall(frame)
+                if receive_exactly(sock, len(echoed)) != echoed:
+                    raise RuntimeError("ws: a different answer")
+            sock.sendall(close)
+            receive_exactly(sock, 4)
+    return run
+
+
 def http_requests(port, target_of):
     def run(count):
         with connect(port) as sock:
@@ -379,6 +405,11 @@ def tls_cases(args, work):
         work, "tls-handshake", argv, lambda port: tls_handshakes(port, ca), 40, 10, env=env)
 
 
+def ws_cases(args, work):
+    program = stripped(work, os.path.join(args.bench_bin, "rxuv-ws-echo"))
+    yield "ws.echo", lambda: server_case(work, "ws-echo", [program, "--port", "0"], ws_echo, 2_000, 300)
+
+
 def client_cases(args, work):
     """RxUVHTTPClient's client, a whole process (its start and its shutdown
     cancel out) making n and 2n GETs of nginx's /plaintext on one kept-alive
@@ -415,7 +446,7 @@ def client_cases(args, work):
     yield "client.get", run
 
 
-FAMILIES = [core_cases, timer_cases, echo_cases, http_cases, kv_cases, tls_cases, client_cases]
+FAMILIES = [core_cases, timer_cases, echo_cases, http_cases, kv_cases, tls_cases, client_cases, ws_cases]
 
 
 # -- the file --------------------------------------------------------------------

@@ -103,6 +103,11 @@ public struct WebSocketMessageAssembler: Sendable {
 
     /// A data frame, its place and length already admitted.
     private mutating func receiveData(_ frame: WebSocketFrame) throws(WebSocketProtocolError) -> WebSocketEvent? {
+        if partial == nil, frame.fin {
+            // A message in one frame, the usual case: checked and passed on
+            // with no fragment list.
+            return .message(try Self.whole(frame.opcode, frame.payload))
+        }
         var message = partial ?? Partial(opcode: frame.opcode, fragments: [], length: 0, validator: frame.opcode == .text ? WebSocketUTF8Validator() : nil)
         partial = nil
         if message.validator != nil {
@@ -125,6 +130,20 @@ public struct WebSocketMessageAssembler: Sendable {
             return .message(.text(bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }))
         }
         return .message(.binary(bytes))
+    }
+
+    /// A message of one frame: a text checked to be UTF-8 and made a
+    /// `String`, a binary as it is.
+    private static func whole(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) throws(WebSocketProtocolError) -> WebSocketMessage {
+        guard opcode == .text else { return .binary(payload) }
+        var validator = WebSocketUTF8Validator()
+        do throws(WebSocketUTF8Validator.Failure) {
+            try validator.validate(payload)
+            try validator.finish()
+        } catch {
+            throw WebSocketProtocolError(closeCode: .invalidFramePayloadData, reason: "a text message that is not UTF-8: \(error)")
+        }
+        return .text(payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
     }
 
     /// A Close frame's payload read: empty, `noStatusReceived`; else a code

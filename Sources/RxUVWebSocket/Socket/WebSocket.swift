@@ -80,21 +80,30 @@ public final class WebSocket: Sendable {
         case .binary(let bytes): frame = WebSocketFrame(opcode: .binary, payload: bytes)
         }
         return Completable.deferred { [self] in
-            guard let bytes = try? encoder.encode(frame) else {
-                return .error(WebSocketProtocolError(closeCode: .internalError, reason: "the message could not be framed"))
-            }
-            return Completable.create { [self] observer in
-                let writing = SingleAssignmentDisposable()
-                loop.enter { [self] in
-                    guard !state.value.sentClose, state.value.phase == .open else {
-                        observer(.error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing")))
-                        return
-                    }
-                    writing.setDisposable(stream.write(bytes).subscribe(observer))
+            guard loop.isOnLoopThread else {
+                // From another thread: checked and written on the loop's.
+                return Completable.create { [self] observer in
+                    let writing = SingleAssignmentDisposable()
+                    loop.enter { [self] in writing.setDisposable(sending(frame).subscribe(observer)) }
+                    return writing
                 }
-                return writing
             }
+            // On the loop thread the write starts during its subscription,
+            // which follows at once: nothing can close the socket between.
+            return sending(frame)
         }
+    }
+
+    /// `frame` written, or the error that stops it: this side's Close sent
+    /// (`goingAway`), a frame that cannot be encoded. Loop thread.
+    private func sending(_ frame: WebSocketFrame) -> Completable {
+        guard !state.value.sentClose, state.value.phase == .open else {
+            return .error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing"))
+        }
+        guard let bytes = try? encoder.encode(frame) else {
+            return .error(WebSocketProtocolError(closeCode: .internalError, reason: "the message could not be framed"))
+        }
+        return stream.write(bytes)
     }
 
     /// Begins the close handshake (§7.1.2): sends a Close with `code` and

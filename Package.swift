@@ -221,6 +221,7 @@ let package = Package(
         .testTarget(
             name: "RxUVWebSocketTests",
             dependencies: ["RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV"],
+            exclude: ["Differential/wsproto-differential.py"],
             swiftSettings: traceResources
         ),
 

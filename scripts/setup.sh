@@ -56,5 +56,7 @@ pip_install() {
 python3 -c 'import redis' 2>/dev/null || { echo "setup: installing the Python redis client"; pip_install redis; }
 python3 -c 'import statsd' 2>/dev/null || { echo "setup: installing the Python statsd client"; pip_install statsd; }
 python3 -c 'import h11' 2>/dev/null || { echo "setup: installing h11 (the HTTP/1.1 parser RxUVHTTP is checked against)"; pip_install h11; }
+python3 -c 'import wsproto' 2>/dev/null || { echo "setup: installing wsproto (the WebSocket framing RxUVWebSocket is checked against)"; pip_install wsproto; }
+python3 -c 'import websockets' 2>/dev/null || { echo "setup: installing websockets (a WebSocket peer for RxUVWebSocket's tests)"; pip_install websockets; }
 python3 -c 'import prometheus_client' 2>/dev/null || { echo "setup: installing prometheus_client (its parser reads http-server's /metrics)"; pip_install prometheus_client; }
 python3 -c 'import matplotlib' 2>/dev/null || { echo "setup: installing matplotlib (the soak's plot, scripts/soak.py)"; pip_install matplotlib; }

@@ -150,7 +150,7 @@ benchmarks-thresholds: setup
 # it). The archives land in .build/plugins/Swift-DocC/outputs/.
 docs: setup
 	swift package --disable-sandbox generate-documentation \
-		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxUVHTTP --target RxUVHTTPClient --target RxFoundation --target RxBlocking --warnings-as-errors
+		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxUVHTTP --target RxUVHTTPClient --target RxUVWebSocket --target RxFoundation --target RxBlocking --warnings-as-errors
 
 # The sources in the project's format (.swift-format); `lint` checks, CI runs it.
 SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources

@@ -129,10 +129,13 @@ let package = Package(
             swiftSettings: traceResources
         ),
         // WebSocket (RFC 6455): the framing layer (frames, masking, UTF-8,
-        // messages); the handshake and the socket face come on RxUVHTTP later.
+        // messages), the handshake, the socket, the server's route on
+        // RxUVHTTP's upgrade and the client on RxUVHTTPClient's.
         .target(
             name: "RxUVWebSocket",
-            dependencies: ["RxCore", "RxUV"],
+            dependencies: [
+                "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: traceResources
         ),
         // Test support (the role of SwiftNIO's NIOTestUtils), shared by the
@@ -220,7 +223,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RxUVWebSocketTests",
-            dependencies: ["RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV"],
+            dependencies: [
+                "RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient", "RxUVTLS",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             exclude: ["Differential/wsproto-differential.py"],
             swiftSettings: traceResources
         ),
@@ -249,5 +255,6 @@ let package = Package(
         example("rx-watch"),
         example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVHTTPClient", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
         example("fetch", ["RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        example("ws-chat", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVWebSocket", .product(name: "HTTPTypes", package: "swift-http-types")]),
     ]
 )

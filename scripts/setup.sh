@@ -31,6 +31,8 @@ command -v wrk >/dev/null 2>&1 || packages+=(wrk)
 command -v valgrind >/dev/null 2>&1 && command -v vgdb >/dev/null 2>&1 || packages+=(valgrind)
 # nginx is in /usr/sbin, outside a plain user's PATH on Debian.
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || packages+=(nginx-light)
+# ws-chat's process tests open its self-test page in headless Chromium.
+command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 
 if [ "${#packages[@]}" -gt 0 ]; then
     if ! command -v apt-get >/dev/null 2>&1; then

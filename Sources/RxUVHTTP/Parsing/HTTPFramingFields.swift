@@ -1,7 +1,8 @@
 import HTTPTypes
 
 /// The fields of a head that decide its message's framing (RFC 9112 §6):
-/// `Transfer-Encoding`, `Content-Length`, `Connection` and `Expect`, their
+/// `Transfer-Encoding`, `Content-Length`, `Connection`, `Expect` and
+/// `Upgrade`, their
 /// values kept as the head's bytes while the head is parsed (noted line by
 /// line, so that what they mean is read from the bytes with no `String`
 /// made and no second walk over the header fields), and a request's Host.
@@ -52,6 +53,7 @@ struct HTTPFramingFields {
     var contentLength = Values()
     var connection = Values()
     var expect = Values()
+    var upgrade = Values()
 
     /// Keeps `value` when `name` (a checked token, any case) is a framing
     /// field's; the lengths tell most names apart before a byte is compared.
@@ -60,6 +62,7 @@ struct HTTPFramingFields {
         case 17 where Self.equalsFolded(name, "transfer-encoding"): transferEncoding.append(value)
         case 14 where Self.equalsFolded(name, "content-length"): contentLength.append(value)
         case 10 where Self.equalsFolded(name, "connection"): connection.append(value)
+        case 7 where Self.equalsFolded(name, "upgrade"): upgrade.append(value)
         case 6 where Self.equalsFolded(name, "expect"): expect.append(value)
         default: break
         }
@@ -129,6 +132,14 @@ struct HTTPFramingFields {
         guard !connection.isEmpty else { return minor >= 1 }
         let close = connection.containsMember("close")
         return minor >= 1 ? !close : !close && connection.containsMember("keep-alive")
+    }
+
+    /// Whether the message asks to switch protocols (RFC 9110 §7.8): an
+    /// `Upgrade` field, and `upgrade` listed in `Connection` (its sender
+    /// must list it there), in HTTP/1.1 (a server ignores `Upgrade` in an
+    /// HTTP/1.0 request).
+    func asksToUpgrade(minor: Int) -> Bool {
+        minor >= 1 && !upgrade.isEmpty && connection.containsMember("upgrade")
     }
 
     /// Whether `Expect` lists `100-continue`.

@@ -43,7 +43,8 @@ extension HTTPRequestDecoder {
             : recent.request(
                 line: requestLine, parsed: parsedLine ?? recent.parsedLine, host: framing.host, hostRepeats: hostRepeats, fields: fields)
         let parsed = HTTPRequestHead(
-            request, minorVersion: minor, body: meaning.body, keepAlive: meaning.keepAlive, expectsContinue: meaning.expectsContinue)
+            request, minorVersion: minor, body: meaning.body, keepAlive: meaning.keepAlive, expectsContinue: meaning.expectsContinue,
+            asksToUpgrade: meaning.asksToUpgrade)
         // A client that repeats its request line and Host likely repeats
         // its whole head: kept for the next one (and not kept for clients
         // that do not, who would pay for it on every request).

@@ -68,22 +68,27 @@ public struct HTTPRequestDecoder: FrameDecoder {
         // that one did.
         if scanner.atStart, let repeated = recent.repeatedHead(at: reader) {
             reader.moveReaderIndex(forwardBy: recent.headLength)
-            return .head(started(repeated))
+            return .head(started(repeated, reader))
         }
         guard let end = try scanner.sectionEnd(reader, isHead: true, limits: limits) else { return nil }
         guard let head = reader.readBytes(end) else { return nil }
         scanner.reset()
         let parsed = try head.withHeadBytes { try parseHead($0) }
-        return .head(started(parsed))
+        return .head(started(parsed, reader))
     }
 
-    /// `head` has been read: what comes next is its body, if any.
-    private mutating func started(_ head: HTTPRequestHead) -> HTTPRequestHead {
+    /// `head` has been read (`reader` is past it): what comes next is its
+    /// body, if any. A head that asks to upgrade notes whether bytes
+    /// followed it, which the server must not take for the new protocol's.
+    private mutating func started(_ head: HTTPRequestHead, _ reader: ByteBuffer.Reader) -> HTTPRequestHead {
         switch head.body {
         case .none: break
         case .length(let length): body.start(.length(length))
         case .chunked: body.start(.chunked)
         }
-        return head
+        guard head.asksToUpgrade else { return head }
+        var upgrading = head
+        upgrading.followedByBytes = reader.readableBytes > 0
+        return upgrading
     }
 }

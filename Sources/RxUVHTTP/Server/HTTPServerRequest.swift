@@ -19,6 +19,10 @@ public struct HTTPServerRequest: Sendable {
     /// The loop the connection lives on; the handler is called on its
     /// thread.
     public let loop: Loop
+    /// The request asks to switch protocols (HTTP/1.1, `Upgrade`, and
+    /// `upgrade` in `Connection`; RFC 9110 §7.8): a handler may answer
+    /// `HTTPServerResponse.switchingProtocols(to:headerFields:_:)`.
+    public var asksToUpgrade = false
 
     /// The target's path, without its query.
     public var path: Substring {

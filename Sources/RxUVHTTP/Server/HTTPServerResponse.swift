@@ -50,6 +50,12 @@ public struct HTTPServerResponse: Sendable {
         storage.headLines
     }
 
+    /// The protocol the connection switches to after this response, a
+    /// `101 Switching Protocols` (`switchingProtocols(to:headerFields:_:)`).
+    public var upgrade: HTTPUpgrade? {
+        storage.upgrade
+    }
+
     /// A response with `head` and `body`.
     public init(head: HTTPResponse, body: HTTPResponseBody = .empty) {
         storage = Storage(head: head, body: body)
@@ -58,6 +64,25 @@ public struct HTTPServerResponse: Sendable {
     /// A response with `status`, `headerFields` and `body`.
     public init(status: HTTPResponse.Status = .ok, headerFields: HTTPFields = [:], body: HTTPResponseBody = .empty) {
         self.init(head: HTTPResponse(status: status, headerFields: headerFields), body: body)
+    }
+
+    /// A `101 Switching Protocols` to `protocolName` (the `Upgrade`
+    /// field's value, as the request asked for it: `websocket`), with
+    /// `Connection: Upgrade` and `headerFields`; once its head is written
+    /// the connection speaks `upgrade`'s protocol. The server answers it
+    /// only to a request that asked to upgrade (`HTTPServerRequest
+    /// .asksToUpgrade`) and has no body; otherwise it answers `500` and
+    /// reports the misuse. Only this response switches: a handler's own
+    /// 101 without an upgrade is answered `500` too.
+    public static func switchingProtocols(
+        to protocolName: String, headerFields: HTTPFields = [:], _ upgrade: HTTPUpgrade
+    ) -> HTTPServerResponse {
+        var fields: HTTPFields = [.connection: "Upgrade", .upgrade: protocolName]
+        fields.append(contentsOf: headerFields)
+        let response = HTTPServerResponse(status: .switchingProtocols, headerFields: fields)
+        // A storage nobody else holds yet.
+        response.storage.upgrade = upgrade
+        return response
     }
 
     /// A `text/plain; charset=utf-8` response.
@@ -81,6 +106,8 @@ public struct HTTPServerResponse: Sendable {
             didSet { deriveFromHead() }
         }
         var body: HTTPResponseBody
+        /// Set only by `switchingProtocols`, on a storage not yet shared.
+        var upgrade: HTTPUpgrade?
         private(set) var status: HTTPResponse.Status
         private(set) var headLines: HTTPHeadLines
 
@@ -94,6 +121,7 @@ public struct HTTPServerResponse: Sendable {
         private init(copying other: Storage) {
             head = other.head
             body = other.body
+            upgrade = other.upgrade
             status = other.status
             headLines = other.headLines
         }

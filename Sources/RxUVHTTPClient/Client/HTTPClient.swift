@@ -110,14 +110,38 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         }
     }
 
+    /// The upgrade of `request` to `protocolName`: the work of
+    /// `rx.upgrade(_:to:timeout:)`.
+    func upgrade(_ request: HTTPRequest, to protocolName: String, timeout: Duration?) -> Single<HTTPClientUpgrade> {
+        var request = request
+        if !request.headerFields.contains(where: { $0.name == .upgrade }) {
+            request.headerFields.append(HTTPField(name: .upgrade, value: protocolName))
+        }
+        if !request.headerFields.contains(where: { $0.name == .connection }) {
+            request.headerFields.append(HTTPField(name: .connection, value: "Upgrade"))
+        }
+        let target = request.urlString
+        return exchange(request, body: .empty, timeout: timeout, upgrades: true).flatMap { response in
+            if let connection = response.body.upgraded {
+                return .just(HTTPClientUpgrade(head: response.head, stream: connection.stream, inbound: response.body, connection: connection))
+            }
+            // Refused: the answer's body is read (and dropped) up to a
+            // bound, so that its connection is kept.
+            let status = response.status
+            return response.body.collect(upTo: Self.redirectBodyLimit).map { _ in () }.catchAndReturn(()).map { _ in
+                throw HTTPClientError(.upgradeRefused, "\(target) answered \(status.code) \(status.reasonPhrase) to an upgrade to \(protocolName)")
+            }
+        }
+    }
+
     /// One exchange: `request` sent, its response's head returned.
-    func exchange(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?) -> Single<HTTPClientResponse> {
+    func exchange(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool = false) -> Single<HTTPClientResponse> {
         Single.create { [self, configuration] observer in
             let pool = self.pool
             let loop = pool.loop
             let exchange: HTTPClientExchange
             do {
-                exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop)
+                exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop, upgrades: upgrades)
             } catch {
                 observer(.failure(error))
                 return Disposables.create()
@@ -164,5 +188,24 @@ extension Reactive where Base == HTTPClient {
     /// decides (`HTTPClientResponseBody`).
     public func send(_ request: HTTPRequest, body: HTTPClientRequestBody = .empty, timeout: Duration? = nil) -> Single<HTTPClientResponse> {
         base.send(request, body: body, timeout: timeout)
+    }
+
+    /// Asks to switch `request`'s connection to `protocolName` when
+    /// subscribed (RFC 9110 §7.8: `Upgrade: protocolName` and `Connection:
+    /// Upgrade` are added unless the request has its own), and succeeds
+    /// with the switched connection (`HTTPClientUpgrade`) once the server
+    /// has answered `101 Switching Protocols`, on the loop thread. The
+    /// request goes as `send` sends it (a pooled or new connection, TLS for
+    /// `https`), with no body and no redirect followed; the connection then
+    /// leaves its pool and is the caller's.
+    ///
+    /// Fails with `HTTPClientError.upgradeRefused` when the server answers
+    /// anything else (its body read and dropped up to 64 KiB, so that the
+    /// connection is kept), and otherwise as `send` fails; `timeout` bounds
+    /// the wait for the 101 (by default `configuration.requestTimeout`),
+    /// not the upgraded connection's life. Disposing before the 101
+    /// cancels as `send` does.
+    public func upgrade(_ request: HTTPRequest, to protocolName: String, timeout: Duration? = nil) -> Single<HTTPClientUpgrade> {
+        base.upgrade(request, to: protocolName, timeout: timeout)
     }
 }

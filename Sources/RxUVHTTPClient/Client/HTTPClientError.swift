@@ -35,6 +35,9 @@ public struct HTTPClientError: Error, Hashable, Sendable, CustomStringConvertibl
         /// The server switched protocols (`101`) though the request asked
         /// for no upgrade.
         case unexpectedUpgrade
+        /// The server answered an upgrade (`rx.upgrade`) with another
+        /// status than `101 Switching Protocols`.
+        case upgradeRefused
         /// A redirect could not be followed: too many, a loop, or from
         /// `https` to `http` without leave.
         case redirect

@@ -41,8 +41,9 @@ extension HTTPClientConnection {
             state.value.responseEnded = true
             body?.end(last: last)
             settle()
-        case .switched:
-            break
+        case .switched(let bytes):
+            let body = state.value.responseBody
+            body?.receive(bytes)
         }
     }
 
@@ -58,7 +59,11 @@ extension HTTPClientConnection {
             return
         }
         if head.body == .switchedProtocol {
-            fail(HTTPClientError(.unexpectedUpgrade, "\(pool.key) switched protocols (\(head.response.status.code)) unasked"), retrying: false)
+            guard exchange.upgrades, head.response.status.code == 101 else {
+                fail(HTTPClientError(.unexpectedUpgrade, "\(pool.key) switched protocols (\(head.response.status.code)) unasked"), retrying: false)
+                return
+            }
+            upgraded(head, for: exchange)
             return
         }
         cancelTimer()
@@ -101,10 +106,45 @@ extension HTTPClientConnection {
         return try HTTPContentDecoder(coding, maxDecodedLength: max(0, limit))
     }
 
+    /// The server switched protocols for `exchange`: the connection leaves
+    /// its pool, and what the server sends from now on (the decoder's
+    /// `.switched` bytes) is the response's body, the upgrade's `inbound`
+    /// (`HTTPClient.upgrade` makes the `HTTPClientUpgrade` from it).
+    func upgraded(_ head: HTTPResponseHead, for exchange: HTTPClientExchange) {
+        cancelTimer()
+        state.value.headArrived = true
+        state.value.keepAlive = false
+        state.value.isUpgraded = true
+        let source = HTTPBodySource(loop: loop, declaredLength: nil, connection: self, bufferLimit: pool.configuration.responseBufferSize)
+        state.value.responseBody = source
+        state.value.exchange = nil
+        let work = state.value.bodyWork
+        state.value.bodyWork = nil
+        work?.dispose()
+        pool.removed(self)
+        let inbound = HTTPClientResponseBody(source: source, upgraded: self)
+        exchange.responded(HTTPClientResponse(head: head.response, minorVersion: head.minorVersion, body: inbound), on: self)
+        exchange.finish()
+    }
+
+    /// The upgrade's owner closes: after the queued writes.
+    func closeUpgraded() {
+        guard state.value.isUpgraded, !state.value.isClosed else { return }
+        stream.close(.afterWrites)
+    }
+
     /// The input ended: a response in hand that the close does not end is
-    /// cut short; an idle connection leaves its pool.
+    /// cut short; an idle connection leaves its pool; an upgraded one's
+    /// `inbound` ends.
     func inputEnded() {
         guard !state.value.isClosed else { return }
+        if state.value.isUpgraded {
+            let body = state.value.responseBody
+            state.value.responseBody = nil
+            close()
+            body?.end(last: ByteBuffer())
+            return
+        }
         guard state.value.exchange != nil, !state.value.responseEnded else {
             close()
             return

@@ -174,7 +174,11 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
         guard !state.value.isClosed else { return }
         let error = state.value.writeFailure ?? error
         guard let exchange = state.value.exchange else {
+            // Idle, or upgraded: the upgrade's reader hears the error.
+            let body = state.value.isUpgraded ? state.value.responseBody : nil
+            state.value.responseBody = nil
             close()
+            body?.fail(error)
             return
         }
         state.value.exchange = nil
@@ -227,7 +231,8 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
         reading.dispose()
         work?.dispose()
         stream.close(.now)
-        pool.removed(self)
+        // An upgraded connection left its pool when it switched.
+        if !state.value.isUpgraded { pool.removed(self) }
         let closed = HTTPClientError(.connectionClosed, "the connection to \(pool.key) closed")
         body?.fail(closed)
         exchange?.fail(closed)
@@ -245,8 +250,13 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
 
     /// The reader left the body before its end: the rest cannot be skipped
     /// cheaply, so the connection closes (and the body fails, for a reader
-    /// that would still come).
+    /// that would still come). An upgrade's `inbound` let go closes the
+    /// connection too.
     func bodyAbandoned(_ body: HTTPBodySource) {
+        if state.value.isUpgraded, state.value.responseBody === body {
+            close()
+            return
+        }
         guard state.value.responseBody === body, !state.value.responseEnded, let exchange = state.value.exchange else { return }
         state.value.exchange = nil
         exchange.finish()

@@ -5,10 +5,11 @@ import RxUVHTTP
 /// Everything of an `HTTPClientConnection` that changes, in one
 /// `LoopBound`.
 ///
-/// Where the connection stands is `exchange` and `isClosed` together:
-/// idle in its pool (no exchange; `idleTimer` runs), carrying an exchange
-/// (sending its request, `requestSent` once the body is handed on; then
-/// reading its response, `responseEnded` at the end), or closed.
+/// Where the connection stands is `exchange`, `isUpgraded` and `isClosed`
+/// together: idle in its pool (no exchange; `idleTimer` runs), carrying an
+/// exchange (sending its request, `requestSent` once the body is handed
+/// on; then reading its response, `responseEnded` at the end), switched
+/// to another protocol and out of its pool (`isUpgraded`), or closed.
 struct HTTPClientConnectionState {
     /// The exchange in hand.
     var exchange: HTTPClientExchange?
@@ -44,5 +45,8 @@ struct HTTPClientConnectionState {
     var inputEnded = false
     /// Reading is held for the response body's reader.
     var isHoldingReading = false
+    /// The server switched protocols for an upgrade: the connection has
+    /// left its pool, and `responseBody` carries what the server sends.
+    var isUpgraded = false
     var isClosed = false
 }

@@ -16,15 +16,19 @@ final class HTTPClientExchange: Sendable {
     let body: HTTPClientRequestBody
     /// `head` as `HTTPRequestEncoder` writes it, once.
     let headBytes: ByteBuffer
+    /// The request asks to switch protocols (`rx.upgrade`): a `101` is its
+    /// answer, not a failure.
+    let upgrades: Bool
     let state: LoopBound<HTTPClientExchangeState>
 
     /// The exchange of `request` with `body` as `configuration` shapes it;
     /// throws `HTTPClientError.invalidRequest` for a request that cannot be
     /// sent.
     init(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, configuration: HTTPClientConfiguration, loop: Loop
+        _ request: HTTPRequest, body: HTTPClientRequestBody, configuration: HTTPClientConfiguration, loop: Loop, upgrades: Bool = false
     ) throws(HTTPClientError) {
         self.loop = loop
+        self.upgrades = upgrades
         self.key = try HTTPPoolKey(request)
         self.body = body
         var request = request

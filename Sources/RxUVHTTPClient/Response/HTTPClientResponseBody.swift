@@ -14,9 +14,13 @@ import RxUVHTTP
 /// go unread (the last reference to it dropped), the connection is closed.
 public final class HTTPClientResponseBody: Sendable {
     let source: HTTPBodySource?
+    /// The connection that switched protocols, for the body of a `101`
+    /// that answered an upgrade (what the server sends after it).
+    let upgraded: HTTPClientConnection?
 
-    init(source: HTTPBodySource?) {
+    init(source: HTTPBodySource?, upgraded: HTTPClientConnection? = nil) {
         self.source = source
+        self.upgraded = upgraded
     }
 
     deinit {

@@ -7,6 +7,14 @@ public enum WebSocketMessage: Sendable, Hashable, CustomStringConvertible {
     /// A binary message.
     case binary(ByteBuffer)
 
+    /// The payload's length in bytes (a text's in UTF-8).
+    public var byteCount: Int {
+        switch self {
+        case .text(let text): text.utf8.count
+        case .binary(let bytes): bytes.count
+        }
+    }
+
     /// `text(12 bytes)`, `binary(3 bytes)`.
     public var description: String {
         switch self {

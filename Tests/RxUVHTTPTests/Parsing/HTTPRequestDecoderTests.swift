@@ -156,6 +156,35 @@ final class HTTPRequestDecoderTests: BridgeTestCase {
         XCTAssertEqual(head("PUT / HTTP/1.0\r\nContent-Length: 1\r\nExpect: 100-continue\r\n\r\n")?.expectsContinue, false, "HTTP/1.0")
     }
 
+    /// Asking to upgrade (RFC 9110 §7.8): `Upgrade` with `upgrade` listed
+    /// in `Connection`, in HTTP/1.1; and whether bytes had followed such a
+    /// head when it was decoded (which equality leaves out).
+    func testAsksToUpgrade_AndBytesAfterIt() throws {
+        let rows: [(String, Bool)] = [
+            ("GET / HTTP/1.1\r\nHost: h\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nHost: h\r\nupgrade: h2c\r\nConnection: keep-alive,\tUPGRADE\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n\r\n", false),
+            ("GET / HTTP/1.1\r\nHost: h\r\nConnection: upgrade\r\n\r\n", false),
+            ("GET / HTTP/1.1\r\nHost: h\r\nConnection: upgraded\r\nUpgrade: websocket\r\n\r\n", false),
+            ("GET / HTTP/1.0\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n", false),
+            ("GET / HTTP/1.1\r\nHost: h\r\nX-Upgrade: websocket\r\nConnection: upgrade\r\n\r\n", false),
+        ]
+        for (text, asks) in rows {
+            guard case .head(let head)? = decodeAll([ByteBuffer(Array(text.utf8))]).parts.first else { return XCTFail(text) }
+            XCTAssertEqual(head.asksToUpgrade, asks, text)
+            XCTAssertFalse(head.followedByBytes, text)
+        }
+        let upgrade = rows[0].0
+        var decoder = HTTPRequestDecoder()
+        var reader = ByteBuffer.Reader(ByteBuffer(Array((upgrade + "x").utf8)))
+        guard case .head(let followed)? = try decoder.decode(&reader) else { return XCTFail("no head") }
+        XCTAssertTrue(followed.followedByBytes)
+        guard case .head(let alone)? = decodeAll([ByteBuffer(Array(upgrade.utf8))]).parts.first else { return XCTFail("no head") }
+        XCTAssertEqual(followed, alone, "how the bytes arrived is not part of the head")
+        XCTAssertEqual(followed.hashValue, alone.hashValue)
+    }
+
     /// A connection's requests that repeat the last request line or Host
     /// (which the decoder parses once, `HTTPRecentHead`) decode to what
     /// each decodes to alone: 400 requests drawn from lines and Hosts that

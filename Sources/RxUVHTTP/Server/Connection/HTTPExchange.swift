@@ -59,11 +59,15 @@ struct HTTPExchangeState {
     var answered = false
     /// The handler's `Single`, then the streamed body's subscription.
     var work: Disposable?
+    /// The request asked to switch protocols.
+    var asksToUpgrade = false
+    /// Bytes came after that request before its answer.
+    var bytesAfterUpgradeRequest = false
 
     /// Takes `answer`'s request in hand, as new.
     mutating func begin(
         answer: HTTPExchange, method: HTTPRequest.Method, minorVersion: Int, expectsContinue: Bool, body: HTTPBodySource?, keepAlive: Bool,
-        began: Int64?
+        began: Int64?, asksToUpgrade: Bool = false
     ) {
         self.answer = answer
         self.method = method
@@ -72,6 +76,8 @@ struct HTTPExchangeState {
         self.body = body
         self.keepAlive = keepAlive
         self.began = began
+        self.asksToUpgrade = asksToUpgrade
+        bytesAfterUpgradeRequest = false
         continueSent = false
         started = false
         answered = false

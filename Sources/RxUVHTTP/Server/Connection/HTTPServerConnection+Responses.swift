@@ -17,6 +17,10 @@ extension HTTPServerConnection {
     /// Writes `response` for the request in hand.
     func respond(_ response: HTTPServerResponse) {
         guard let answer = state.value.exchange.answer else { return }
+        if response.upgrade != nil || response.status.code == 101 {
+            switchProtocols(response)
+            return
+        }
         state.value.exchange.started = true
         if let body = state.value.exchange.body, !body.isFinished {
             if state.value.exchange.expectsContinue, !state.value.exchange.continueSent {

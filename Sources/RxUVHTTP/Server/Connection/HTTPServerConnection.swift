@@ -15,7 +15,9 @@ import Glibc
 /// `Completable` of `serveHTTP` completes, and the server closes the
 /// stream after its writes) after a response with `Connection: close`, at
 /// the peer's end of input with nothing left to answer, on a malformed
-/// request (after its 4xx), at the idle or head timeout, or on a drain.
+/// request (after its 4xx), at the idle or head timeout, or on a drain;
+/// after a `101 Switching Protocols`, when the upgrade's protocol ends
+/// (`HTTPServerConnection+Upgrade`).
 ///
 /// What changes is in `state` (`HTTPServerConnectionState`), on the loop
 /// thread; `life`'s disposal, the handler's answers and write failures may
@@ -39,6 +41,8 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
     let state: LoopBound<HTTPServerConnectionState>
     let reading = SingleAssignmentDisposable()
     let quiescing = SingleAssignmentDisposable()
+    /// The protocol the connection switched to, once it has.
+    let upgraded = SingleAssignmentDisposable()
     /// What every write of this connection reports to: one observer for
     /// all of them, told of the connection when it starts.
     let writeWatcher: HTTPWriteWatcher
@@ -193,9 +197,15 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         respond(.text(reason + "\n", status: status))
     }
 
-    /// Bytes arrived: the first of a request starts its head timer.
+    /// Bytes arrived: the first of a request starts its head timer; any
+    /// while a request that asks to upgrade waits for its answer are noted
+    /// (they cannot be the new protocol's: HTTP reads them).
     func bytesArrived() {
-        guard state.value.deadline.awaitsFirstByte, !hasRequest else { return }
+        if hasRequest {
+            if state.value.exchange.asksToUpgrade { state.value.exchange.bytesAfterUpgradeRequest = true }
+            return
+        }
+        guard state.value.deadline.awaitsFirstByte else { return }
         armTimer(.head)
     }
 
@@ -221,10 +231,12 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         }
         state.value.exchange.begin(
             answer: answer, method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue,
-            body: body, keepAlive: keepAlive, began: options.onResponse != nil ? Loop.monotonicNanoseconds : nil)
+            body: body, keepAlive: keepAlive, began: options.onResponse != nil ? Loop.monotonicNanoseconds : nil,
+            asksToUpgrade: head.asksToUpgrade)
+        state.value.exchange.bytesAfterUpgradeRequest = head.followedByBytes
         let request = HTTPServerRequest(
             head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
-            parameters: [:], peer: peer, loop: loop)
+            parameters: [:], peer: peer, loop: loop, asksToUpgrade: head.asksToUpgrade)
         let subscription = handler(request).asObservable().subscribe(answer)
         if state.value.exchange.answer === answer, !state.value.exchange.started {
             state.value.exchange.work = subscription
@@ -341,6 +353,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         state.value.deadline.cancel()
         reading.dispose()
         quiescing.dispose()
+        upgraded.dispose()
         if hasRequest {
             let body = state.value.exchange.body
             stopWork()

@@ -5,7 +5,7 @@ import RxUV
 /// state, kept in one `LoopBound`.
 ///
 /// Where the connection stands is `life` and `exchange` together:
-/// - not started, serving, or closed (`life`);
+/// - not started, serving, switched to another protocol, or closed (`life`);
 /// - serving with no request in hand (`exchange.answer == nil`): reading the
 ///   next request's head, idle until its first byte (`deadline`);
 /// - serving a request (`exchange.answer` set): reading its body until
@@ -19,6 +19,10 @@ struct HTTPServerConnectionState {
         case idle
         /// Serving: `observer` learns when the connection should close.
         case serving
+        /// Switched to another protocol after a 101: HTTP reads and
+        /// answers nothing more; `observer` learns when the upgrade's
+        /// protocol ends (`HTTPServerConnection+Upgrade`).
+        case upgraded
         /// Finished: nothing more is read, answered or told.
         case closed
     }

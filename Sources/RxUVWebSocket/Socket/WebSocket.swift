@@ -1,0 +1,116 @@
+import RxCore
+import RxUV
+
+/// One WebSocket connection (RFC 6455), either side: its messages as an
+/// Observable, `send(_:)` for this side's, and the close handshake.
+///
+/// The socket reads from the moment it is made: pings are answered with
+/// pongs, the peer's Close is answered and ends it, and a peer that breaks
+/// the protocol gets the Close its error names (1002, 1007, 1009) before
+/// the connection closes. Messages are delivered to `messages`; those that
+/// come before it is subscribed are held (up to `unreadLimit` bytes, past
+/// which the socket closes with 1008). Every event is on the loop thread;
+/// the methods may be called from any thread.
+///
+/// A socket is made by the server's upgrade (`HTTPRouter.webSocket`) or
+/// the client's (`HTTPClient.rx.webSocket`).
+public final class WebSocket: Sendable {
+    /// The loop the connection lives on.
+    public let loop: Loop
+    /// Which side this socket is.
+    public let role: WebSocketRole
+    /// The subprotocol the handshake chose, if any.
+    public let subprotocol: String?
+    let stream: any ByteStream
+    let options: WebSocketOptions
+    let encoder: WebSocketFrameEncoder
+    let state: LoopBound<WebSocketState>
+    let reading = SingleAssignmentDisposable()
+    let outcome = AsyncSubject<WebSocketClose>()
+
+    /// A socket on `stream` whose bytes from the peer are `incoming` (the
+    /// stream's own reading, or the HTTP client's `inbound`); starts
+    /// reading (events arrive on the loop thread).
+    init(stream: any ByteStream, incoming: Observable<ByteBuffer>, role: WebSocketRole, subprotocol: String?, options: WebSocketOptions) {
+        self.loop = stream.loop
+        self.role = role
+        self.subprotocol = subprotocol
+        self.stream = stream
+        self.options = options
+        self.encoder = WebSocketFrameEncoder(role: role)
+        self.state = LoopBound(WebSocketState(), loop: stream.loop)
+        let decoder = WebSocketMessageDecoder(role: role, maxFrameLength: options.maxFrameLength, maxMessageLength: options.maxMessageLength)
+        reading.setDisposable(incoming.decodeFrames(decoder).subscribe(WebSocketEventObserver(socket: self)))
+        if let interval = options.pingInterval {
+            loop.enter { [self] in startKeepAlive(every: interval) }
+        }
+    }
+
+    /// The peer's messages, whole, in order, on the loop thread: first
+    /// those held since the socket opened, then each as it comes.
+    /// Completes after the peer's Close (or this side's close answered);
+    /// fails with the `WebSocketProtocolError` the peer's bytes broke
+    /// (after this side's Close with its code), with `abnormalClosure`
+    /// (1006) when the connection ended without a Close, or with the read's
+    /// error. One subscriber at a time (a second fails with `EBUSY`);
+    /// disposing before the end closes the socket (1001, going away).
+    public var messages: Observable<WebSocketMessage> {
+        Observable.create { [self] observer in
+            let subscribed = Disposables.create { [self] in
+                loop.enter { [self] in messagesDisposed() }
+            }
+            loop.enter { [self] in
+                guard !subscribed.isDisposed else { return }
+                subscribe(observer.on)
+            }
+            return subscribed
+        }
+    }
+
+    /// Sends `message` as one frame (masked on the client's side); completes
+    /// once the stream has handed it to the kernel, so a sender that waits
+    /// for each is held to the connection's pace (the stream's `writable`
+    /// says when its queue is past its high watermark). Fails with
+    /// `WebSocketProtocolError(goingAway)` once this side has sent its Close,
+    /// and with the write's error.
+    public func send(_ message: WebSocketMessage) -> Completable {
+        let frame: WebSocketFrame
+        switch message {
+        case .text(let text): frame = WebSocketFrame(opcode: .text, payload: ByteBuffer(string: text))
+        case .binary(let bytes): frame = WebSocketFrame(opcode: .binary, payload: bytes)
+        }
+        return Completable.deferred { [self] in
+            guard let bytes = try? encoder.encode(frame) else {
+                return .error(WebSocketProtocolError(closeCode: .internalError, reason: "the message could not be framed"))
+            }
+            return Completable.create { [self] observer in
+                let writing = SingleAssignmentDisposable()
+                loop.enter { [self] in
+                    guard !state.value.sentClose, state.value.phase == .open else {
+                        observer(.error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing")))
+                        return
+                    }
+                    writing.setDisposable(stream.write(bytes).subscribe(observer))
+                }
+                return writing
+            }
+        }
+    }
+
+    /// Begins the close handshake (§7.1.2): sends a Close with `code` and
+    /// `reason` (at most 123 bytes of UTF-8), then waits for the peer's
+    /// Close (up to `closeTimeout`) before the connection closes. Messages
+    /// that arrive meanwhile are still delivered. Does nothing once a
+    /// Close was sent or the socket ended.
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
+        loop.enter { [self] in beginClose(WebSocketClose(code: code, reason: reason)) }
+    }
+
+    /// How the socket ended, once it has (its connection closing after its
+    /// writes): the peer's Close, this side's when the peer broke the
+    /// protocol, or `abnormalClosure` (1006) when the connection ended (or
+    /// the close timed out) without one. On the loop thread.
+    public var closed: Single<WebSocketClose> {
+        outcome.asSingle()
+    }
+}

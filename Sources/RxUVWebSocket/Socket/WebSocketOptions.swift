@@ -1,0 +1,37 @@
+/// How a `WebSocket` bounds what it reads and how long it waits.
+public struct WebSocketOptions: Sendable {
+    /// The longest frame read (its payload, in bytes): a longer one is
+    /// refused from its header with `1009 messageTooBig`.
+    public var maxFrameLength: Int
+    /// The longest message read, its fragments together: a longer one is
+    /// refused with `1009 messageTooBig` on the fragment that passes it.
+    public var maxMessageLength: Int
+    /// The bytes of messages that arrive before `messages` is subscribed,
+    /// held for it: past them, the socket closes with `1008
+    /// policyViolation` rather than hold more.
+    public var unreadLimit: Int
+    /// How long a close this side began waits for the peer's Close before
+    /// the connection is closed without it (RFC 6455 §7.1.1).
+    public var closeTimeout: Duration
+    /// Keep-alive: a ping this often (its payload a counter); `nil`, none.
+    /// A peer that answers no ping within `pongTimeout` is closed with
+    /// 1011 (internal error: "keepalive ping timeout").
+    public var pingInterval: Duration?
+    /// How long a keep-alive ping waits for a pong (any pong answers it).
+    public var pongTimeout: Duration
+
+    /// Options with 1 MiB frames and messages, 1 MiB held unread, a
+    /// 5-second close, and no keep-alive pings unless `pingInterval` is
+    /// given (then a 10-second wait for each pong by default).
+    public init(
+        maxFrameLength: Int = 1 << 20, maxMessageLength: Int = 1 << 20, unreadLimit: Int = 1 << 20, closeTimeout: Duration = .seconds(5),
+        pingInterval: Duration? = nil, pongTimeout: Duration = .seconds(10)
+    ) {
+        self.maxFrameLength = maxFrameLength
+        self.maxMessageLength = maxMessageLength
+        self.unreadLimit = unreadLimit
+        self.closeTimeout = closeTimeout
+        self.pingInterval = pingInterval
+        self.pongTimeout = pongTimeout
+    }
+}

@@ -227,6 +227,7 @@ let package = Package(
                 "RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient", "RxUVTLS",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            exclude: ["Differential/wsproto-differential.py"],
             swiftSettings: traceResources
         ),
 

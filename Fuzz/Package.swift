@@ -52,6 +52,13 @@ let package = Package(
             "fuzz-http-response",
             [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVHTTP", package: "RxUV")]
         ),
+        // The WebSocket frame decoder and message decoder (RFC 6455): the
+        // same frames, events and failure however the stream is cut, every
+        // limit kept, every failure a close code to send (or 1006).
+        fuzzer(
+            "fuzz-websocket",
+            [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVWebSocket", package: "RxUV")]
+        ),
         // The HTTP decoder's recent head: one decoder against a new
         // decoder for each request, on requests sent again and again.
         fuzzer(

@@ -9,7 +9,7 @@ import RxUV
 /// unmasked as it is copied, when it is masked (what a server receives).
 /// The same frames come out however the bytes were split into reads.
 ///
-/// Strict, with the checks of `RFC 6455 §5`, each a `WebSocketProtocolError`
+/// Strict, with the checks of RFC 6455 §5, each a `WebSocketProtocolError`
 /// with the close code to send: a reserved opcode (0x3–0x7, 0xB–0xF), a
 /// reserved bit not in `allowedReservedBits`, a control frame without FIN or
 /// with more than 125 bytes, an unmasked frame at a server or a masked one

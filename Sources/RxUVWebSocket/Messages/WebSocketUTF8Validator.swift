@@ -59,6 +59,7 @@ public struct WebSocketUTF8Validator: Sendable, Hashable {
         let end = bytes.count
         var index = 0
         var state = self.state
+        let transitions = Self.transitions
         while index < end {
             if state == 0 {
                 // Between characters: skip ASCII eight bytes at a time.
@@ -68,7 +69,7 @@ public struct WebSocketUTF8Validator: Sendable, Hashable {
                 guard index < end else { break }
             }
             let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            state = Self.transitions[Int(state) &* 12 &+ Int(Self.byteClass(byte))]
+            state = transitions[Int(state) &* 12 &+ Int(Self.byteClass(byte))]
             if state == Self.rejected {
                 self.state = state
                 count += index

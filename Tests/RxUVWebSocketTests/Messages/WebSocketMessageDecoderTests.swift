@@ -114,4 +114,41 @@ final class WebSocketMessageDecoderTests: BridgeTestCase {
                 ])
         }
     }
+
+    /// Over a connection: a client's frames, written with its encoder on
+    /// one end of an in-memory stream pair, read as events by a server's
+    /// decoder on the other end's `rx.data`; the client's close and its
+    /// half-close end the sequence cleanly.
+    func testDecode_OverAnInMemoryConnection() {
+        let pair = InMemoryStream.pair(on: loop)
+        let events = Shared<[WebSocketEvent]>([])
+        let ending = Shared<String>("")
+        let encoder = WebSocketFrameEncoder(role: .client, makeMaskingKey: { WebSocketMaskingKey(rawValue: 0x1234_5678) })
+        let frames: [WebSocketFrame] = [
+            WebSocketFrame(fin: false, opcode: .text, payload: ByteBuffer(string: "over ")),
+            WebSocketFrame(opcode: .ping, payload: [1]),
+            WebSocketFrame(opcode: .continuation, payload: ByteBuffer(string: "the wire")),
+            WebSocketFrame(opcode: .binary, payload: ByteBuffer([UInt8](repeating: 9, count: 100_000))),
+            WebSocketFrame(opcode: .close, payload: [0x03, 0xE8]),
+        ]
+        loop.execute {
+            _ = pair.server.rx.data.decodeFrames(WebSocketMessageDecoder(role: .server))
+                .subscribe(
+                    onNext: { event in events.mutate { $0.append(event) } }, onError: { error in ending.value = "\(error)" },
+                    onCompleted: { ending.value = "completed" })
+            for frame in frames { _ = pair.client.write(frame, using: encoder).subscribe() }
+            _ = pair.client.shutdown().subscribe()
+        }
+        runLoop()
+        XCTAssertEqual(
+            events.value,
+            [
+                .ping([1]), .message(.text("over the wire")), .message(.binary(ByteBuffer([UInt8](repeating: 9, count: 100_000)))),
+                .close(WebSocketClose(code: .normalClosure)),
+            ])
+        XCTAssertEqual(ending.value, "completed")
+        pair.client.close(.now)
+        pair.server.close(.now)
+        runLoop()
+    }
 }

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-client benchmarks-client-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions benchmarks-thresholds
+.PHONY: benchmarks-ws benchmarks-ws-quick setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-client benchmarks-client-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions benchmarks-thresholds
 
 setup:
 	@scripts/setup.sh
@@ -116,6 +116,15 @@ benchmarks-client: setup
 benchmarks-client-quick: setup
 	python3 Benchmarks/Scripts/clientbench.py --quick
 	python3 Benchmarks/Scripts/clientmemory.py --skip-build --quick
+
+# WebSocket idle memory (against plain kept-alive HTTP connections) and a
+# broadcast to every open socket, 10,000 of them (≈ 30 s; see
+# Scripts/wsbroadcast.py); quick: 1,000 (CI), so it never rots.
+benchmarks-ws: setup
+	python3 Benchmarks/Scripts/wsbroadcast.py
+
+benchmarks-ws-quick: setup
+	python3 Benchmarks/Scripts/wsbroadcast.py --count 1000
 
 # kv-server against Debian's redis-server under redis-benchmark, pinned to
 # one core each (≈ 3 min; see BENCHMARKS.md).

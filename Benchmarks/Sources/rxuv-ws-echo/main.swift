@@ -17,7 +17,10 @@ import RxUVWebSocket
 //   rxuv-ws-echo [--port N]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
-// prints "port N" once listening; WebSocket at /echo.
+// prints "port N" once listening; WebSocket at /echo, and at /room, where
+// every text message goes to every open /room socket through one
+// PublishSubject (Scripts/wsbroadcast.py); GET /plain answers "ok", for
+// plain kept-alive connections to compare with.
 
 var port = 0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -39,6 +42,17 @@ var router = HTTPRouter()
 router.webSocket("/echo") { socket, _ in
     socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
 }
+
+let room = PublishSubject<String>()
+router.webSocket("/room") { socket, _ in
+    Observable.merge(
+        room.concatMap { socket.send(.text($0)).asObservable() },
+        socket.messages.do(onNext: { message in
+            if case .text(let text) = message { room.onNext(text) }
+        }).ignoreElements()
+    ).asCompletable()
+}
+router.get("/plain") { _ in .just(.text("ok")) }
 
 let loop = try Loop()
 let serving = loop.rx.serveHTTP(host: "127.0.0.1", port: port, handler: router.handler).subscribe(

@@ -115,7 +115,7 @@ public struct WebSocketMessageAssembler: Sendable {
                 try message.validator?.validate(frame.payload)
                 if frame.fin { try message.validator?.finish() }
             } catch {
-                throw WebSocketProtocolError(closeCode: .invalidFramePayloadData, reason: "a text message that is not UTF-8: \(error)")
+                throw WebSocketProtocolError(closeCode: .invalidFramePayloadData, reason: "\(Self.textNotUTF8): \(error)")
             }
         }
         message.length += frame.payload.count
@@ -135,15 +135,22 @@ public struct WebSocketMessageAssembler: Sendable {
     /// A message of one frame: a text checked to be UTF-8 and made a
     /// `String`, a binary as it is.
     private static func whole(_ opcode: WebSocketOpcode, _ payload: ByteBuffer) throws(WebSocketProtocolError) -> WebSocketMessage {
-        guard opcode == .text else { return .binary(payload) }
+        opcode == .text ? .text(try string(payload, refusedAs: textNotUTF8)) : .binary(payload)
+    }
+
+    private static let textNotUTF8 = "a text message that is not UTF-8"
+
+    /// `bytes` as a `String`, once checked to be whole UTF-8; otherwise a
+    /// 1007 whose reason begins with `refusal`.
+    private static func string(_ bytes: ByteBuffer, refusedAs refusal: String) throws(WebSocketProtocolError) -> String {
         var validator = WebSocketUTF8Validator()
         do throws(WebSocketUTF8Validator.Failure) {
-            try validator.validate(payload)
+            try validator.validate(bytes)
             try validator.finish()
         } catch {
-            throw WebSocketProtocolError(closeCode: .invalidFramePayloadData, reason: "a text message that is not UTF-8: \(error)")
+            throw WebSocketProtocolError(closeCode: .invalidFramePayloadData, reason: "\(refusal): \(error)")
         }
-        return .text(payload.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+        return bytes.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// A Close frame's payload read: empty, `noStatusReceived`; else a code
@@ -155,14 +162,7 @@ public struct WebSocketMessageAssembler: Sendable {
         guard code.isValidReceived else {
             throw .protocolError("a Close frame with the code \(code.rawValue), which a peer may not send")
         }
-        let reason = payload.slice(at: 2, count: payload.count - 2)
-        var validator = WebSocketUTF8Validator()
-        do throws(WebSocketUTF8Validator.Failure) {
-            try validator.validate(reason)
-            try validator.finish()
-        } catch {
-            throw WebSocketProtocolError(closeCode: .invalidFramePayloadData, reason: "a Close frame whose reason is not UTF-8: \(error)")
-        }
-        return WebSocketClose(code: code, reason: reason.withUnsafeBytes { String(decoding: $0, as: UTF8.self) })
+        let reason = try string(payload.slice(at: 2, count: payload.count - 2), refusedAs: "a Close frame whose reason is not UTF-8")
+        return WebSocketClose(code: code, reason: reason)
     }
 }

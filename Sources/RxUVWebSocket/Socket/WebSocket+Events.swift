@@ -106,7 +106,7 @@ extension WebSocket {
         state.value.sentClose = true
         var payload: [UInt8] = []
         if let close {
-            payload = [UInt8(close.code.rawValue >> 8), UInt8(close.code.rawValue & 0xFF)] + Array(close.reason.utf8)
+            payload = [UInt8(close.code.rawValue >> 8), UInt8(close.code.rawValue & 0xFF)] + Array(Self.shortened(close.reason).utf8)
         }
         write(WebSocketFrame(opcode: .close, payload: ByteBuffer(payload)))
     }

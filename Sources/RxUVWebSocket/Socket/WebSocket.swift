@@ -107,7 +107,8 @@ public final class WebSocket: Sendable {
     }
 
     /// Begins the close handshake (§7.1.2): sends a Close with `code` and
-    /// `reason` (at most 123 bytes of UTF-8), then waits for the peer's
+    /// `reason` (cut to the 123 bytes of UTF-8 a Close has room for, at a
+    /// character's start), then waits for the peer's
     /// Close (up to `closeTimeout`) before the connection closes. Messages
     /// that arrive meanwhile are still delivered. Does nothing once a
     /// Close was sent or the socket ended.

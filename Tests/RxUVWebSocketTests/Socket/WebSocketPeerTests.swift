@@ -29,6 +29,11 @@ final class WebSocketPeerTests: BridgeTestCase {
         router.webSocket("/keepalive", options: WebSocketOptions(pingInterval: .milliseconds(20), pongTimeout: .milliseconds(200))) { socket, _ in
             socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
         }
+        // Closes at once with a reason longer than a Close has room for.
+        router.webSocket("/goodbye") { socket, _ in
+            socket.close(code: .normalClosure, reason: String(repeating: "é", count: 100))
+            return socket.messages.ignoreElements().asCompletable()
+        }
         router.get("/plain") { _ in .just(.text("plain")) }
         return router
     }
@@ -77,6 +82,9 @@ final class WebSocketPeerTests: BridgeTestCase {
                     await asyncio.sleep(0.5)
                     await ws.send("still")
                     print("keepalive", await ws.recv())
+                async with connect(f"ws://127.0.0.1:{port}/goodbye") as ws:
+                    await ws.wait_closed()
+                    print("goodbye", ws.close_code, len(ws.close_reason.encode()), set(ws.close_reason))
                 try:
                     async with connect(f"ws://127.0.0.1:{port}/plain"):
                         pass
@@ -90,7 +98,7 @@ final class WebSocketPeerTests: BridgeTestCase {
             lines,
             [0, 1, 125, 126, 65535, 65536, 1 << 20].map { size in
                 "echo \(size) \(size) \(size) \(size >= 256 ? "000102" : String(repeating: "79", count: min(size, 3)))"
-            } + ["feed ['one', 'two', 'three'] 1000", "protocol chat.v2 chat.v2", "keepalive still", "refused 200"], output)
+            } + ["feed ['one', 'two', 'three'] 1000", "protocol chat.v2 chat.v2", "keepalive still", "goodbye 1000 122 {'é'}", "refused 200"], output)
     }
 
     /// RxUV's client against RxUV's server, and against Python's

@@ -129,29 +129,6 @@ extension WebSocket {
         outcome.onCompleted()
     }
 
-    // MARK: Keep-alive
-
-    func startKeepAlive(every interval: Duration) {
-        guard state.value.phase != .ended else { return }
-        state.value.keepAlive = Observable<Int>.interval(RxTimeInterval(interval), scheduler: loop).subscribe(onNext: { [self] _ in
-            ping()
-        })
-    }
-
-    /// Sends a keep-alive ping unless one still waits for its pong.
-    func ping() {
-        guard state.value.phase == .open, !state.value.sentClose, state.value.pongTimer == nil else { return }
-        state.value.pingsSent &+= 1
-        let count = state.value.pingsSent
-        write(WebSocketFrame(opcode: .ping, payload: ByteBuffer([UInt8(count >> 24), UInt8((count >> 16) & 0xFF), UInt8((count >> 8) & 0xFF), UInt8(count & 0xFF)])))
-        let timeout = options.pongTimeout
-        state.value.pongTimer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
-            state.value.pongTimer = nil
-            fail(WebSocketProtocolError(closeCode: .internalError, reason: "keepalive ping timeout: no pong within \(timeout)"))
-            return Disposables.create()
-        }
-    }
-
     func stopTimers() {
         let timers = [state.value.closeTimer, state.value.keepAlive, state.value.pongTimer]
         state.value.closeTimer = nil
@@ -175,19 +152,6 @@ extension WebSocket {
             cut.append(character)
         }
         return cut
-    }
-}
-
-/// The decoder's events and end, handed to the socket.
-struct WebSocketEventObserver: ObserverType {
-    let socket: WebSocket
-
-    func on(_ event: Event<WebSocketEvent>) {
-        switch event {
-        case .next(let event): socket.received(event)
-        case .error(let error): socket.fail(error)
-        case .completed: socket.inputCompleted()
-        }
     }
 }
 

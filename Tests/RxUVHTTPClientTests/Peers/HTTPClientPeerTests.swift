@@ -105,8 +105,3 @@ final class HTTPClientPeerTests: BridgeTestCase {
         XCTAssertEqual(off, "- true")
     }
 }
-
-/// The path of `name`, a file beside this test file.
-func besideTest(_ name: String, file: String = #filePath) -> String {
-    URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(name).path
-}

@@ -1,6 +1,7 @@
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVTestSupport
 
 /// What a decoder made of some bytes: the parts, in order, and how the
 /// sequence ended (`nil`: completed).
@@ -16,16 +17,4 @@ func decodeAll(_ chunks: [ByteBuffer], limits: HTTPLimits = HTTPLimits()) -> Dec
     _ = Observable.from(chunks).decodeFrames(HTTPRequestDecoder(limits: limits))
         .subscribe(onNext: { decoded.parts.append($0) }, onError: { decoded.error = $0 })
     return decoded
-}
-
-/// `bytes` cut at `cuts` (offsets, ascending).
-func split(_ bytes: [UInt8], at cuts: [Int]) -> [ByteBuffer] {
-    var chunks: [ByteBuffer] = []
-    var start = 0
-    for cut in cuts where cut > start && cut < bytes.count {
-        chunks.append(ByteBuffer(bytes[start..<cut]))
-        start = cut
-    }
-    chunks.append(ByteBuffer(bytes[start...]))
-    return chunks
 }

@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import RxUVTestSupport
 
 @testable import RxUVWebSocket
 
@@ -33,18 +34,6 @@ func wireFrame(
 
 /// A key for masked test frames.
 let testMask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
-
-/// `bytes` cut at `cuts` (offsets, ascending).
-func split(_ bytes: [UInt8], at cuts: [Int]) -> [ByteBuffer] {
-    var chunks: [ByteBuffer] = []
-    var start = 0
-    for cut in cuts where cut > start && cut < bytes.count {
-        chunks.append(ByteBuffer(bytes[start..<cut]))
-        start = cut
-    }
-    chunks.append(ByteBuffer(bytes[start...]))
-    return chunks
-}
 
 /// What `decodeFrames` made of some reads: the frames (or events), in
 /// order, and the error the sequence failed with (`nil`: it completed).

@@ -1,12 +1,11 @@
 import RxCore
 import RxUV
-import RxUVTestSupport
 import XCTest
 
 /// A Python script run as a peer on a test's loop (a `websockets` server
 /// or client), its standard output gathered as it comes: the first line
 /// (a port, "open") read while it runs, the rest once it exits.
-final class PythonPeer: Sendable {
+public final class PythonPeer: Sendable {
     private let child: ChildProcess
     private let loop: Loop
     private let output = Shared<String>("")
@@ -20,12 +19,12 @@ final class PythonPeer: Sendable {
     }
 
     /// Starts `python3 -c script arguments…` on `loop`.
-    static func start(_ script: String, _ arguments: [String] = [], on loop: Loop) async throws -> PythonPeer {
+    public static func start(_ script: String, _ arguments: [String] = [], on loop: Loop) async throws -> PythonPeer {
         PythonPeer(child: try await loop.rx.spawn(ProcessOptions("python3", arguments: ["-c", script] + arguments)).value, loop: loop)
     }
 
     /// The first line of its output, waited for up to ten seconds.
-    func firstLine() async throws -> String {
+    public func firstLine() async throws -> String {
         for _ in 0..<2000 {
             let text = output.value
             if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
@@ -36,7 +35,7 @@ final class PythonPeer: Sendable {
 
     /// What it wrote after its first line, once it has exited (at most ten
     /// seconds later: then it is killed).
-    func rest() async throws -> String {
+    public func rest() async throws -> String {
         let exited = try await child.exit.asObservable().timeout(.seconds(10), scheduler: loop).asSingle().value
         XCTAssertEqual(exited, .exited(0), output.value)
         let text = output.value
@@ -45,7 +44,7 @@ final class PythonPeer: Sendable {
     }
 
     /// Kills it (if it still runs) and waits for its exit.
-    func stop() async {
+    public func stop() async {
         _ = try? await child.kill().value
         _ = try? await child.exit.value
         reading.dispose()

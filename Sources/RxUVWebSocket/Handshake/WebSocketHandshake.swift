@@ -33,10 +33,13 @@ public enum WebSocketHandshake {
     /// trimmed, empty ones dropped (RFC 9110 §5.6.1).
     static func listMembers(_ name: HTTPField.Name, in fields: HTTPFields) -> [String] {
         fields[values: name].flatMap { value in
-            value.split(separator: ",").map { member in
-                String(member.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+            value.split(separator: ",").compactMap { member -> String? in
+                var trimmed = member
+                while let first = trimmed.first, first == " " || first == "\t" { trimmed = trimmed.dropFirst() }
+                while let last = trimmed.last, last == " " || last == "\t" { trimmed = trimmed.dropLast() }
+                return trimmed.isEmpty ? nil : String(trimmed)
             }
-        }.filter { !$0.isEmpty }
+        }
     }
 
     /// Whether the list fields `name` have `token`, its ASCII case folded.

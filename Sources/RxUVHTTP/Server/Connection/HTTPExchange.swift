@@ -67,7 +67,7 @@ struct HTTPExchangeState {
     /// Takes `answer`'s request in hand, as new.
     mutating func begin(
         answer: HTTPExchange, method: HTTPRequest.Method, minorVersion: Int, expectsContinue: Bool, body: HTTPBodySource?, keepAlive: Bool,
-        began: Int64?, asksToUpgrade: Bool = false
+        began: Int64?, asksToUpgrade: Bool = false, bytesFollowed: Bool = false
     ) {
         self.answer = answer
         self.method = method
@@ -77,7 +77,7 @@ struct HTTPExchangeState {
         self.keepAlive = keepAlive
         self.began = began
         self.asksToUpgrade = asksToUpgrade
-        bytesAfterUpgradeRequest = false
+        bytesAfterUpgradeRequest = bytesFollowed
         continueSent = false
         started = false
         answered = false

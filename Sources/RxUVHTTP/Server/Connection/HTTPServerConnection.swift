@@ -232,8 +232,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         state.value.exchange.begin(
             answer: answer, method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue,
             body: body, keepAlive: keepAlive, began: options.onResponse != nil ? Loop.monotonicNanoseconds : nil,
-            asksToUpgrade: head.asksToUpgrade)
-        state.value.exchange.bytesAfterUpgradeRequest = head.followedByBytes
+            asksToUpgrade: head.asksToUpgrade, bytesFollowed: head.followedByBytes)
         let request = HTTPServerRequest(
             head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
             parameters: [:], peer: peer, loop: loop, asksToUpgrade: head.asksToUpgrade)

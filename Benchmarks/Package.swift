@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // The HTTP client benchmark's Swift reference (Scripts/clientbench.py).
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        // The WebSocket echo's Swift reference beside NIOWebSocket (Scripts/wsbench.py).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .target(name: "AllocationCounter"),
@@ -50,6 +52,8 @@ let package = Package(
         .target(name: "LoadMeasure"),
         // The load generator: C on epoll, no libuv, one thread.
         .executableTarget(name: "netload", dependencies: ["LoadMeasure"]),
+        // The WebSocket load generator: the same, speaking RFC 6455 as a client.
+        .executableTarget(name: "wsload", dependencies: ["LoadMeasure"]),
         // What the C echo floors share: listening, the port printed, a run
         // that SIGTERM or SIGINT ends.
         .target(name: "EchoFloor", dependencies: ["CLibUVBench"]),
@@ -182,6 +186,30 @@ let package = Package(
             name: "hb-http",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // WebSocket echo (BENCHMARKS.md, Scripts/wsbench.py): SwiftNIO's
+        // NIOWebSocket and hummingbird-websocket on one event-loop thread,
+        // against rxuv-ws-echo, driven by wsload.
+        .executableTarget(
+            name: "nio-ws-echo",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "hb-ws-echo",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

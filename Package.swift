@@ -75,7 +75,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // The system's zlib, for RxUVHTTPClient only: gzip and deflate response bodies.
+        // The system's zlib, for RxUVHTTPClient (gzip and deflate response
+        // bodies) and RxUVWebSocket (permessage-deflate) only.
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
@@ -134,7 +135,7 @@ let package = Package(
         .target(
             name: "RxUVWebSocket",
             dependencies: [
-                "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient", "CZlib", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: traceResources
         ),

@@ -7,8 +7,10 @@ import RxUVWebSocket
 /// or the stream's end (1006), the events in their grammar, and the same
 /// frames, events and failure however the stream is cut. The choice byte
 /// also picks the role (bit 0: server or client) and whether RSV1 is
-/// allowed (bit 1), so both masking rules and the extension's bit are
-/// reached. Each frame decoded is written again by the peer's encoder and
+/// allowed (bit 1: permessage-deflate agreed, its peer's window forgotten
+/// after each message when bit 2 is set), so both masking rules, the
+/// extension's bit and the inflater (bombs stopped at the message bound)
+/// are reached. Each frame decoded is written again by the peer's encoder and
 /// read back the same.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebSocket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -39,7 +41,10 @@ public func fuzzWebSocket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
 
     // The events.
-    let decoder = WebSocketMessageDecoder(role: role, maxFrameLength: maxFrameLength, maxMessageLength: maxMessageLength, allowedReservedBits: allowed)
+    let deflate = allowed.isEmpty
+        ? nil
+        : WebSocketDeflateParameters(serverNoContextTakeover: input.choice & 4 != 0, clientNoContextTakeover: input.choice & 4 != 0)
+    let decoder = WebSocketMessageDecoder(role: role, maxFrameLength: maxFrameLength, maxMessageLength: maxMessageLength, deflate: deflate)
     let split = decoder.decodeAll(input.reads)
     let whole = decoder.decodeAll(input.whole)
     require(split.frames == whole.frames, "events depend on the reads")

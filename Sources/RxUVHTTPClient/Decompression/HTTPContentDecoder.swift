@@ -108,15 +108,11 @@ final class HTTPContentDecoder {
         precondition(maxDecodedLength >= 0, "HTTPContentDecoder: a negative maxDecodedLength")
         self.coding = coding
         self.maxDecodedLength = maxDecodedLength
-        switch coding {
-        case .gzip:
-            stream = try ZlibInflateStream(windowBits: ZlibInflateStream.gzipWindowBits)
-            phase = .awaitingMember
-        case .deflate:
-            // Raw deflate, if the first bytes say so, is a reset away.
-            stream = try ZlibInflateStream(windowBits: ZlibInflateStream.zlibWindowBits)
-            phase = .detecting
-        }
+        // Raw deflate, if a deflate body's first bytes say so, is a reset away.
+        guard let stream = ZlibInflateStream(windowBits: coding == .gzip ? ZlibInflateStream.gzipWindowBits : ZlibInflateStream.zlibWindowBits)
+        else { throw HTTPClientError(.decompression, "zlib could not start inflating (out of memory)") }
+        self.stream = stream
+        phase = coding == .gzip ? .awaitingMember : .detecting
         // One byte past the bound, so that a body of exactly the bound's
         // length is told from one that goes past it.
         let capacity = maxDecodedLength < Self.pieceLength ? maxDecodedLength + 1 : Self.pieceLength

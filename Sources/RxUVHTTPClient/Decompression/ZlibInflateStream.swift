@@ -1,55 +1,56 @@
 internal import CZlib
 
-/// One zlib inflate stream (`z_stream`), the only place RxUVHTTPClient calls
-/// zlib: `HTTPContentDecoder` reads a response body's gzip or deflate
-/// framing and hands the compressed bytes to it.
+/// One zlib inflate stream (`z_stream`), the one place the package inflates:
+/// `HTTPContentDecoder` reads a response body's gzip or deflate framing and
+/// hands the compressed bytes to it, and RxUVWebSocket's permessage-deflate
+/// inflates messages with it (hence `package`, not `public`).
 ///
 /// The `z_stream` lives at a stable address (zlib keeps a pointer back to
 /// it in its internal state, so it must never move): it is allocated when
 /// the stream is made and freed, after `inflateEnd`, when the stream ends.
 /// Not copyable, so that exactly one owner ends it.
-struct ZlibInflateStream: ~Copyable {
+package struct ZlibInflateStream: ~Copyable {
     /// What one `inflate(_:into:)` call did.
-    struct Step {
+    package struct Step {
         /// zlib's status: `Z_OK`, `Z_STREAM_END`, `Z_BUF_ERROR` (no progress
         /// was possible), `Z_NEED_DICT`, `Z_DATA_ERROR`, `Z_MEM_ERROR`.
-        let status: Int32
+        package let status: Int32
         /// The input bytes consumed, from the start of the input.
-        let consumed: Int
+        package let consumed: Int
         /// The output bytes written, from the start of the output.
-        let produced: Int
+        package let produced: Int
 
         /// The stream reached its end (`Z_STREAM_END`).
-        var ended: Bool {
+        package var ended: Bool {
             status == Z_STREAM_END
         }
 
         /// The call went well, or could make no progress (`Z_BUF_ERROR`,
         /// not an error in itself); otherwise the data is malformed or
         /// zlib failed.
-        var succeeded: Bool {
+        package var succeeded: Bool {
             status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR
         }
 
         /// The stream needs a preset dictionary (`Z_NEED_DICT`), which HTTP
         /// has no way to name.
-        var needsDictionary: Bool {
+        package var needsDictionary: Bool {
             status == Z_NEED_DICT
         }
 
         /// zlib could not allocate its state (`Z_MEM_ERROR`).
-        var outOfMemory: Bool {
+        package var outOfMemory: Bool {
             status == Z_MEM_ERROR
         }
     }
 
     /// `windowBits` for the gzip format only (RFC 1952): 15 + 16.
-    static let gzipWindowBits: Int32 = 15 + 16
+    package static let gzipWindowBits: Int32 = 15 + 16
     /// `windowBits` for the zlib format (RFC 1950), HTTP's "deflate".
-    static let zlibWindowBits: Int32 = 15
+    package static let zlibWindowBits: Int32 = 15
     /// `windowBits` for raw deflate data (RFC 1951), which many servers
     /// send as "deflate".
-    static let rawDeflateWindowBits: Int32 = -15
+    package static let rawDeflateWindowBits: Int32 = -15
 
     /// The most input one zlib call takes (`avail_in` is 32 bits).
     private static let maxChunk = 1 << 30
@@ -58,10 +59,11 @@ struct ZlibInflateStream: ~Copyable {
     private let stream: UnsafeMutablePointer<z_stream>
 
     /// A stream that inflates the format `windowBits` names (one of the
-    /// constants above); throws `HTTPClientError(.decompression, ...)` when
-    /// zlib cannot make its state (out of memory). The corresponding zlib
-    /// function is `inflateInit2`.
-    init(windowBits: Int32) throws(HTTPClientError) {
+    /// constants above, or `-8` to `-15` for raw deflate with a smaller
+    /// window); `nil` when zlib cannot make its state (out of memory, or
+    /// `windowBits` out of its range). The corresponding zlib function is
+    /// `inflateInit2`.
+    package init?(windowBits: Int32) {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         // zalloc, zfree and opaque nil (Z_NULL): zlib's own allocator.
         stream.initialize(to: z_stream())
@@ -69,7 +71,24 @@ struct ZlibInflateStream: ~Copyable {
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
-            throw HTTPClientError(.decompression, "zlib could not start inflating (inflateInit2 returned \(status))")
+            return nil
+        }
+    }
+
+    /// A second stream in this one's state (its window, the data it is
+    /// inside), going on independently from here; `nil` when zlib cannot
+    /// allocate it. The corresponding zlib function is `inflateCopy`.
+    package func copy() -> ZlibInflateStream? {
+        ZlibInflateStream(copying: stream)
+    }
+
+    private init?(copying source: UnsafeMutablePointer<z_stream>) {
+        stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard inflateCopy(stream, source) == Z_OK else {
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+            return nil
         }
     }
 
@@ -77,7 +96,7 @@ struct ZlibInflateStream: ~Copyable {
     /// keeping the memory zlib allocated: the next member of a gzip body,
     /// or raw deflate once the first bytes showed no zlib header. The
     /// corresponding zlib function is `inflateReset2`.
-    func reset(windowBits: Int32) {
+    package func reset(windowBits: Int32) {
         let status = inflateReset2(stream, windowBits)
         precondition(status == Z_OK, "ZlibInflateStream: inflateReset2 returned \(status)")
     }
@@ -86,7 +105,7 @@ struct ZlibInflateStream: ~Copyable {
     /// far as zlib goes in one call (`Z_NO_FLUSH`): until the input is
     /// consumed, the output is full, or the stream ends. The corresponding
     /// zlib function is `inflate`.
-    func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Step {
+    package func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Step {
         let inputCount = min(input.count, Self.maxChunk)
         let outputCount = min(output.count, Self.maxChunk)
         // zlib does not write through next_in; its type is only C's lack of const.
@@ -110,7 +129,7 @@ struct ZlibInflateStream: ~Copyable {
 
     /// zlib's text for the last error (`incorrect header check`), or what
     /// the status means when zlib gave none.
-    func message(for step: Step) -> String {
+    package func message(for step: Step) -> String {
         if let text = stream.pointee.msg {
             return String(cString: text)
         }

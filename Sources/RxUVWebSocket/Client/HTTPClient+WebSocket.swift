@@ -10,9 +10,10 @@ extension Reactive where Base == HTTPClient {
     /// §4.1), on the connection's loop thread. The handshake goes as the
     /// client's upgrade (`rx.upgrade`: a pooled or new connection, TLS for
     /// `wss`) with a new `Sec-WebSocket-Key`, version 13, `subprotocols`
-    /// offered, and `headerFields` (an `Origin`, a cookie); the 101 is
-    /// checked (`Upgrade`, `Connection`, `Sec-WebSocket-Accept`, a
-    /// subprotocol among those offered, no extension).
+    /// offered, permessage-deflate offered when `options.compression` is
+    /// set, and `headerFields` (an `Origin`, a cookie); the 101 is checked
+    /// (`Upgrade`, `Connection`, `Sec-WebSocket-Accept`, a subprotocol
+    /// among those offered, no extension but an answer to the offer).
     ///
     /// Fails with `HTTPClientError.invalidRequest` for a URL it cannot
     /// use, `.upgradeRefused` when the server answers another status, a
@@ -28,13 +29,15 @@ extension Reactive where Base == HTTPClient {
         } catch {
             return .error(error)
         }
-        let handshake = WebSocketClientHandshake(subprotocols: subprotocols)
+        let handshake = WebSocketClientHandshake(subprotocols: subprotocols, compression: options.compression)
         var asking = request
         asking.headerFields.append(contentsOf: handshake.requestFields)
         return base.rx.upgrade(asking, to: "websocket", timeout: timeout).map { upgrade in
             do {
-                let chosen = try handshake.check(upgrade.head)
-                return WebSocket(stream: upgrade.stream, incoming: upgrade.inbound.bytes, role: .client, subprotocol: chosen, options: options)
+                let agreed = try handshake.check(upgrade.head)
+                return WebSocket(
+                    stream: upgrade.stream, incoming: upgrade.inbound.bytes, role: .client, subprotocol: agreed.subprotocol,
+                    compression: agreed.compression, options: options)
             } catch {
                 upgrade.close()
                 throw error

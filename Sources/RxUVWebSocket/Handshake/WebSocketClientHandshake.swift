@@ -7,26 +7,38 @@ struct WebSocketClientHandshake: Sendable {
     let key: String
     /// The subprotocols offered, in order.
     let subprotocols: [String]
+    /// permessage-deflate, offered when set.
+    let compression: WebSocketCompression?
 
-    init(key: String = WebSocketHandshake.makeKey(), subprotocols: [String]) {
-        self.key = key
-        self.subprotocols = subprotocols
+    /// What the server's `101` agreed.
+    struct Agreement {
+        /// The subprotocol chosen, if any.
+        var subprotocol: String?
+        /// The permessage-deflate parameters, when the server accepted it.
+        var compression: WebSocketDeflateParameters?
     }
 
-    /// `Sec-WebSocket-Key`, `Sec-WebSocket-Version: 13` and, when any are
-    /// offered, `Sec-WebSocket-Protocol` (the client's `Upgrade` and
-    /// `Connection` are the HTTP client's upgrade's).
+    init(key: String = WebSocketHandshake.makeKey(), subprotocols: [String], compression: WebSocketCompression? = nil) {
+        self.key = key
+        self.subprotocols = subprotocols
+        self.compression = compression
+    }
+
+    /// `Sec-WebSocket-Key`, `Sec-WebSocket-Version: 13` and, when offered,
+    /// `Sec-WebSocket-Protocol` and `Sec-WebSocket-Extensions` (the
+    /// client's `Upgrade` and `Connection` are the HTTP client's upgrade's).
     var requestFields: HTTPFields {
         var fields: HTTPFields = [.secWebSocketKey: key, .secWebSocketVersion: "13"]
         if !subprotocols.isEmpty { fields[.secWebSocketProtocol] = subprotocols.joined(separator: ", ") }
+        if let compression { fields[.secWebSocketExtensions] = compression.offers.map(\.description).joined(separator: ", ") }
         return fields
     }
 
     /// Checks the server's `101` (§4.1, the client's checks 1–6): `Upgrade:
     /// websocket`, `upgrade` in `Connection`, the accept value of the key,
-    /// a subprotocol only among those offered, no extension (none is
-    /// offered). Returns the subprotocol chosen.
-    func check(_ response: HTTPResponse) throws(WebSocketHandshakeError) -> String? {
+    /// a subprotocol only among those offered, and no extension but an
+    /// answer to the permessage-deflate offer. Returns what was agreed.
+    func check(_ response: HTTPResponse) throws(WebSocketHandshakeError) -> Agreement {
         let fields = response.headerFields
         func refuse(_ reason: String) -> WebSocketHandshakeError {
             WebSocketHandshakeError(status: response.status, reason: reason)
@@ -40,9 +52,11 @@ struct WebSocketClientHandshake: Sendable {
         guard chosen.count <= 1, chosen.allSatisfy(subprotocols.contains) else {
             throw refuse("Sec-WebSocket-Protocol \(chosen.joined(separator: ", ")) was not offered")
         }
-        guard WebSocketHandshake.listMembers(.secWebSocketExtensions, in: fields).isEmpty else {
-            throw refuse("Sec-WebSocket-Extensions in the 101, though none was offered")
+        let extensions = WebSocketHandshake.listMembers(.secWebSocketExtensions, in: fields)
+        guard let compression else {
+            guard extensions.isEmpty else { throw refuse("Sec-WebSocket-Extensions in the 101, though none was offered") }
+            return Agreement(subprotocol: chosen.first)
         }
-        return chosen.first
+        return Agreement(subprotocol: chosen.first, compression: try compression.agreement(extensions, status: response.status))
     }
 }

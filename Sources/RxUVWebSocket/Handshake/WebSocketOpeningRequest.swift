@@ -44,11 +44,13 @@ public struct WebSocketOpeningRequest: Sendable {
     }
 
     /// The `101`'s fields that accept this request: `Sec-WebSocket-Accept`,
-    /// and `Sec-WebSocket-Protocol` when `subprotocol` (one the client
-    /// offered) is chosen.
-    public func acceptFields(subprotocol: String?) -> HTTPFields {
+    /// `Sec-WebSocket-Protocol` when `subprotocol` (one the client offered)
+    /// is chosen, and `Sec-WebSocket-Extensions` when `compression` (the
+    /// answer to one of its offers) is.
+    public func acceptFields(subprotocol: String?, compression: WebSocketDeflateParameters? = nil) -> HTTPFields {
         var fields: HTTPFields = [.secWebSocketAccept: WebSocketHandshake.accept(forKey: key)]
         if let subprotocol { fields[.secWebSocketProtocol] = subprotocol }
+        if let compression { fields[.secWebSocketExtensions] = compression.description }
         return fields
     }
 

@@ -77,12 +77,13 @@ public struct WebSocketMessageAssembler: Sendable {
     }
 
     /// Refuses, before its payload is kept, a data frame that `receive`
-    /// would refuse for its place or its length; control frames and frames
-    /// after a Close pass. What `WebSocketMessageDecoder` asks of each
-    /// header.
-    func admit(_ header: WebSocketFrameHeader) throws(WebSocketProtocolError) {
+    /// would refuse for its place or (with `countingLength`) its length;
+    /// control frames and frames after a Close pass. What
+    /// `WebSocketMessageDecoder` asks of each header: a compressed frame's
+    /// length is not the message's, so it is counted once inflated.
+    func admit(_ header: WebSocketFrameHeader, countingLength: Bool = true) throws(WebSocketProtocolError) {
         guard !isClosed, !header.opcode.isControl else { return }
-        try admit(header.opcode, payloadLength: header.payloadLength)
+        try admit(header.opcode, payloadLength: countingLength ? header.payloadLength : 0)
     }
 
     private func admit(_ opcode: WebSocketOpcode, payloadLength: Int) throws(WebSocketProtocolError) {

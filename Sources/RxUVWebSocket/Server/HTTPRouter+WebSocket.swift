@@ -14,9 +14,10 @@ extension HTTPRouter {
     /// handshake (`WebSocketOpeningRequest`; a refusal is answered 400, or
     /// 426 with `Sec-WebSocket-Version: 13`), asks `acceptsOrigin` about
     /// the request's `Origin` (403 when it says no), chooses the first of
-    /// `subprotocols` the client offers, answers `101` with
-    /// `Sec-WebSocket-Accept`, and runs `handler` on the socket on the
-    /// connection's loop. Over TLS too: the route is the same on any stream
+    /// `subprotocols` the client offers, accepts the client's first
+    /// permessage-deflate offer it can when `options.compression` is set,
+    /// answers `101` with `Sec-WebSocket-Accept` (and what it chose), and
+    /// runs `handler` on the socket on the connection's loop. Over TLS too: the route is the same on any stream
     /// the server's factory makes.
     ///
     /// The connection lives as long as the socket: until the close
@@ -39,10 +40,12 @@ extension HTTPRouter {
                 return .just(.text("origin not allowed\n", status: .forbidden))
             }
             let chosen = subprotocols.first(where: opening.subprotocols.contains)
+            let deflate = options.compression?.accept(opening.extensions)
             let upgrade = HTTPUpgrade { connection in
-                WebSocket.serving(connection, request: request, subprotocol: chosen, options: options, handler: handler)
+                WebSocket.serving(connection, request: request, subprotocol: chosen, compression: deflate, options: options, handler: handler)
             }
-            return .just(.switchingProtocols(to: "websocket", headerFields: opening.acceptFields(subprotocol: chosen), upgrade))
+            let fields = opening.acceptFields(subprotocol: chosen, compression: deflate)
+            return .just(.switchingProtocols(to: "websocket", headerFields: fields, upgrade))
         }
     }
 }
@@ -51,12 +54,13 @@ extension WebSocket {
     /// The upgraded connection's life: the socket on its stream, the
     /// handler's work, the drain's close.
     static func serving(
-        _ connection: HTTPUpgradedConnection, request: HTTPServerRequest, subprotocol: String?, options: WebSocketOptions,
-        handler: @escaping WebSocketHandler
+        _ connection: HTTPUpgradedConnection, request: HTTPServerRequest, subprotocol: String?, compression: WebSocketDeflateParameters?,
+        options: WebSocketOptions, handler: @escaping WebSocketHandler
     ) -> Completable {
         Completable.create { observer in
             let socket = WebSocket(
-                stream: connection.stream, incoming: connection.stream.receivedData, role: .server, subprotocol: subprotocol, options: options)
+                stream: connection.stream, incoming: connection.stream.receivedData, role: .server, subprotocol: subprotocol,
+                compression: compression, options: options)
             let work = handler(socket, request).subscribe { event in
                 switch event {
                 case .completed:

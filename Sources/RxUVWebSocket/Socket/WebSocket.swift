@@ -21,6 +21,11 @@ public final class WebSocket: Sendable {
     public let role: WebSocketRole
     /// The subprotocol the handshake chose, if any.
     public let subprotocol: String?
+    /// The permessage-deflate parameters the handshake agreed (RFC 7692),
+    /// `nil` when messages go uncompressed: the peer's compressed messages
+    /// are inflated before `messages` sees them, and `send(_:)` compresses
+    /// this side's (`WebSocketOptions.compression` says how).
+    public let compression: WebSocketDeflateParameters?
     let stream: any ByteStream
     let options: WebSocketOptions
     let encoder: WebSocketFrameEncoder
@@ -31,15 +36,24 @@ public final class WebSocket: Sendable {
     /// A socket on `stream` whose bytes from the peer are `incoming` (the
     /// stream's own reading, or the HTTP client's `inbound`); starts
     /// reading (events arrive on the loop thread).
-    init(stream: any ByteStream, incoming: Observable<ByteBuffer>, role: WebSocketRole, subprotocol: String?, options: WebSocketOptions) {
+    init(
+        stream: any ByteStream, incoming: Observable<ByteBuffer>, role: WebSocketRole, subprotocol: String?, compression: WebSocketDeflateParameters?,
+        options: WebSocketOptions
+    ) {
         self.loop = stream.loop
         self.role = role
         self.subprotocol = subprotocol
+        self.compression = compression
         self.stream = stream
         self.options = options
         self.encoder = WebSocketFrameEncoder(role: role)
-        self.state = LoopBound(WebSocketState(), loop: stream.loop)
-        let decoder = WebSocketMessageDecoder(role: role, maxFrameLength: options.maxFrameLength, maxMessageLength: options.maxMessageLength)
+        var initial = WebSocketState()
+        if let compression {
+            initial.deflater = WebSocketDeflater(compression, role: role, compression: options.compression ?? WebSocketCompression())
+        }
+        self.state = LoopBound(initial, loop: stream.loop)
+        let decoder = WebSocketMessageDecoder(
+            role: role, maxFrameLength: options.maxFrameLength, maxMessageLength: options.maxMessageLength, deflate: compression)
         reading.setDisposable(incoming.decodeFrames(decoder).subscribe(WebSocketEventObserver(socket: self)))
         if let interval = options.pingInterval {
             loop.enter { [self] in startKeepAlive(every: interval) }
@@ -67,7 +81,9 @@ public final class WebSocket: Sendable {
         }
     }
 
-    /// Sends `message` as one frame (masked on the client's side); completes
+    /// Sends `message` as one frame (masked on the client's side, compressed
+    /// under permessage-deflate unless shorter than the compression's
+    /// `minimumLength`); completes
     /// once the stream has handed it to the kernel, so a sender that waits
     /// for each is held to the connection's pace (the stream's `writable`
     /// says when its queue is past its high watermark). Fails with
@@ -96,9 +112,14 @@ public final class WebSocket: Sendable {
 
     /// `frame` written, or the error that stops it: this side's Close sent
     /// (`goingAway`), a frame that cannot be encoded. Loop thread.
-    private func sending(_ frame: WebSocketFrame) -> Completable {
+    private func sending(_ message: WebSocketFrame) -> Completable {
         guard !state.value.sentClose, state.value.phase == .open else {
             return .error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing"))
+        }
+        var frame = message
+        if let compressed = state.value.deflater?.compress(frame.payload) {
+            frame.payload = compressed
+            frame.reservedBits = .rsv1
         }
         guard let bytes = try? encoder.encode(frame) else {
             return .error(WebSocketProtocolError(closeCode: .internalError, reason: "the message could not be framed"))

@@ -19,14 +19,21 @@ public struct WebSocketOptions: Sendable {
     public var pingInterval: Duration?
     /// How long a keep-alive ping waits for a pong (any pong answers it).
     public var pongTimeout: Duration
+    /// permessage-deflate (RFC 7692): a client offers it, a server accepts
+    /// a client's offer; `nil` (the default), messages go uncompressed and
+    /// a client's offer is declined. A compressed message counts against
+    /// `maxMessageLength` once inflated.
+    public var compression: WebSocketCompression?
 
     /// Options with 1 MiB frames and messages, 1 MiB held unread, a
-    /// 5-second close, and no keep-alive pings unless `pingInterval` is
-    /// given (then a 10-second wait for each pong by default).
+    /// 5-second close, no keep-alive pings unless `pingInterval` is given
+    /// (then a 10-second wait for each pong by default), and no compression
+    /// unless `compression` is given.
     public init(
         maxFrameLength: Int = 1 << 20, maxMessageLength: Int = 1 << 20, unreadLimit: Int = 1 << 20, closeTimeout: Duration = .seconds(5),
-        pingInterval: Duration? = nil, pongTimeout: Duration = .seconds(10)
+        pingInterval: Duration? = nil, pongTimeout: Duration = .seconds(10), compression: WebSocketCompression? = nil
     ) {
+        self.compression = compression
         self.maxFrameLength = maxFrameLength
         self.maxMessageLength = maxMessageLength
         self.unreadLimit = unreadLimit

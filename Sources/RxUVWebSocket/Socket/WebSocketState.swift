@@ -29,6 +29,8 @@ struct WebSocketState {
     var keepAlive: Disposable?
     var pongTimer: Disposable?
     var pingsSent: UInt32 = 0
+    /// permessage-deflate's sending half, when it was agreed.
+    var deflater: WebSocketDeflater?
     /// How the socket ended.
     var outcome: WebSocketClose?
 }

@@ -52,10 +52,10 @@ final class WebSocketHandshakeTests: BridgeTestCase {
         XCTAssertEqual(handshake.requestFields[.secWebSocketProtocol], "a, b")
         func response(_ fields: HTTPFields) -> HTTPResponse { HTTPResponse(status: .switchingProtocols, headerFields: fields) }
         let good: HTTPFields = [.upgrade: "WebSocket", .connection: "keep-alive, Upgrade", .secWebSocketAccept: "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="]
-        XCTAssertNil(try handshake.check(response(good)))
+        XCTAssertNil(try handshake.check(response(good)).subprotocol)
         var chosen = good
         chosen[.secWebSocketProtocol] = "b"
-        XCTAssertEqual(try handshake.check(response(chosen)), "b")
+        XCTAssertEqual(try handshake.check(response(chosen)).subprotocol, "b")
         let rows: [(HTTPFields, String)] = [
             ([.connection: "Upgrade", .secWebSocketAccept: "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="], "the 101 has no Upgrade: websocket"),
             ([.upgrade: "websocket", .secWebSocketAccept: "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="], "the 101 has no Connection: Upgrade"),

@@ -7,8 +7,9 @@ import RxUVWebSocket
 import XCTest
 
 /// Hostile and broken peers against RxUV's server, from a raw Python
-/// socket: each gets the Close RFC 6455 names (or the handshake's refusal)
-/// and the connection closes, while the server goes on serving others.
+/// socket: each gets the Close RFC 6455 (or RFC 7692) names, or the
+/// handshake's refusal, and the connection closes, while the server goes
+/// on serving others.
 final class WebSocketHostilePeerTests: BridgeTestCase {
     private static var router: HTTPRouter {
         var router = HTTPRouter()
@@ -20,6 +21,10 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
         router.webSocket("/keepalive", options: WebSocketOptions(pingInterval: .milliseconds(50), pongTimeout: .milliseconds(100))) { socket, _ in
             socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
         }
+        // permessage-deflate, messages of at most 64 KiB once inflated.
+        router.webSocket("/deflate", options: WebSocketOptions(maxMessageLength: 65_536, compression: WebSocketCompression())) { socket, _ in
+            socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
+        }
         // Closes at once and waits 200 ms for the peer's Close.
         router.webSocket("/closer", options: WebSocketOptions(closeTimeout: .milliseconds(200))) { _, _ in .empty() }
         return router
@@ -29,7 +34,7 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
     /// per case, the server's first frame (a Close's code) and whether the
     /// server then closed the connection.
     private static let script = #"""
-        import base64, os, socket, struct, sys, time
+        import base64, os, socket, struct, sys, time, zlib
         port = int(sys.argv[1])
 
         def connect(path="/echo", extra=b""):
@@ -79,8 +84,16 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
                 data = data[at + n:]
             return out
 
-        def case(name, payload):
-            s, _ = connect()
+        def deflated(data):
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+            out = c.compress(data) + c.flush(zlib.Z_SYNC_FLUSH)
+            assert out.endswith(b"\x00\x00\xff\xff")
+            return out[:-4]
+
+        def case(name, payload, path="/echo", extra=b""):
+            s, head = connect(path, extra)
+            if extra:
+                assert b"permessage-deflate" in head, head
             s.sendall(payload)
             data, closed = frames(s)
             parsed = parse(data)
@@ -99,6 +112,16 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
         case("close-1005", masked(0x88, struct.pack("!H", 1005)))
         case("close-1-byte", masked(0x88, b"\x03"))
         case("continuation-first", masked(0x80, b"x"))
+
+        # permessage-deflate's hostile messages (RFC 7692).
+        offer = b"Sec-WebSocket-Extensions: permessage-deflate\r\n"
+        case("deflate-bomb", masked(0xC2, deflated(bytes(64 * 1024 * 1024))), "/deflate", offer)
+        case("deflate-bomb-fragments", b"".join(masked(0x42 if i == 0 else 0x00, part) for i, part in
+             enumerate([deflated(bytes(1024 * 1024))[j:j + 100] for j in range(0, 1100, 100)])), "/deflate", offer)
+        case("deflate-corrupt", masked(0xC1, b"\xff\xff\xff\xff"), "/deflate", offer)
+        case("deflate-rsv1-ping", masked(0xC9, b"p"), "/deflate", offer)
+        case("deflate-rsv1-continuation", masked(0x41, deflated(b"ab")) + masked(0xC0, b"c"), "/deflate", offer)
+        case("deflate-bad-utf8", masked(0xC1, deflated(b"ok\xff")), "/deflate", offer)
 
         # A flood of pings is answered pong for pong, then the Close.
         s, _ = connect()
@@ -166,6 +189,8 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
                 "unmasked 1002 closed", "bad-utf8 1007 closed", "bad-utf8-fragments 1007 closed", "length-2^63 1002 closed",
                 "fragmented-ping 1002 closed", "long-ping 1002 closed", "reserved-bit 1002 closed", "reserved-opcode 1002 closed",
                 "too-big 1009 closed", "close-1005 1002 closed", "close-1-byte 1002 closed", "continuation-first 1002 closed",
+                "deflate-bomb 1009 closed", "deflate-bomb-fragments 1009 closed", "deflate-corrupt 1007 closed",
+                "deflate-rsv1-ping 1002 closed", "deflate-rsv1-continuation 1002 closed", "deflate-bad-utf8 1007 closed",
                 "ping-flood 5000 True 8 closed", "no-close-answer 8 closed True", "no-pong [8, 9] 1011 closed True",
                 "version-12 426 True", "origin-bad 403 False", "origin-good 101 False", "bad-key 400",
                 "after ['still here', 1000] closed",

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: benchmarks-ws benchmarks-ws-quick setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-client benchmarks-client-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions benchmarks-thresholds
+.PHONY: benchmarks-ws benchmarks-ws-quick benchmarks-ws-echo benchmarks-ws-echo-quick setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-client benchmarks-client-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions benchmarks-thresholds
 
 setup:
 	@scripts/setup.sh
@@ -125,6 +125,18 @@ benchmarks-ws: setup
 
 benchmarks-ws-quick: setup
 	python3 Benchmarks/Scripts/wsbroadcast.py --count 1000
+
+# The WebSocket echo (issue 52): RxUVWebSocket against SwiftNIO's NIOWebSocket
+# and hummingbird-websocket 2.8 (one EventLoop each) and RxUV's plain TCP
+# echo, 24-byte text at 10, 100 and 1000 connections and one connection's
+# 64 KiB binary frames, driven by wsload (C), pinned with taskset (≈ 4 min;
+# see Scripts/wsbench.py).
+benchmarks-ws-echo: setup
+	python3 Benchmarks/Scripts/wsbench.py
+
+# 0.3 s a case at 10 and 100 connections, once, so it never rots (≈ 10 s and the builds).
+benchmarks-ws-echo-quick: setup
+	python3 Benchmarks/Scripts/wsbench.py --quick
 
 # kv-server against Debian's redis-server under redis-benchmark, pinned to
 # one core each (≈ 3 min; see BENCHMARKS.md).

@@ -28,7 +28,8 @@ struct WSChatCommand: AsyncParsableCommand {
             that cannot keep up is closed with 1008), WebSocket /echo (every message \
             back as it came, up to 1 MiB), GET /selftest (a page whose script sends \
             text and binary messages of 0 B to 1 MiB through /echo and writes its \
-            verdict into the page). SIGINT or SIGTERM closes every socket with 1001 \
+            verdict into the page). Both WebSocket routes accept permessage-deflate \
+            (RFC 7692, which browsers offer) unless --no-compression. SIGINT or SIGTERM closes every socket with 1001 \
             (going away), waits up to 2 seconds for their Close, prints a summary \
             and exits 0.
             """
@@ -45,6 +46,9 @@ struct WSChatCommand: AsyncParsableCommand {
 
     @Option(help: "The most messages a slow socket may have waiting before it is closed.")
     var backlog = 256
+
+    @Flag(help: "Decline permessage-deflate: every message goes uncompressed.")
+    var noCompression = false
 
     @OptionGroup var logging: LoggingOptions
 
@@ -65,8 +69,12 @@ struct WSChatCommand: AsyncParsableCommand {
         var router = HTTPRouter()
         router.get("/") { _ in .just(ChatPages.chat) }
         router.get("/selftest") { _ in .just(ChatPages.selfTest) }
-        router.webSocket("/chat") { socket, request in room.join(socket, name: ChatRoom.name(in: request)) }
-        router.webSocket("/echo", options: WebSocketOptions(maxFrameLength: 1 << 20, maxMessageLength: 1 << 20, unreadLimit: 2 << 20)) { socket, _ in
+        let compression = noCompression ? nil : WebSocketCompression()
+        router.webSocket("/chat", options: WebSocketOptions(compression: compression)) { socket, request in
+            room.join(socket, name: ChatRoom.name(in: request))
+        }
+        let echoOptions = WebSocketOptions(maxFrameLength: 1 << 20, maxMessageLength: 1 << 20, unreadLimit: 2 << 20, compression: compression)
+        router.webSocket("/echo", options: echoOptions) { socket, _ in
             socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
         }
 

@@ -81,9 +81,18 @@ class WSChatTests(unittest.TestCase):
         return server, server.listening_port()
 
     def test_browser_selftest_through_echo(self):
-        """Chromium's own WebSocket: 14 messages (text and binary, 0 B to
-        1 MiB) echoed and checked, then the close with 1000."""
+        """Chromium's own WebSocket, with the permessage-deflate it offers
+        accepted: 14 messages (text and binary, 0 B to 1 MiB) compressed
+        both ways, echoed and checked, then the close with 1000."""
         _, port = self.start()
+        verdict = browser_verdict(f"http://127.0.0.1:{port}/selftest")
+        self.assertEqual(
+            verdict,
+            "selftest ok 14 messages close 1000 permessage-deflate; server_max_window_bits=12; client_max_window_bits=12")
+
+    def test_browser_selftest_without_compression(self):
+        """The same with --no-compression: Chromium's offer declined."""
+        _, port = self.start("--no-compression")
         verdict = browser_verdict(f"http://127.0.0.1:{port}/selftest")
         self.assertEqual(verdict, "selftest ok 14 messages close 1000 no-extensions")
 
@@ -108,11 +117,13 @@ class WSChatTests(unittest.TestCase):
     def test_a_socket_that_stops_reading_is_closed_with_1008(self):
         """A sleeper that reads nothing while the room carries 12 MiB: its
         kernel buffers fill, its lines wait, and past --backlog 4 it is
-        closed with 1008; the talker is served throughout."""
+        closed with 1008; the talker is served throughout. The sleeper
+        declines compression, so that its lines (one letter repeated) fill
+        its buffers as they would uncompressed."""
         _, port = self.start("--backlog", 4)
 
         async def flood():
-            async with connect(f"ws://127.0.0.1:{port}/chat?name=sleeper", max_size=2**21) as sleeper, \
+            async with connect(f"ws://127.0.0.1:{port}/chat?name=sleeper", max_size=2**21, compression=None) as sleeper, \
                     connect(f"ws://127.0.0.1:{port}/chat?name=talker", max_size=2**21) as talker:
                 line = "x" * 65536
                 for _ in range(200):

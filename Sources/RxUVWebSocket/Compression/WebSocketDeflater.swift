@@ -48,8 +48,12 @@ final class WebSocketDeflater {
     }
 
     /// `payload` compressed, or `nil` when the message goes uncompressed.
+    /// An empty message is the one byte `00` (RFC 7692 §7.2.3.6: an empty
+    /// stored block, its lengths the tail the receiver adds), whatever the
+    /// window holds: zlib flushes nothing for no new input.
     func compress(_ payload: ByteBuffer) -> ByteBuffer? {
         guard windowBits >= 9, payload.count >= minimumLength, !failed else { return nil }
+        guard !payload.isEmpty else { return ByteBuffer([0x00]) }
         if stream == nil {
             stream = ZlibDeflateStream(level: Int32(level), windowBits: Int32(windowBits), memoryLevel: Int32(memoryLevel))
             guard stream != nil else {

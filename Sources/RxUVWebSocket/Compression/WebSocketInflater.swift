@@ -33,8 +33,9 @@ final class WebSocketInflater {
     private var stream: ZlibInflateStream?
     /// A compressed message is being received.
     private(set) var isInsideCompressedMessage = false
-    /// The bytes the message inflated to so far.
+    /// The bytes the message inflated to so far, and its compressed bytes.
     private var inflatedLength = 0
+    private var compressedLength = 0
     /// The deflate data ended (a final block) inside this message: any
     /// byte after it but the removed tail is an error.
     private var ended = false
@@ -72,6 +73,7 @@ final class WebSocketInflater {
         let copy = WebSocketInflater(windowBits: windowBits, resetsPerMessage: resetsPerMessage, maxMessageLength: maxMessageLength)
         copy.isInsideCompressedMessage = isInsideCompressedMessage
         copy.inflatedLength = inflatedLength
+        copy.compressedLength = compressedLength
         copy.ended = ended
         if stream != nil {
             copy.stream = stream!.copy()
@@ -100,14 +102,18 @@ final class WebSocketInflater {
         case .text, .binary:
             isInsideCompressedMessage = frame.reservedBits.contains(.rsv1)
             inflatedLength = 0
+            compressedLength = 0
         case .continuation:
             guard frame.reservedBits.isEmpty else { throw .protocolError("RSV1 on a continuation frame (only a message's first frame carries it)") }
         }
         guard isInsideCompressedMessage else { return frame }
         var pieces: [ByteBuffer] = []
         try inflate(frame.payload, into: &pieces)
+        compressedLength += frame.payload.count
         if frame.fin {
-            try inflate(ByteBuffer(Self.tail), into: &pieces, isTail: true)
+            // A message of no compressed byte at all is empty: the tail
+            // alone is no deflate data, but some senders write it so.
+            if compressedLength > 0 { try inflate(ByteBuffer(Self.tail), into: &pieces, isTail: true) }
             endMessage()
         }
         let payload = pieces.count == 1 ? pieces[0] : ByteBuffer(concatenating: pieces)

@@ -14,7 +14,8 @@ final class WebSocketInflaterTests: BridgeTestCase {
     /// RFC 7692 §7.2.3's examples, as a client receives them: "Hello"
     /// compressed, the same again with the first's window (context
     /// takeover), in two fragments, in a stored block, and with a final
-    /// block (after which the window starts over), then a plain message.
+    /// block (after which the window starts over), an empty message as
+    /// `00` and as no byte at all, then a plain message.
     func testRFCExamples_SameEventsHoweverTheInputIsSplit() {
         let bytes: [UInt8] =
             wireFrame(reserved: 0x40, opcode: 0x1, payload: [0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00])
@@ -25,11 +26,12 @@ final class WebSocketInflaterTests: BridgeTestCase {
             + wireFrame(reserved: 0x40, opcode: 0x2, payload: [0xF3, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00])
             + wireFrame(reserved: 0x40, opcode: 0x2, payload: [0xF3, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00])
             + wireFrame(reserved: 0x40, opcode: 0x1, payload: [0x00])
+            + wireFrame(reserved: 0x40, opcode: 0x2, payload: [])
             + wireFrame(opcode: 0x1, payload: Array("plain".utf8)) + wireFrame(opcode: 0x8, payload: [0x03, 0xE8])
         let hello = ByteBuffer(Array("Hello".utf8))
         let expected: [WebSocketEvent] = [
             .message(.text("Hello")), .message(.text("Hello")), .message(.text("Hello")), .message(.text("Hello")),
-            .message(.binary(hello)), .message(.binary(hello)), .message(.text("")), .message(.text("plain")),
+            .message(.binary(hello)), .message(.binary(hello)), .message(.text("")), .message(.binary([])), .message(.text("plain")),
             .close(WebSocketClose(code: .normalClosure)),
         ]
         let decoder = WebSocketMessageDecoder(role: .client, deflate: agreed)
@@ -49,7 +51,7 @@ final class WebSocketInflaterTests: BridgeTestCase {
         let random = ByteBuffer((0..<70_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let repetitive = ByteBuffer(Array(String(repeating: "the same words again, ", count: 3_000).utf8))
         let messages: [WebSocketMessage] = [
-            .text(""), .text("Hello"), .binary(random), .text(String(repeating: "é€", count: 20_000)), .binary(repetitive), .binary(repetitive),
+            .text(""), .text(""), .text("Hello"), .binary([]), .binary(random), .text(String(repeating: "é€", count: 20_000)), .binary(repetitive), .binary(repetitive),
             .binary(random.slice(at: 0, count: 10)),
         ]
         let agreements = [

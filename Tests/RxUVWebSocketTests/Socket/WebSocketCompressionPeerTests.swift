@@ -48,7 +48,7 @@ final class WebSocketCompressionPeerTests: BridgeTestCase {
             from websockets.asyncio.client import connect
             from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
             port = sys.argv[1]
-            messages = [b"", "Hello", "é" * 70000, os.urandom(100000), b"abc" * 350000, "words, words, words " * 52000, b"x"]
+            messages = [b"", "", b"", "Hello", "", "é" * 70000, os.urandom(100000), b"abc" * 350000, "words, words, words " * 52000, b"x"]
             async def run(name, path, **options):
                 async with connect(f"ws://127.0.0.1:{port}{path}", max_size=2**22, **options) as ws:
                     same = True

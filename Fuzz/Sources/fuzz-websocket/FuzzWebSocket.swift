@@ -8,9 +8,11 @@ import RxUVWebSocket
 /// frames, events and failure however the stream is cut. The choice byte
 /// also picks the role (bit 0: server or client) and whether RSV1 is
 /// allowed (bit 1: permessage-deflate agreed, its peer's window forgotten
-/// after each message when bit 2 is set), so both masking rules, the
-/// extension's bit and the inflater (bombs stopped at the message bound)
-/// are reached. Each frame decoded is written again by the peer's encoder and
+/// after each message when bit 2 is set) and whether messages past 16
+/// bytes are passed on as fragments (bit 3), so both masking rules, the
+/// extension's bit, the inflater (bombs stopped at the message bound) and
+/// streamed messages (their pieces in order, first to last, one kind) are
+/// reached. Each frame decoded is written again by the peer's encoder and
 /// read back the same.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebSocket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -44,14 +46,18 @@ public func fuzzWebSocket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let deflate = allowed.isEmpty
         ? nil
         : WebSocketDeflateParameters(serverNoContextTakeover: input.choice & 4 != 0, clientNoContextTakeover: input.choice & 4 != 0)
-    let decoder = WebSocketMessageDecoder(role: role, maxFrameLength: maxFrameLength, maxMessageLength: maxMessageLength, deflate: deflate)
+    let threshold = input.choice & 8 == 0 ? nil : 16
+    let decoder = WebSocketMessageDecoder(
+        role: role, maxFrameLength: maxFrameLength, maxMessageLength: maxMessageLength, streamingThreshold: threshold, deflate: deflate)
     let split = decoder.decodeAll(input.reads)
     let whole = decoder.decodeAll(input.whole)
     require(split.frames == whole.frames, "events depend on the reads")
     require(split.failure == whole.failure, "the failure depends on the reads: \(split.failure ?? "none") / \(whole.failure ?? "none")")
     checkFailure(split.error, allowsEnd: true)
     var bytes = 0
+    var streamed: (opcode: WebSocketOpcode, length: Int)?
     for (index, event) in split.frames.enumerated() {
+        if case .fragment = event {} else if case .message = event { require(streamed == nil, "a message inside a streamed one") }
         switch event {
         case .message(.text(let text)):
             require(text.utf8.count <= maxMessageLength, "a text past the limit")
@@ -59,6 +65,16 @@ public func fuzzWebSocket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         case .message(.binary(let payload)):
             require(payload.count <= maxMessageLength, "a message past the limit")
             bytes += payload.count
+        case .message(.stream):
+            require(false, "a stream from the decoder (only the socket makes them)")
+        case .fragment(let fragment):
+            require(threshold != nil, "a fragment without a threshold")
+            require(fragment.isFirst == (streamed == nil), "a fragment out of order")
+            let length = (streamed?.length ?? 0) + fragment.bytes.count
+            require(fragment.isFirst ? length > 16 : fragment.opcode == streamed?.opcode, "a first fragment within the threshold, or of another kind")
+            require(length <= maxMessageLength, "a streamed message past the limit")
+            streamed = fragment.isLast ? nil : (fragment.opcode, length)
+            bytes += fragment.bytes.count
         case .ping(let payload), .pong(let payload):
             require(payload.count <= 125, "a control payload over 125 bytes")
             bytes += payload.count
@@ -68,7 +84,8 @@ public func fuzzWebSocket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             require(close.reason.utf8.count <= 123, "a close reason over 123 bytes")
         }
     }
-    require(bytes <= input.bytes.count, "more payload than input")
+    // Inflated messages may be longer than their input; others never.
+    require(deflate != nil || bytes <= input.bytes.count, "more payload than input")
     // A clean end only after the peer's close.
     if split.error == nil {
         guard case .close = split.frames.last else {

@@ -13,7 +13,7 @@ import RxUVHTTP
 /// the connection goes back to the pool; disposed before the end, or let
 /// go unread (the last reference to it dropped), the connection is closed.
 public final class HTTPClientResponseBody: Sendable {
-    let source: HTTPBodySource?
+    package let source: HTTPBodySource?
     /// The connection that switched protocols, for the body of a `101`
     /// that answered an upgrade (what the server sends after it).
     let upgraded: HTTPClientConnection?

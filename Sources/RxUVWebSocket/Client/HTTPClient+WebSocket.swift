@@ -36,7 +36,8 @@ extension Reactive where Base == HTTPClient {
             do {
                 let agreed = try handshake.check(upgrade.head)
                 return WebSocket(
-                    stream: upgrade.stream, incoming: upgrade.inbound.bytes, role: .client, subprotocol: agreed.subprotocol,
+                    stream: upgrade.stream, incoming: upgrade.inbound.bytes, holdReading: { [inbound = upgrade.inbound] in inbound.source?.consumerHolds($0) },
+                    role: .client, subprotocol: agreed.subprotocol,
                     compression: agreed.compression, options: options)
             } catch {
                 upgrade.close()

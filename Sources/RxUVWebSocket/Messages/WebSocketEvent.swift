@@ -6,6 +6,9 @@ import RxUV
 public enum WebSocketEvent: Sendable, Hashable, CustomStringConvertible {
     /// A whole text or binary message.
     case message(WebSocketMessage)
+    /// A piece of a message past the assembler's streaming threshold,
+    /// delivered as it comes.
+    case fragment(WebSocketFragment)
     /// A ping and its payload (at most 125 bytes), which this side answers
     /// with a pong of the same payload (§5.5.2).
     case ping(ByteBuffer)
@@ -18,6 +21,7 @@ public enum WebSocketEvent: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .message(let message): "message(\(message))"
+        case .fragment(let fragment): "fragment(\(fragment))"
         case .ping(let payload): "ping(\(payload.count) bytes)"
         case .pong(let payload): "pong(\(payload.count) bytes)"
         case .close(let close): "close(\(close))"

@@ -20,6 +20,11 @@ import RxUV
 ///   (`WebSocketCloseCode.isValidReceived`): `protocolError`; one whose
 ///   reason is not UTF-8: `invalidFramePayloadData`.
 ///
+/// With a `streamingThreshold`, a message whose bytes pass it is not held
+/// whole: a `.fragment` event gives its bytes so far, then one follows for
+/// each frame, the last on its final frame (still checked as above, and
+/// still bounded by `maxMessageLength`).
+///
 /// After a Close frame the peer sends nothing more (§5.5.1): any frame that
 /// follows is dropped (`nil`). Reserved bits are not looked at: an extension
 /// that gives them a meaning (permessage-deflate) turns its frames into
@@ -36,20 +41,28 @@ public struct WebSocketMessageAssembler: Sendable {
         var fragments: [ByteBuffer]
         var length: Int
         var validator: WebSocketUTF8Validator?
+        /// Its first bytes went out as a fragment: the rest follow so.
+        var streaming = false
     }
 
     /// The longest message accepted, in bytes, all its fragments counted.
     public let maxMessageLength: Int
+    /// The length past which a message is passed on as it comes
+    /// (`.fragment` events); `nil`, every message whole.
+    public let streamingThreshold: Int?
     private var partial: Partial?
     /// A Close frame came: nothing more is read.
     public private(set) var isClosed = false
 
-    /// An assembler of messages of at most `maxMessageLength` bytes.
+    /// An assembler of messages of at most `maxMessageLength` bytes, those
+    /// past `streamingThreshold` passed on as they come.
     ///
-    /// - Precondition: `maxMessageLength >= 0`.
-    public init(maxMessageLength: Int = WebSocketMessageAssembler.defaultMaxMessageLength) {
+    /// - Precondition: `maxMessageLength >= 0`, `streamingThreshold >= 0`.
+    public init(maxMessageLength: Int = WebSocketMessageAssembler.defaultMaxMessageLength, streamingThreshold: Int? = nil) {
         precondition(maxMessageLength >= 0, "WebSocketMessageAssembler: maxMessageLength must not be negative")
+        precondition((streamingThreshold ?? 0) >= 0, "WebSocketMessageAssembler: streamingThreshold must not be negative")
         self.maxMessageLength = maxMessageLength
+        self.streamingThreshold = streamingThreshold
     }
 
     /// `true` while a message has begun and its last fragment has not come.
@@ -104,7 +117,7 @@ public struct WebSocketMessageAssembler: Sendable {
 
     /// A data frame, its place and length already admitted.
     private mutating func receiveData(_ frame: WebSocketFrame) throws(WebSocketProtocolError) -> WebSocketEvent? {
-        if partial == nil, frame.fin {
+        if partial == nil, frame.fin, frame.payload.count <= streamingThreshold ?? .max {
             // A message in one frame, the usual case: checked and passed on
             // with no fragment list.
             return .message(try Self.whole(frame.opcode, frame.payload))
@@ -120,7 +133,19 @@ public struct WebSocketMessageAssembler: Sendable {
             }
         }
         message.length += frame.payload.count
+        if message.streaming {
+            partial = frame.fin ? nil : message
+            return .fragment(WebSocketFragment(opcode: message.opcode, bytes: frame.payload, isFirst: false, isLast: frame.fin))
+        }
         message.fragments.append(frame.payload)
+        if let streamingThreshold, message.length > streamingThreshold {
+            // Past the threshold: its bytes so far go out, the rest as they come.
+            let bytes = message.fragments.count == 1 ? message.fragments[0] : ByteBuffer(concatenating: message.fragments)
+            message.fragments = []
+            message.streaming = true
+            partial = frame.fin ? nil : message
+            return .fragment(WebSocketFragment(opcode: message.opcode, bytes: bytes, isFirst: true, isLast: frame.fin))
+        }
         guard frame.fin else {
             partial = message
             return nil

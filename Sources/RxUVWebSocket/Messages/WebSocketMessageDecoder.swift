@@ -31,7 +31,8 @@ public struct WebSocketMessageDecoder: FrameDecoder {
     private var inflater: WebSocketInflater?
 
     /// A decoder of the events `role` receives: frames of at most
-    /// `maxFrameLength` bytes, messages of at most `maxMessageLength`;
+    /// `maxFrameLength` bytes, messages of at most `maxMessageLength`
+    /// (those past `streamingThreshold` as `.fragment` events);
     /// under permessage-deflate with the agreed `deflate` parameters (RSV1
     /// then marks a compressed message; without them any reserved bit is a
     /// protocol error).
@@ -39,10 +40,11 @@ public struct WebSocketMessageDecoder: FrameDecoder {
     /// - Precondition: both limits `>= 0`.
     public init(
         role: WebSocketRole, maxFrameLength: Int = WebSocketFrameDecoder.defaultMaxFrameLength,
-        maxMessageLength: Int = WebSocketMessageAssembler.defaultMaxMessageLength, deflate: WebSocketDeflateParameters? = nil
+        maxMessageLength: Int = WebSocketMessageAssembler.defaultMaxMessageLength, streamingThreshold: Int? = nil,
+        deflate: WebSocketDeflateParameters? = nil
     ) {
         frameDecoder = WebSocketFrameDecoder(role: role, maxFrameLength: maxFrameLength, allowedReservedBits: deflate == nil ? [] : .rsv1)
-        assembler = WebSocketMessageAssembler(maxMessageLength: maxMessageLength)
+        assembler = WebSocketMessageAssembler(maxMessageLength: maxMessageLength, streamingThreshold: streamingThreshold)
         inflater = deflate.map { WebSocketInflater($0, role: role, maxMessageLength: maxMessageLength) }
     }
 

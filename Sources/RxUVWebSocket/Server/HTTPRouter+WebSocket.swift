@@ -59,7 +59,8 @@ extension WebSocket {
     ) -> Completable {
         Completable.create { observer in
             let socket = WebSocket(
-                stream: connection.stream, incoming: connection.stream.receivedData, role: .server, subprotocol: subprotocol,
+                stream: connection.stream, incoming: connection.stream.receivedData, holdReading: { [stream = connection.stream] in stream.holdReading($0) },
+                role: .server, subprotocol: subprotocol,
                 compression: compression, options: options)
             let work = handler(socket, request).subscribe { event in
                 switch event {

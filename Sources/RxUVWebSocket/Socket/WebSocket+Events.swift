@@ -49,6 +49,8 @@ extension WebSocket {
         switch event {
         case .message(let message):
             deliver(message)
+        case .fragment(let fragment):
+            receivedFragment(fragment)
         case .ping(let payload):
             // Answered while this side may still send (§5.5.2).
             if !state.value.sentClose { write(WebSocketFrame(opcode: .pong, payload: payload)) }
@@ -119,6 +121,7 @@ extension WebSocket {
         state.value.phase = .ended
         state.value.outcome = close
         stopTimers()
+        failInboundStream(event.error ?? WebSocketProtocolError(closeCode: .abnormalClosure, reason: "the socket ended inside a streamed message"))
         let observer = state.value.observer
         state.value.observer = nil
         if observer == nil { state.value.ending = event }
@@ -165,6 +168,7 @@ extension WebSocket {
             let close = WebSocketClose(code: .abnormalClosure, reason: "the connection was stopped")
             state.value.outcome = close
             stopTimers()
+            failInboundStream(WebSocketProtocolError(closeCode: .abnormalClosure, reason: close.reason))
             state.value.observer = nil
             reading.dispose()
             outcome.onNext(close)

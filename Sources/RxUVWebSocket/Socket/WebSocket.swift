@@ -30,6 +30,9 @@ public final class WebSocket: Sendable {
     let options: WebSocketOptions
     let encoder: WebSocketFrameEncoder
     let state: LoopBound<WebSocketState>
+    /// Holds the connection's reading back, or lets it go: a streamed
+    /// message's reader has no room.
+    let holdReading: @Sendable (Bool) -> Void
     let reading = SingleAssignmentDisposable()
     let outcome = AsyncSubject<WebSocketClose>()
 
@@ -37,10 +40,11 @@ public final class WebSocket: Sendable {
     /// stream's own reading, or the HTTP client's `inbound`); starts
     /// reading (events arrive on the loop thread).
     init(
-        stream: any ByteStream, incoming: Observable<ByteBuffer>, role: WebSocketRole, subprotocol: String?, compression: WebSocketDeflateParameters?,
-        options: WebSocketOptions
+        stream: any ByteStream, incoming: Observable<ByteBuffer>, holdReading: @escaping @Sendable (Bool) -> Void, role: WebSocketRole,
+        subprotocol: String?, compression: WebSocketDeflateParameters?, options: WebSocketOptions
     ) {
         self.loop = stream.loop
+        self.holdReading = holdReading
         self.role = role
         self.subprotocol = subprotocol
         self.compression = compression
@@ -53,15 +57,18 @@ public final class WebSocket: Sendable {
         }
         self.state = LoopBound(initial, loop: stream.loop)
         let decoder = WebSocketMessageDecoder(
-            role: role, maxFrameLength: options.maxFrameLength, maxMessageLength: options.maxMessageLength, deflate: compression)
+            role: role, maxFrameLength: options.maxFrameLength, maxMessageLength: options.maxMessageLength,
+            streamingThreshold: options.streamingThreshold, deflate: compression)
         reading.setDisposable(incoming.decodeFrames(decoder).subscribe(WebSocketEventObserver(socket: self)))
         if let interval = options.pingInterval {
             loop.enter { [self] in startKeepAlive(every: interval) }
         }
     }
 
-    /// The peer's messages, whole, in order, on the loop thread: first
-    /// those held since the socket opened, then each as it comes.
+    /// The peer's messages, in order, on the loop thread: first those held
+    /// since the socket opened, then each as it comes; whole, or past
+    /// `options.streamingThreshold` as a `.stream` whose bytes follow as
+    /// they arrive (the next message comes once its last byte has).
     /// Completes after the peer's Close (or this side's close answered);
     /// fails with the `WebSocketProtocolError` the peer's bytes broke
     /// (after this side's Close with its code), with `abnormalClosure`
@@ -83,44 +90,60 @@ public final class WebSocket: Sendable {
 
     /// Sends `message` as one frame (masked on the client's side, compressed
     /// under permessage-deflate unless shorter than the compression's
-    /// `minimumLength`); completes
-    /// once the stream has handed it to the kernel, so a sender that waits
-    /// for each is held to the connection's pace (the stream's `writable`
-    /// says when its queue is past its high watermark). Fails with
-    /// `WebSocketProtocolError(goingAway)` once this side has sent its Close,
-    /// and with the write's error.
+    /// `minimumLength`), or a `.stream` as one frame per buffer it gives
+    /// (uncompressed; messages sent meanwhile wait for its end; a stream
+    /// that fails, or is disposed, before its end closes the socket with
+    /// 1011, its message unfinishable). Completes once the stream has
+    /// handed it to the kernel, so a sender that waits for each is held to
+    /// the connection's pace (the stream's `writable` says when its queue
+    /// is past its high watermark). Fails with
+    /// `WebSocketProtocolError(goingAway)` once this side has sent its
+    /// Close, and with the write's error.
     public func send(_ message: WebSocketMessage) -> Completable {
-        let frame: WebSocketFrame
-        switch message {
-        case .text(let text): frame = WebSocketFrame(opcode: .text, payload: ByteBuffer(string: text))
-        case .binary(let bytes): frame = WebSocketFrame(opcode: .binary, payload: bytes)
-        }
-        return Completable.deferred { [self] in
+        Completable.deferred { [self] in
             guard loop.isOnLoopThread else {
                 // From another thread: checked and written on the loop's.
                 return Completable.create { [self] observer in
                     let writing = SingleAssignmentDisposable()
-                    loop.enter { [self] in writing.setDisposable(sending(frame).subscribe(observer)) }
+                    loop.enter { [self] in writing.setDisposable(sending(message).subscribe(observer)) }
                     return writing
                 }
             }
             // On the loop thread the write starts during its subscription,
             // which follows at once: nothing can close the socket between.
-            return sending(frame)
+            return sending(message)
         }
     }
 
-    /// `frame` written, or the error that stops it: this side's Close sent
-    /// (`goingAway`), a frame that cannot be encoded. Loop thread.
-    private func sending(_ message: WebSocketFrame) -> Completable {
+    /// `message` written, or the error that stops it: this side's Close
+    /// sent (`goingAway`), a frame that cannot be encoded. Behind a stream
+    /// being sent, it waits for the stream's end. Loop thread.
+    private func sending(_ message: WebSocketMessage) -> Completable {
         guard !state.value.sentClose, state.value.phase == .open else {
             return .error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing"))
         }
-        var frame = message
+        guard !state.value.isSendingStream else {
+            return Completable.create { [self] observer in
+                let writing = SingleAssignmentDisposable()
+                state.value.waitingSends.append { [self] in writing.setDisposable(sending(message).subscribe(observer)) }
+                return writing
+            }
+        }
+        var frame: WebSocketFrame
+        switch message {
+        case .text(let text): frame = WebSocketFrame(opcode: .text, payload: ByteBuffer(string: text))
+        case .binary(let bytes): frame = WebSocketFrame(opcode: .binary, payload: bytes)
+        case .stream(let outgoing): return sendingStream(outgoing)
+        }
         if let compressed = state.value.deflater?.compress(frame.payload) {
             frame.payload = compressed
             frame.reservedBits = .rsv1
         }
+        return writing(frame)
+    }
+
+    /// `frame` encoded and written. Loop thread.
+    func writing(_ frame: WebSocketFrame) -> Completable {
         guard let bytes = try? encoder.encode(frame) else {
             return .error(WebSocketProtocolError(closeCode: .internalError, reason: "the message could not be framed"))
         }

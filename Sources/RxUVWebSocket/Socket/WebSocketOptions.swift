@@ -6,9 +6,15 @@ public struct WebSocketOptions: Sendable {
     /// The longest message read, its fragments together: a longer one is
     /// refused with `1009 messageTooBig` on the fragment that passes it.
     public var maxMessageLength: Int
+    /// The length past which a received message is not held whole but
+    /// delivered as a `WebSocketMessage.stream` of its bytes as they come,
+    /// read with backpressure (`maxMessageLength` still bounds it); `nil`
+    /// (the default), every message whole.
+    public var streamingThreshold: Int?
     /// The bytes of messages that arrive before `messages` is subscribed,
     /// held for it: past them, the socket closes with `1008
-    /// policyViolation` rather than hold more.
+    /// policyViolation` rather than hold more. A streamed message holds up
+    /// to as many bytes for its reader, then the connection stops reading.
     public var unreadLimit: Int
     /// How long a close this side began waits for the peer's Close before
     /// the connection is closed without it (RFC 6455 §7.1.1).
@@ -27,13 +33,16 @@ public struct WebSocketOptions: Sendable {
 
     /// Options with 1 MiB frames and messages, 1 MiB held unread, a
     /// 5-second close, no keep-alive pings unless `pingInterval` is given
-    /// (then a 10-second wait for each pong by default), and no compression
-    /// unless `compression` is given.
+    /// (then a 10-second wait for each pong by default), no compression
+    /// unless `compression` is given, and every message whole unless
+    /// `streamingThreshold` is given.
     public init(
         maxFrameLength: Int = 1 << 20, maxMessageLength: Int = 1 << 20, unreadLimit: Int = 1 << 20, closeTimeout: Duration = .seconds(5),
-        pingInterval: Duration? = nil, pongTimeout: Duration = .seconds(10), compression: WebSocketCompression? = nil
+        pingInterval: Duration? = nil, pongTimeout: Duration = .seconds(10), compression: WebSocketCompression? = nil,
+        streamingThreshold: Int? = nil
     ) {
         self.compression = compression
+        self.streamingThreshold = streamingThreshold
         self.maxFrameLength = maxFrameLength
         self.maxMessageLength = maxMessageLength
         self.unreadLimit = unreadLimit

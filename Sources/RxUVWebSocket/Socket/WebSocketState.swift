@@ -1,4 +1,5 @@
 import RxCore
+import RxUVHTTP
 
 /// Everything of a `WebSocket` that changes, on its loop's thread.
 ///
@@ -29,6 +30,13 @@ struct WebSocketState {
     var keepAlive: Disposable?
     var pongTimer: Disposable?
     var pingsSent: UInt32 = 0
+    /// The streamed message being received, while it is.
+    var inboundStream: HTTPBodySource?
+    /// A streamed message is being sent: other data frames wait, in order.
+    var isSendingStream = false
+    /// Counts the streams sent, so a stream's end is told from a later one's.
+    var streamsSent = 0
+    var waitingSends: [() -> Void] = []
     /// permessage-deflate's sending half, when it was agreed.
     var deflater: WebSocketDeflater?
     /// How the socket ended.

@@ -105,6 +105,8 @@ final class WebSocketDifferentialTests: BridgeTestCase {
             case .ping(let bytes): "ping \(Data(bytes).base64EncodedString())"
             case .pong(let bytes): "pong \(Data(bytes).base64EncodedString())"
             case .close(let close): "close \(close.code.rawValue) \(close.reason)"
+            // No streaming threshold: never made.
+            case .message(.stream), .fragment: "unexpected \(event)"
             }
         }
         guard let error = decoded.error else { return (Verdict(events: events, end: "closed"), nil) }

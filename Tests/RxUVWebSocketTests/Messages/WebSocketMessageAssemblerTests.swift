@@ -14,8 +14,10 @@ final class WebSocketMessageAssemblerTests: BridgeTestCase {
 
     /// What the assembler makes of `frames`: the events, and the error that
     /// stopped it, if any.
-    private func assemble(_ frames: [WebSocketFrame], maxMessageLength: Int = 64) -> (events: [WebSocketEvent], error: WebSocketProtocolError?) {
-        var assembler = WebSocketMessageAssembler(maxMessageLength: maxMessageLength)
+    private func assemble(
+        _ frames: [WebSocketFrame], maxMessageLength: Int = 64, streamingThreshold: Int? = nil
+    ) -> (events: [WebSocketEvent], error: WebSocketProtocolError?) {
+        var assembler = WebSocketMessageAssembler(maxMessageLength: maxMessageLength, streamingThreshold: streamingThreshold)
         var events: [WebSocketEvent] = []
         for frame in frames {
             do {
@@ -55,6 +57,46 @@ final class WebSocketMessageAssemblerTests: BridgeTestCase {
             let result = assemble(frames)
             XCTAssertNil(result.error, name)
             XCTAssertEqual(result.events, expected, name)
+        }
+    }
+
+    /// Past a streaming threshold of 4 bytes: a message up to it whole, a
+    /// longer one as fragments (its bytes so far when it passed, then a
+    /// frame's each, the last on its final frame), UTF-8 still checked
+    /// across them, control frames between, the message bound still kept.
+    func testReceive_StreamsMessagesPastTheThreshold() {
+        func piece(_ opcode: WebSocketOpcode, _ bytes: [UInt8], first: Bool = false, last: Bool = false) -> WebSocketEvent {
+            .fragment(WebSocketFragment(opcode: opcode, bytes: ByteBuffer(bytes), isFirst: first, isLast: last))
+        }
+        let table: [(String, [WebSocketFrame], [WebSocketEvent], WebSocketCloseCode?)] = [
+            ("at the threshold, whole", [text("abcd")], [.message(.text("abcd"))], nil),
+            ("fragments up to it, whole", [text("ab", fin: false), text("cd", .continuation)], [.message(.text("abcd"))], nil),
+            ("one frame past it", [frame(.binary, [1, 2, 3, 4, 5])], [piece(.binary, [1, 2, 3, 4, 5], first: true, last: true)], nil),
+            (
+                "passed on the second fragment", [text("abc", fin: false), frame(.ping), text("de", fin: false, .continuation), text("f", .continuation), text("g")],
+                [.ping([]), piece(.text, Array("abcde".utf8), first: true), piece(.text, Array("f".utf8), last: true), .message(.text("g"))], nil
+            ),
+            (
+                "an empty last fragment", [frame(.binary, [1, 2, 3, 4, 5], fin: false), frame(.continuation)],
+                [piece(.binary, [1, 2, 3, 4, 5], first: true), piece(.binary, [], last: true)], nil
+            ),
+            (
+                "a character split between pieces", [frame(.text, [0x61, 0x62, 0x63, 0x64, 0xE2], fin: false), frame(.continuation, [0x82, 0xAC])],
+                [piece(.text, [0x61, 0x62, 0x63, 0x64, 0xE2], first: true), piece(.text, [0x82, 0xAC], last: true)], nil
+            ),
+            (
+                "bad UTF-8 in a later piece", [frame(.text, [0x61, 0x62, 0x63, 0x64, 0x65], fin: false), frame(.continuation, [0xFF])],
+                [piece(.text, Array("abcde".utf8), first: true)], .invalidFramePayloadData
+            ),
+            (
+                "past the message bound", [frame(.binary, [UInt8](repeating: 1, count: 40), fin: false), frame(.continuation, [UInt8](repeating: 2, count: 25))],
+                [piece(.binary, [UInt8](repeating: 1, count: 40), first: true)], .messageTooBig
+            ),
+        ]
+        for (name, frames, expected, code) in table {
+            let result = assemble(frames, streamingThreshold: 4)
+            XCTAssertEqual(result.events, expected, name)
+            XCTAssertEqual(result.error?.closeCode, code, name)
         }
     }
 

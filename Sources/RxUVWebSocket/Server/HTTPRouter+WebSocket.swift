@@ -72,11 +72,11 @@ extension WebSocket {
                 }
             }
             let draining = connection.quiesce.subscribe(onNext: { socket.close(code: .goingAway) })
-            let life = socket.closed.subscribe { _ in observer(.completed) }
+            // The connection's life is the socket's: it ends when the socket does.
+            _ = socket.whenEnded { _ in observer(.completed) }
             return Disposables.create {
                 work.dispose()
                 draining.dispose()
-                life.dispose()
                 socket.stop()
             }
         }

@@ -128,8 +128,27 @@ extension WebSocket {
         reading.dispose()
         stream.close(.afterWrites)
         observer?(event)
-        outcome.onNext(close)
-        outcome.onCompleted()
+        tellEnded(close)
+    }
+
+    /// Calls `watcher` with how the socket ended: at once (returning `nil`)
+    /// when it has, else when it does (returning the key that
+    /// `endWatchers` keeps it under, for one who stops waiting).
+    func whenEnded(_ watcher: @escaping (WebSocketClose) -> Void) -> Int? {
+        if let outcome = state.value.outcome {
+            watcher(outcome)
+            return nil
+        }
+        state.value.endWatchersMade += 1
+        state.value.endWatchers[state.value.endWatchersMade] = watcher
+        return state.value.endWatchersMade
+    }
+
+    /// Tells every watcher how the socket ended.
+    func tellEnded(_ close: WebSocketClose) {
+        let watchers = state.value.endWatchers.sorted { $0.key < $1.key }
+        state.value.endWatchers = [:]
+        for (_, watcher) in watchers { watcher(close) }
     }
 
     func stopTimers() {
@@ -171,8 +190,7 @@ extension WebSocket {
             failInboundStream(WebSocketProtocolError(closeCode: .abnormalClosure, reason: close.reason))
             state.value.observer = nil
             reading.dispose()
-            outcome.onNext(close)
-            outcome.onCompleted()
+            tellEnded(close)
         }
     }
 }

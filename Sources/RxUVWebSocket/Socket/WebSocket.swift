@@ -1,4 +1,4 @@
-import RxCore
+@_spi(Bridge) import RxCore
 import RxUV
 
 /// One WebSocket connection (RFC 6455), either side: its messages as an
@@ -34,7 +34,6 @@ public final class WebSocket: Sendable {
     /// message's reader has no room.
     let holdReading: @Sendable (Bool) -> Void
     let reading = SingleAssignmentDisposable()
-    let outcome = AsyncSubject<WebSocketClose>()
 
     /// A socket on `stream` whose bytes from the peer are `incoming` (the
     /// stream's own reading, or the HTTP client's `inbound`); starts
@@ -100,46 +99,39 @@ public final class WebSocket: Sendable {
     /// `WebSocketProtocolError(goingAway)` once this side has sent its
     /// Close, and with the write's error.
     public func send(_ message: WebSocketMessage) -> Completable {
-        Completable.deferred { [self] in
-            guard loop.isOnLoopThread else {
-                // From another thread: checked and written on the loop's.
-                return Completable.create { [self] observer in
-                    let writing = SingleAssignmentDisposable()
-                    loop.enter { [self] in writing.setDisposable(sending(message).subscribe(observer)) }
-                    return writing
-                }
-            }
-            // On the loop thread the write starts during its subscription,
-            // which follows at once: nothing can close the socket between.
-            return sending(message)
-        }
+        Completable(raw: WebSocketSend(socket: self, message: message))
     }
 
-    /// `message` written, or the error that stops it: this side's Close
-    /// sent (`goingAway`), a frame that cannot be encoded. Behind a stream
-    /// being sent, it waits for the stream's end. Loop thread.
-    private func sending(_ message: WebSocketMessage) -> Completable {
+    /// Sends `message` now and tells `observer` how it ended: the error
+    /// that stops it (this side's Close sent, `goingAway`; a frame that
+    /// cannot be encoded), or the write's end through the stream's one
+    /// write primitive. Behind a stream being sent, it waits for the
+    /// stream's end. Loop thread.
+    func startSending<Observer: ObserverType>(_ message: WebSocketMessage, notifying observer: Observer) -> Disposable where Observer.Element == Never {
         guard !state.value.sentClose, state.value.phase == .open else {
-            return .error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing"))
+            observer.on(.error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing")))
+            return Disposables.create()
         }
         guard !state.value.isSendingStream else {
-            return Completable.create { [self] observer in
-                let writing = SingleAssignmentDisposable()
-                state.value.waitingSends.append { [self] in writing.setDisposable(sending(message).subscribe(observer)) }
-                return writing
-            }
+            let writing = SingleAssignmentDisposable()
+            state.value.waitingSends.append { [self] in writing.setDisposable(startSending(message, notifying: observer)) }
+            return writing
         }
         var frame: WebSocketFrame
         switch message {
         case .text(let text): frame = WebSocketFrame(opcode: .text, payload: ByteBuffer(string: text))
         case .binary(let bytes): frame = WebSocketFrame(opcode: .binary, payload: bytes)
-        case .stream(let outgoing): return sendingStream(outgoing)
+        case .stream(let outgoing): return sendingStream(outgoing).asObservable().subscribe(observer)
         }
         if let compressed = state.value.deflater?.compress(frame.payload) {
             frame.payload = compressed
             frame.reservedBits = .rsv1
         }
-        return writing(frame)
+        guard let bytes = try? encoder.encode(frame) else {
+            observer.on(.error(WebSocketProtocolError(closeCode: .internalError, reason: "the message could not be framed")))
+            return Disposables.create()
+        }
+        return stream.startWrite(.one(bytes), notifying: observer)
     }
 
     /// `frame` encoded and written. Loop thread.
@@ -165,6 +157,14 @@ public final class WebSocket: Sendable {
     /// protocol, or `abnormalClosure` (1006) when the connection ended (or
     /// the close timed out) without one. On the loop thread.
     public var closed: Single<WebSocketClose> {
-        outcome.asSingle()
+        Single.create { [self] observer in
+            let watching = SingleAssignmentDisposable()
+            loop.enter { [self] in
+                guard !watching.isDisposed else { return }
+                guard let key = whenEnded({ observer(.success($0)) }) else { return }
+                watching.setDisposable(Disposables.create { [self] in loop.enter { [self] in state.value.endWatchers[key] = nil } })
+            }
+            return watching
+        }
     }
 }

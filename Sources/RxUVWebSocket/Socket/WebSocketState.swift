@@ -41,4 +41,7 @@ struct WebSocketState {
     var deflater: WebSocketDeflater?
     /// How the socket ended.
     var outcome: WebSocketClose?
+    /// Who waits to hear it (`closed`, the server's connection), by key.
+    var endWatchers: [Int: (WebSocketClose) -> Void] = [:]
+    var endWatchersMade = 0
 }

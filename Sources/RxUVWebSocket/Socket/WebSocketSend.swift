@@ -16,16 +16,21 @@ final class WebSocketSend: Producer<Never> {
     }
 
     override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
-        guard socket.loop.isOnLoopThread else {
-            // Checked and written on the loop's thread, in the order asked
-            // (a send keeps its place even when disposed meanwhile).
-            let writing = SingleAssignmentDisposable()
-            let handed = UncheckedSendable(observer)
-            socket.loop.enter { [socket, message] in
-                writing.setDisposable(socket.startSending(message, notifying: handed.value))
-            }
-            return writing
-        }
+        guard socket.loop.isOnLoopThread else { return sendElsewhere(observer) }
         return socket.startSending(message, notifying: observer)
+    }
+
+    /// From another thread: checked and written on the loop's thread, in
+    /// the order asked (a send keeps its place even when disposed
+    /// meanwhile). Apart, so that the loop thread's path does not look up
+    /// the metadata this one needs.
+    @inline(never)
+    private func sendElsewhere<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
+        let writing = SingleAssignmentDisposable()
+        let handed = UncheckedSendable(observer)
+        socket.loop.enter { [socket, message] in
+            writing.setDisposable(socket.startSending(message, notifying: handed.value))
+        }
+        return writing
     }
 }

@@ -43,7 +43,8 @@ public func fuzzWebSocket(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
 
     // The events.
-    let deflate = allowed.isEmpty
+    let deflate =
+        allowed.isEmpty
         ? nil
         : WebSocketDeflateParameters(serverNoContextTakeover: input.choice & 4 != 0, clientNoContextTakeover: input.choice & 4 != 0)
     let threshold = input.choice & 8 == 0 ? nil : 16

@@ -58,9 +58,11 @@ extension WebSocket: HTTPBodyConnection {
                 first = false
                 return writing(WebSocketFrame(fin: false, opcode: opcode, payload: bytes)).asObservable()
             }
-            let subscription = frames.asCompletable().andThen(Completable.deferred { [self] in
-                writing(WebSocketFrame(opcode: first ? outgoing.opcode : .continuation))
-            }).subscribe { [self] event in
+            let subscription = frames.asCompletable().andThen(
+                Completable.deferred { [self] in
+                    writing(WebSocketFrame(opcode: first ? outgoing.opcode : .continuation))
+                }
+            ).subscribe { [self] event in
                 streamSent(number, failed: { if case .error = event { true } else { false } }())
                 switch event {
                 case .completed: observer(.completed)

@@ -36,9 +36,8 @@ extension Reactive where Base == HTTPClient {
             do {
                 let agreed = try handshake.check(upgrade.head)
                 return WebSocket(
-                    stream: upgrade.stream, incoming: upgrade.inbound.bytes, holdReading: { [inbound = upgrade.inbound] in inbound.source?.consumerHolds($0) },
-                    role: .client, subprotocol: agreed.subprotocol,
-                    compression: agreed.compression, options: options)
+                    stream: upgrade.stream, incoming: upgrade.inbound.bytes, inboundBody: upgrade.inbound.source, role: .client,
+                    subprotocol: agreed.subprotocol, compression: agreed.compression, settings: WebSocketSettings(options))
             } catch {
                 upgrade.close()
                 throw error

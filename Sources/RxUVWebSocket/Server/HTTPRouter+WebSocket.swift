@@ -1,5 +1,5 @@
 import HTTPTypes
-import RxCore
+@_spi(Bridge) import RxCore
 import RxUV
 import RxUVHTTP
 
@@ -29,6 +29,7 @@ extension HTTPRouter {
         _ pattern: String, options: WebSocketOptions = WebSocketOptions(), subprotocols: [String] = [],
         acceptsOrigin: (@Sendable (String?) -> Bool)? = nil, handler: @escaping WebSocketHandler
     ) {
+        let settings = WebSocketSettings(options)
         get(pattern) { request in
             let opening: WebSocketOpeningRequest
             do throws(WebSocketHandshakeError) {
@@ -42,43 +43,11 @@ extension HTTPRouter {
             let chosen = subprotocols.first(where: opening.subprotocols.contains)
             let deflate = options.compression?.accept(opening.extensions)
             let upgrade = HTTPUpgrade { connection in
-                WebSocket.serving(connection, request: request, subprotocol: chosen, compression: deflate, options: options, handler: handler)
+                Completable(
+                    raw: WebSocketServing(connection, request: request, subprotocol: chosen, compression: deflate, settings: settings, handler: handler))
             }
             let fields = opening.acceptFields(subprotocol: chosen, compression: deflate)
             return .just(.switchingProtocols(to: "websocket", headerFields: fields, upgrade))
-        }
-    }
-}
-
-extension WebSocket {
-    /// The upgraded connection's life: the socket on its stream, the
-    /// handler's work, the drain's close.
-    static func serving(
-        _ connection: HTTPUpgradedConnection, request: HTTPServerRequest, subprotocol: String?, compression: WebSocketDeflateParameters?,
-        options: WebSocketOptions, handler: @escaping WebSocketHandler
-    ) -> Completable {
-        Completable.create { observer in
-            let socket = WebSocket(
-                stream: connection.stream, incoming: connection.stream.receivedData, holdReading: { [stream = connection.stream] in stream.holdReading($0) },
-                role: .server, subprotocol: subprotocol,
-                compression: compression, options: options)
-            let work = handler(socket, request).subscribe { event in
-                switch event {
-                case .completed:
-                    socket.close()
-                case .error(let error):
-                    report(error, ReportContext(loop: connection.loop, server: connection.server, peer: connection.peer))
-                    socket.close(code: .internalError)
-                }
-            }
-            let draining = connection.quiesce.subscribe(onNext: { socket.close(code: .goingAway) })
-            // The connection's life is the socket's: it ends when the socket does.
-            _ = socket.whenEnded { _ in observer(.completed) }
-            return Disposables.create {
-                work.dispose()
-                draining.dispose()
-                socket.stop()
-            }
         }
     }
 }

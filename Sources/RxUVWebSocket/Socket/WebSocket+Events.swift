@@ -140,14 +140,14 @@ extension WebSocket {
             return nil
         }
         state.value.endWatchersMade += 1
-        state.value.endWatchers[state.value.endWatchersMade] = watcher
+        state.value.endWatchers.append((state.value.endWatchersMade, watcher))
         return state.value.endWatchersMade
     }
 
     /// Tells every watcher how the socket ended.
     func tellEnded(_ close: WebSocketClose) {
-        let watchers = state.value.endWatchers.sorted { $0.key < $1.key }
-        state.value.endWatchers = [:]
+        let watchers = state.value.endWatchers
+        state.value.endWatchers = []
         for (_, watcher) in watchers { watcher(close) }
     }
 

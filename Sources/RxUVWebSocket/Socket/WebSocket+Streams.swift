@@ -35,7 +35,11 @@ extension WebSocket: HTTPBodyConnection {
     }
 
     package func body(_ body: HTTPBodySource, holds held: Bool) {
-        holdReading(held)
+        if let inboundBody {
+            inboundBody.consumerHolds(held)
+        } else {
+            stream.holdReading(held)
+        }
     }
 
     package func bodyWanted(_ body: HTTPBodySource) {}

@@ -1,5 +1,6 @@
 @_spi(Bridge) import RxCore
 import RxUV
+import RxUVHTTP
 
 /// One WebSocket connection (RFC 6455), either side: its messages as an
 /// Observable, `send(_:)` for this side's, and the close handshake.
@@ -27,28 +28,30 @@ public final class WebSocket: Sendable {
     /// this side's (`WebSocketOptions.compression` says how).
     public let compression: WebSocketDeflateParameters?
     let stream: any ByteStream
-    let options: WebSocketOptions
+    let settings: WebSocketSettings
     let encoder: WebSocketFrameEncoder
     let state: LoopBound<WebSocketState>
-    /// Holds the connection's reading back, or lets it go: a streamed
-    /// message's reader has no room.
-    let holdReading: @Sendable (Bool) -> Void
+    /// Where the peer's bytes come from when not from `stream`'s own
+    /// reading: the HTTP client's body after its 101, whose reader's room
+    /// holds the reading back.
+    let inboundBody: HTTPBodySource?
     let reading = SingleAssignmentDisposable()
 
     /// A socket on `stream` whose bytes from the peer are `incoming` (the
-    /// stream's own reading, or the HTTP client's `inbound`); starts
-    /// reading (events arrive on the loop thread).
+    /// stream's own reading, or the HTTP client's `inbound`, whose source
+    /// is `inboundBody`); starts reading (events arrive on the loop thread).
     init(
-        stream: any ByteStream, incoming: Observable<ByteBuffer>, holdReading: @escaping @Sendable (Bool) -> Void, role: WebSocketRole,
-        subprotocol: String?, compression: WebSocketDeflateParameters?, options: WebSocketOptions
+        stream: any ByteStream, incoming: Observable<ByteBuffer>, inboundBody: HTTPBodySource? = nil, role: WebSocketRole, subprotocol: String?,
+        compression: WebSocketDeflateParameters?, settings: WebSocketSettings
     ) {
+        let options = settings.options
         self.loop = stream.loop
-        self.holdReading = holdReading
+        self.inboundBody = inboundBody
         self.role = role
         self.subprotocol = subprotocol
         self.compression = compression
         self.stream = stream
-        self.options = options
+        self.settings = settings
         self.encoder = WebSocketFrameEncoder(role: role)
         var initial = WebSocketState()
         if let compression {
@@ -74,17 +77,13 @@ public final class WebSocket: Sendable {
     /// (1006) when the connection ended without a Close, or with the read's
     /// error. One subscriber at a time (a second fails with `EBUSY`);
     /// disposing before the end closes the socket (1001, going away).
+    /// The options the socket was opened with.
+    var options: WebSocketOptions {
+        settings.options
+    }
+
     public var messages: Observable<WebSocketMessage> {
-        Observable.create { [self] observer in
-            let subscribed = Disposables.create { [self] in
-                loop.enter { [self] in messagesDisposed() }
-            }
-            loop.enter { [self] in
-                guard !subscribed.isDisposed else { return }
-                subscribe(observer.on)
-            }
-            return subscribed
-        }
+        WebSocketMessages(socket: self)
     }
 
     /// Sends `message` as one frame (masked on the client's side, compressed
@@ -162,7 +161,7 @@ public final class WebSocket: Sendable {
             loop.enter { [self] in
                 guard !watching.isDisposed else { return }
                 guard let key = whenEnded({ observer(.success($0)) }) else { return }
-                watching.setDisposable(Disposables.create { [self] in loop.enter { [self] in state.value.endWatchers[key] = nil } })
+                watching.setDisposable(Disposables.create { [self] in loop.enter { [self] in state.value.endWatchers.removeAll { $0.key == key } } })
             }
             return watching
         }

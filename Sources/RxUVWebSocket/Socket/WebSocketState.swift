@@ -42,6 +42,6 @@ struct WebSocketState {
     /// How the socket ended.
     var outcome: WebSocketClose?
     /// Who waits to hear it (`closed`, the server's connection), by key.
-    var endWatchers: [Int: (WebSocketClose) -> Void] = [:]
+    var endWatchers: [(key: Int, watcher: (WebSocketClose) -> Void)] = []
     var endWatchersMade = 0
 }

@@ -210,11 +210,11 @@ struct MergeCounters {
     }
 }
 
-/// The observer of one inner of a `MergeSink`, made through a type the sink
-/// stored (see `MergeSink.innerObserverType`).
-private protocol MergeInnerObserving<Element>: ObserverType {
-    /// `parent` is the `MergeSink` the observer reports to; `key` is the
-    /// inner's slot in its `MergeInners`.
+/// The observer of one inner of a `MergeSink` or a `MergeLimitedSink`, made
+/// through a type the sink stored (see `MergeSink.innerObserverType`).
+protocol MergeInnerObserving<Element>: ObserverType {
+    /// `parent` is the sink the observer reports to; `key` is the inner's
+    /// slot in its `MergeInners`.
     init(parent: AnyObject, key: BagKey)
 }
 
@@ -272,165 +272,6 @@ private final class MergeArrayProducer<Element>: Producer<Element> {
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
         let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
         let subscription = sink.run(sources: sources)
-        return (sink: sink, subscription: subscription)
-    }
-}
-
-/// The sink of `merge(maxConcurrent:)`, `concat()` and `concatMap`: at most
-/// `maxConcurrent` inner subscriptions, the others queued in arrival order.
-final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Inner.Element == Observer.Element {
-    typealias Element = SourceElement
-    typealias Selector = (SourceElement) throws -> Inner
-
-    // @unchecked Sendable: read and written only under `state`'s lock.
-    private struct State: SerialDeliveryState, @unchecked Sendable {
-        var delivery = SerialDelivery<Event<Observer.Element>>()
-        /// Running inners plus slots handed over to queued ones.
-        var activeCount = 0
-        var isSourceDone = false
-        var queue = RingQueue<Observable<Observer.Element>>()
-        /// Freed slots whose queued inner is yet to be subscribed.
-        var handovers = 0
-        /// `true` while a thread subscribes queued inners.
-        var isStartingQueued = false
-    }
-
-    private enum Completion {
-        case nothing
-        case complete(Event<Observer.Element>)
-        case startQueued
-    }
-
-    private let selector: Selector
-    private let maxConcurrent: Int
-    private let state = Mutex(State())
-    private let inners = MergeInners()
-
-    init(selector: @escaping Selector, maxConcurrent: Int, observer: Observer, cancel: SinkDisposer) {
-        self.selector = selector
-        self.maxConcurrent = maxConcurrent
-        super.init(observer: observer, cancel: cancel)
-    }
-
-    func run(_ source: Observable<SourceElement>) -> Disposable {
-        inners.source.setDisposable(source.subscribe(self))
-        return inners
-    }
-
-    func on(_ event: Event<SourceElement>) {
-        switch event {
-        case .next(let element):
-            // As in RxSwift, the selector runs when the element arrives, even
-            // if the inner has to wait for a slot.
-            let inner: Observable<Observer.Element>
-            do {
-                inner = try selector(element).asObservable()
-            } catch {
-                forwardSerially(.error(error), in: state)
-                return
-            }
-            let subscribeNow = state.withLock { state -> Bool in
-                if state.activeCount < maxConcurrent {
-                    state.activeCount += 1
-                    return true
-                }
-                state.queue.enqueue(inner)
-                return false
-            }
-            if subscribeNow {
-                subscribeInner(inner)
-            }
-        case .error(let error):
-            forwardSerially(.error(error), in: state)
-        case .completed:
-            inners.source.dispose()
-            let first = state.withLock { state -> Event<Observer.Element>? in
-                state.isSourceDone = true
-                return state.activeCount == 0 ? state.delivery.accept(.completed) : nil
-            }
-            forwardSerially(accepted: first, in: state)
-        }
-    }
-
-    private func subscribeInner(_ inner: Observable<Observer.Element>) {
-        guard let key = inners.slot() else { return }
-        inners.assign(inner.subscribe(MergeLimitedInnerObserver(parent: self, key: key)), to: key)
-    }
-
-    fileprivate func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
-        switch event {
-        case .next, .error:
-            forwardSerially(event, in: state)
-        case .completed:
-            inners.release(key)
-            let completion = state.withLock { state -> Completion in
-                if state.queue.count > state.handovers {
-                    // Hand the slot to the oldest queued inner.
-                    state.handovers += 1
-                    if state.isStartingQueued { return .nothing }
-                    state.isStartingQueued = true
-                    return .startQueued
-                }
-                state.activeCount -= 1
-                if state.isSourceDone && state.activeCount == 0, let first = state.delivery.accept(.completed) {
-                    return .complete(first)
-                }
-                return .nothing
-            }
-            switch completion {
-            case .nothing:
-                break
-            case .complete(let first):
-                forwardSerially(accepted: first, in: state)
-            case .startQueued:
-                startQueued()
-            }
-        }
-    }
-
-    /// Subscribes queued inners while slots are handed over. A queued inner
-    /// that completes synchronously hands its slot back to this loop, so a
-    /// long queue does not grow the stack.
-    private func startQueued() {
-        while let inner = state.withLock({ state -> Observable<Observer.Element>? in
-            guard state.handovers > 0 else {
-                state.isStartingQueued = false
-                return nil
-            }
-            state.handovers -= 1
-            return state.queue.dequeue()
-        }) {
-            subscribeInner(inner)
-        }
-    }
-}
-
-private struct MergeLimitedInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: ObserverType where Inner.Element == Observer.Element {
-    typealias Element = Observer.Element
-
-    let parent: MergeLimitedSink<SourceElement, Inner, Observer>
-    let key: BagKey
-
-    func on(_ event: Event<Element>) {
-        parent.innerOn(event, key: key)
-    }
-}
-
-/// The producer of `merge(maxConcurrent:)`, `concat()` and `concatMap`.
-final class MergeLimitedProducer<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
-    private let source: Observable<SourceElement>
-    private let selector: (SourceElement) throws -> Inner
-    private let maxConcurrent: Int
-
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner, maxConcurrent: Int) {
-        self.source = source
-        self.selector = selector
-        self.maxConcurrent = maxConcurrent
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
-        let sink = MergeLimitedSink(selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
         return (sink: sink, subscription: subscription)
     }
 }

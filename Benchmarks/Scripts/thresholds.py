@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from callgrind_mallocs import malloc_calls  # noqa: E402
@@ -229,6 +230,39 @@ def ws_echo(port, payload=b"x" * 64, mask=b"\x01\x02\x03\x04"):
     return run
 
 
+def ws_echo_deflate(port, payload=b"the same words, again and again: " * 4, mask=b"\x01\x02\x03\x04"):
+    """`ws_echo` under permessage-deflate (/deflate): each 132-byte text
+    compressed by zlib with the connection's window kept (context
+    takeover, as browsers send), each echo inflated and checked."""
+    close = bytes([0x88, 0x82]) + mask + bytes(b ^ mask[i] for i, b in enumerate(b"\x03\xe8"))
+
+    def run(count):
+        compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+        inflater = zlib.decompressobj(-15)
+        with connect(port) as sock:
+            sock.sendall(b"GET /deflate HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                         b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                         b"Sec-WebSocket-Extensions: permessage-deflate\r\n\r\n")
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += sock.recv(1)
+            if not head.startswith(b"HTTP/1.1 101") or b"permessage-deflate" not in head:
+                raise RuntimeError(f"ws deflate: {head[:200]!r}")
+            for _ in range(count):
+                data = compressor.compress(payload) + compressor.flush(zlib.Z_SYNC_FLUSH)
+                data = data[:-4]
+                sock.sendall(bytes([0xC1, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+                first = receive_exactly(sock, 2)
+                if first[0] != 0xC1 or first[1] > 125:
+                    raise RuntimeError(f"ws deflate: a frame {first.hex()}")
+                echoed = receive_exactly(sock, first[1])
+                if inflater.decompress(echoed + b"\x00\x00\xff\xff") != payload:
+                    raise RuntimeError("ws deflate: a different answer")
+            sock.sendall(close)
+            receive_exactly(sock, 4)
+    return run
+
+
 def http_requests(port, target_of):
     def run(count):
         with connect(port) as sock:
@@ -408,6 +442,7 @@ def tls_cases(args, work):
 def ws_cases(args, work):
     program = stripped(work, os.path.join(args.bench_bin, "rxuv-ws-echo"))
     yield "ws.echo", lambda: server_case(work, "ws-echo", [program, "--port", "0"], ws_echo, 2_000, 300)
+    yield "ws.echo.deflate", lambda: server_case(work, "ws-echo-deflate", [program, "--port", "0"], ws_echo_deflate, 2_000, 300)
 
 
 def client_cases(args, work):

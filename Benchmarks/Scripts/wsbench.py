@@ -11,8 +11,9 @@ Every round starts each server in turn (an order that turns by one each
 round), pinned to one core: rxuv-ws-echo (RxUVWebSocket's /echo route, one
 loop), nio-ws-echo (NIOWebSocketServerUpgrader on NIOHTTP1, one
 EventLoop), hb-ws-echo (hummingbird-websocket's `.http1WebSocketUpgrade`,
-one EventLoop) and rxuv-echo (the plain TCP echo, the README chain). Each is
-driven by `wsload` (`netload` for the TCP echo), pinned to the other core:
+one EventLoop), rxuv-echo (the plain TCP echo, the README chain) and uv-echo
+(the same echo in C on libuv, the floor). Each is driven by `wsload`
+(`netload` for the TCP echoes), pinned to the other core:
 a 24-byte text message per round trip, masked, at 10, 100 and 1000
 connections (the TCP echo: 24 bytes per round trip, the same payload
 without the frames), then one connection's binary throughput (64 KiB frames,
@@ -41,13 +42,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from netbench import PACKAGE, Pinning, bin_path, grouped, log, median, number, paired_ratio, parse_pairs, status_kib  # noqa: E402
 
-PRODUCTS = ["wsload", "netload", "rxuv-ws-echo", "nio-ws-echo", "hb-ws-echo", "rxuv-echo"]
+PRODUCTS = ["wsload", "netload", "rxuv-ws-echo", "nio-ws-echo", "hb-ws-echo", "rxuv-echo", "uv-echo"]
 # (key, label, server argv after the binary directory, load generator)
 SERVERS = [
     ("rxuv", "RxUVWebSocket, 1 loop", ["rxuv-ws-echo"], "wsload"),
     ("nio", "SwiftNIO 2.101.3 NIOWebSocket, 1 EventLoop", ["nio-ws-echo"], "wsload"),
     ("hb", "hummingbird-websocket 2.8.1, 1 EventLoop", ["hb-ws-echo"], "wsload"),
     ("tcp", "RxUV plain TCP echo (rxuv-echo, netload)", ["rxuv-echo"], "netload"),
+    # The floor under every row: the same bytes echoed by C on libuv, no
+    # framing at all (a reused read buffer).
+    ("c", "C on libuv plain TCP echo (uv-echo, netload)", ["uv-echo"], "netload"),
 ]
 MESSAGE = 24
 
@@ -185,6 +189,17 @@ def report(settings, results, pinning, load_before, load_after):
     print(f"| 1-conn throughput | {nio:.2f} | | {hb:.2f} | {tcp:.2f} | |")
     nio, hb, tcp = (paired_ratio(results, "rxuv", other, "tpcpu") for other in ("nio", "hb", "tcp"))
     print(f"| server CPU per GiB echoed | {nio:.2f} | | {hb:.2f} | {tcp:.2f} | |")
+    print()
+    print("The floor: C on libuv's plain TCP echo, its server CPU per round trip over NIOWebSocket's per message")
+    print("(below 0.5, a WebSocket server at 0.5x NIO's CPU is possible at all):")
+    print()
+    print("| c | C floor / NIO | RxUV plain TCP echo / C floor | RxUVWebSocket / C floor |")
+    print("|---:|---:|---:|---:|")
+    for c in connections:
+        floor = paired_ratio(results, "c", "nio", f"cpu{c}")
+        tcp = paired_ratio(results, "tcp", "c", f"cpu{c}")
+        ours = paired_ratio(results, "rxuv", "c", f"cpu{c}")
+        print(f"| {c} | {floor:.2f} | {tcp:.2f} | {ours:.2f} |")
     print()
 
 

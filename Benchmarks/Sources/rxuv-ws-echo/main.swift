@@ -17,7 +17,8 @@ import RxUVWebSocket
 //   rxuv-ws-echo [--port N]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
-// prints "port N" once listening; WebSocket at /echo, and at /room, where
+// prints "port N" once listening; WebSocket at /echo (and /deflate, the
+// same with permessage-deflate), and at /room, where
 // every text message goes to every open /room socket through one
 // PublishSubject (Scripts/wsbroadcast.py); GET /plain answers "ok", for
 // plain kept-alive connections to compare with.
@@ -40,6 +41,11 @@ while let argument = arguments.next() {
 
 var router = HTTPRouter()
 router.webSocket("/echo") { socket, _ in
+    socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
+}
+
+// The same echo with permessage-deflate accepted (the defaults: 4 KiB windows).
+router.webSocket("/deflate", options: WebSocketOptions(compression: WebSocketCompression())) { socket, _ in
     socket.messages.concatMap { socket.send($0).asObservable() }.asCompletable()
 }
 

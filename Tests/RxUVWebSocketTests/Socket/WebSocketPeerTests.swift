@@ -149,6 +149,28 @@ final class WebSocketPeerTests: BridgeTestCase {
         XCTAssertEqual(results, expected + expected)
     }
 
+    /// `loop.rx.webSocket`, with no `HTTPClient` in sight: an echo, the
+    /// close handshake, and (the leak gates) the client it made shut down;
+    /// a refused URL fails as the client's does.
+    func testLoopWebSocket_MakesAndShutsItsClient() throws {
+        let results = try withServer { server, loop in
+            let socket = try await loop.rx.webSocket("ws://127.0.0.1:\(server.address.port)/echo").value
+            var messages = socket.messages.values.makeAsyncIterator()
+            _ = try await socket.send(.text("on the loop")).value
+            let echoed = try await messages.next()
+            socket.close()
+            let closed = try await socket.closed.value
+            var refused = "none"
+            do {
+                _ = try await loop.rx.webSocket("ftp://127.0.0.1/echo").value
+            } catch {
+                refused = "\(type(of: error))"
+            }
+            return ["\(echoed.map { "\($0)" } ?? "-")", "\(closed.code.rawValue)", refused]
+        }
+        XCTAssertEqual(results, ["text(11 bytes)", "1000", "HTTPClientError"])
+    }
+
     /// `wss`: RxUV's client and Python's `websockets` against RxUV's server
     /// over TLS (the test CA trusted, the certificate checked against
     /// 127.0.0.1): the same echo, and no OpenSSL object left.

@@ -27,15 +27,7 @@ final class WebSocketCompressionPeerTests: BridgeTestCase {
 
     private func withServer<Result: Sendable>(_ body: @escaping @Sendable (_ port: Int, _ loop: Loop) async throws -> Result) throws -> Result {
         try loop.run { [loop = loop!] in
-            let server = try await loop.rx.serveHTTP(host: "127.0.0.1", port: 0, handler: Self.router.handler).value
-            do {
-                let result = try await body(Int(server.address.port), loop)
-                try await server.drain(deadline: .seconds(2)).value
-                return result
-            } catch {
-                try? await server.drain(deadline: .seconds(2)).value
-                throw error
-            }
+            try await serving(Self.router, on: loop) { server in try await body(Int(server.address.port), loop) }
         }
     }
 

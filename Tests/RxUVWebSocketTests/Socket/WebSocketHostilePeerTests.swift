@@ -173,15 +173,7 @@ final class WebSocketHostilePeerTests: BridgeTestCase {
 
     func testHostilePeers_EachClosedWithTheRFCsCode_OthersServed() throws {
         let output = try loop.run { [loop = loop!] in
-            let server = try await loop.rx.serveHTTP(host: "127.0.0.1", port: 0, handler: Self.router.handler).value
-            do {
-                let output = try await loop.python(Self.script, ["\(server.address.port)"])
-                try await server.drain(deadline: .seconds(2)).value
-                return output
-            } catch {
-                try? await server.drain(deadline: .seconds(2)).value
-                throw error
-            }
+            try await serving(Self.router, on: loop) { server in try await loop.python(Self.script, ["\(server.address.port)"]) }
         }
         XCTAssertEqual(
             output.split(separator: "\n").map(String.init),

@@ -66,7 +66,8 @@ extension ObservableType {
 /// touch no generic state, build no `Event` and allocate nothing, so
 /// unspecialised code looks up no type metadata for them. The serialiser's
 /// lock is taken only to deliver events.
-final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Inner.Element == Observer.Element {
+final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, MergeInnerParent, @unchecked Sendable
+where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
@@ -88,7 +89,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
     init(selector: @escaping Selector, firstOnly: Bool, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.firstOnly = firstOnly
-        self.innerObserverType = MergeInnerObserver<SourceElement, Inner, Observer>.self
+        self.innerObserverType = mergeInnerObserverType(for: MergeSink<SourceElement, Inner, Observer>.self)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -149,11 +150,11 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
 
     /// An inner's element, delivered in turn without building an `Event`
     /// when no other delivery is under way.
-    fileprivate func innerNext(_ element: Observer.Element) {
+    func innerNext(_ element: Observer.Element) {
         forwardNextSerially(element, in: state)
     }
 
-    fileprivate func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
+    func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
         switch event {
         case .next:
             forwardSerially(event, in: state)
@@ -166,7 +167,7 @@ final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer:
 
     /// An inner completed: the result completes with the last one, once the
     /// outer sequence has completed too.
-    fileprivate func innerCompleted(key: BagKey) {
+    func innerCompleted(key: BagKey) {
         if inners.complete(key) {
             forwardCompletion()
         }
@@ -218,15 +219,29 @@ protocol MergeInnerObserving<Element>: ObserverType {
     init(parent: AnyObject, key: BagKey)
 }
 
-private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: MergeInnerObserving where Inner.Element == Observer.Element {
-    typealias Element = Observer.Element
+/// What an inner's observer reports to: a `MergeSink` or a
+/// `MergeLimitedSink`.
+protocol MergeInnerParent<InnerElement>: AnyObject {
+    associatedtype InnerElement
+    /// An inner's event (its slot is `key`).
+    func innerOn(_ event: Event<InnerElement>, key: BagKey)
+    /// An inner's element, with no `Event` built.
+    func innerNext(_ element: InnerElement)
+    /// The inner in slot `key` completed.
+    func innerCompleted(key: BagKey)
+}
 
-    let parent: MergeSink<SourceElement, Inner, Observer>
+/// The observer of one inner of a merging sink, made through the type the
+/// sink stored.
+private struct MergeInnerObserver<Parent: MergeInnerParent>: MergeInnerObserving {
+    typealias Element = Parent.InnerElement
+
+    let parent: Parent
     let key: BagKey
 
     init(parent: AnyObject, key: BagKey) {
         // Always the sink that stored this type.
-        self.parent = unsafeDowncast(parent, to: MergeSink<SourceElement, Inner, Observer>.self)
+        self.parent = unsafeDowncast(parent, to: Parent.self)
         self.key = key
     }
 
@@ -241,6 +256,11 @@ private struct MergeInnerObserver<SourceElement, Inner: ObservableConvertibleTyp
     func onCompleted() {
         parent.innerCompleted(key: key)
     }
+}
+
+/// The observer type of a merging sink's inners.
+func mergeInnerObserverType<Parent: MergeInnerParent>(for parent: Parent.Type) -> any MergeInnerObserving<Parent.InnerElement>.Type {
+    MergeInnerObserver<Parent>.self
 }
 
 /// The producer of `flatMap`, `flatMapFirst` and `merge()`.

@@ -10,7 +10,9 @@ import Synchronization
 /// element of a `concatMap`, touch no generic state and build no `Event`,
 /// so unspecialised code looks up no type metadata for them. The
 /// serialiser's lock is taken only to deliver events.
-final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable where Inner.Element == Observer.Element {
+final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, MergeInnerParent,
+    @unchecked Sendable
+where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
@@ -29,7 +31,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
     init(selector: @escaping Selector, maxConcurrent: Int, observer: Observer, cancel: SinkDisposer) {
         self.selector = selector
         self.limits = Mutex(MergeLimits(maxConcurrent: maxConcurrent))
-        self.innerObserverType = MergeLimitedInnerObserver<SourceElement, Inner, Observer>.self
+        self.innerObserverType = mergeInnerObserverType(for: MergeLimitedSink<SourceElement, Inner, Observer>.self)
         super.init(observer: observer, cancel: cancel)
     }
 
@@ -77,11 +79,11 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
 
     /// An inner's element, delivered in turn without building an `Event`
     /// when no other delivery is under way.
-    fileprivate func innerNext(_ element: Observer.Element) {
+    func innerNext(_ element: Observer.Element) {
         forwardNextSerially(element, in: state)
     }
 
-    fileprivate func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
+    func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
         switch event {
         case .next, .error:
             forwardSerially(event, in: state)
@@ -92,7 +94,7 @@ final class MergeLimitedSink<SourceElement, Inner: ObservableConvertibleType, Ob
 
     /// An inner completed: its slot goes to the oldest queued inner, or the
     /// result completes once the outer sequence has and no inner is left.
-    fileprivate func innerCompleted(key: BagKey) {
+    func innerCompleted(key: BagKey) {
         inners.release(key)
         switch limits.withLock({ $0.innerCompleted() }) {
         case .nothing:
@@ -201,32 +203,6 @@ struct MergeLimits: @unchecked Sendable {
         guard isSourceDone, activeCount == 0, !isFinished else { return false }
         isFinished = true
         return true
-    }
-}
-
-private struct MergeLimitedInnerObserver<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: MergeInnerObserving
-where Inner.Element == Observer.Element {
-    typealias Element = Observer.Element
-
-    let parent: MergeLimitedSink<SourceElement, Inner, Observer>
-    let key: BagKey
-
-    init(parent: AnyObject, key: BagKey) {
-        // Always the sink that stored this type.
-        self.parent = unsafeDowncast(parent, to: MergeLimitedSink<SourceElement, Inner, Observer>.self)
-        self.key = key
-    }
-
-    func on(_ event: Event<Element>) {
-        parent.innerOn(event, key: key)
-    }
-
-    func onNext(_ element: Element) {
-        parent.innerNext(element)
-    }
-
-    func onCompleted() {
-        parent.innerCompleted(key: key)
     }
 }
 

@@ -67,6 +67,11 @@ public final class WebSocket: Sendable {
         }
     }
 
+    /// The options the socket was opened with.
+    var options: WebSocketOptions {
+        settings.options
+    }
+
     /// The peer's messages, in order, on the loop thread: first those held
     /// since the socket opened, then each as it comes; whole, or past
     /// `options.streamingThreshold` as a `.stream` whose bytes follow as
@@ -77,11 +82,6 @@ public final class WebSocket: Sendable {
     /// (1006) when the connection ended without a Close, or with the read's
     /// error. One subscriber at a time (a second fails with `EBUSY`);
     /// disposing before the end closes the socket (1001, going away).
-    /// The options the socket was opened with.
-    var options: WebSocketOptions {
-        settings.options
-    }
-
     public var messages: Observable<WebSocketMessage> {
         WebSocketMessages(socket: self)
     }

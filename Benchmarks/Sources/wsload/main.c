@@ -52,44 +52,30 @@
 #include "LoadMeasure.h"
 #include "frame.h"
 #include "handshake.h"
+#include "wsload.h"
 
-enum {
-    MAX_TEXT = 4096, MAX_FRAME = 1 << 20, HEAD_ROOM = 14, CONNECT_BATCH = 64, MAX_EVENTS = 1024,
-    BUCKET_NS = 200, BUCKETS = 2500000,  // latency histogram: 200 ns buckets up to 500 ms
-    CONNECTING = 0, UPGRADING, OPEN, CLOSE_SENT, DONE,
-};
-
-typedef struct {
-    int fd, state, gathering, gather_opcode, pong_length;
-    unsigned char *in;               // bytes read and not yet parsed
-    size_t in_length, in_capacity;
-    unsigned char *gather;           // a fragmented message's payload so far
-    size_t gather_length;
-    uint64_t sequence, sent_at;      // the next echo's number; when its message went out
-    uint64_t frames_sent;            // throughput: frames written whole
-    unsigned char *out;              // throughput: the frame being written
-    size_t out_length, out_offset;
-    unsigned char pong[125];         // throughput: a pong to send between frames
-} connection;
 
 static uint32_t histogram[BUCKETS];
 static latency_histogram latency = {histogram, BUCKETS, BUCKET_NS};
-static connection *connections;
-static int connection_count = 10, message_size = 24, throughput = 0, window_frames = 8, epoll_fd;
+connection *connections;
+int connection_count = 10, throughput = 0, epoll_fd;
+static int message_size = 24, window_frames = 8;
 static size_t frame_size = 65536;
 static unsigned char *pattern;       // throughput: every frame's payload, its number in the first 8 bytes
-static uint64_t last_progress, random_state, closed_answered;
+uint64_t last_progress;
+static uint64_t random_state;
+uint64_t closed_answered;
 
-static void fail(const char *what) { fprintf(stderr, "wsload: %s\n", what); exit(1); }
-static void fail_errno(const char *what) { fprintf(stderr, "wsload: %s: %s\n", what, strerror(errno)); exit(1); }
+void fail(const char *what) { fprintf(stderr, "wsload: %s\n", what); exit(1); }
+void fail_errno(const char *what) { fprintf(stderr, "wsload: %s: %s\n", what, strerror(errno)); exit(1); }
 
-static uint64_t next_random(void) {  // xorshift64*: masking keys and handshake keys
+uint64_t next_random(void) {  // xorshift64*: masking keys and handshake keys
     random_state ^= random_state >> 12; random_state ^= random_state << 25; random_state ^= random_state >> 27;
     return random_state * 0x2545F4914F6CDD1Dull;
 }
 
 /// Sends a small frame whole (the socket's buffer has room for it, or the test fails).
-static void send_small(connection *peer, int opcode, const unsigned char *payload, size_t length) {
+void send_small(connection *peer, int opcode, const unsigned char *payload, size_t length) {
     unsigned char frame[MAX_TEXT + HEAD_ROOM];
     size_t total = frame_write(frame, opcode, payload, length, (uint32_t)next_random());
     ssize_t written = send(peer->fd, frame, total, MSG_NOSIGNAL);
@@ -190,7 +176,7 @@ static int parse_frames(int index) {
 
 /// Reads what is there: once (level-triggered), or until EAGAIN (edge-triggered
 /// throughput); returns the echoes completed, or -1 if the server closed.
-static int receive(int index, int until_again) {
+int receive(int index, int until_again) {
     connection *peer = &connections[index];
     int echoes = 0;
     do {
@@ -209,7 +195,7 @@ static int receive(int index, int until_again) {
 
 /// Throughput: writes frames (and any pong, between frames) until the window
 /// is full or the kernel says EAGAIN; `stopping`: finishes the frame begun only.
-static void pump(int index, int stopping) {
+void pump(int index, int stopping) {
     connection *peer = &connections[index];
     for (;;) {
         if (peer->out_offset == peer->out_length) {
@@ -234,109 +220,8 @@ static void pump(int index, int stopping) {
     }
 }
 
-static void check_stall(void) {
+void check_stall(void) {
     if (measure_now_ns() - last_progress > 10ull * 1000000000u) fail("no progress for 10 seconds");
-}
-
-/// Opens and upgrades every connection, CONNECT_BATCH at a time.
-static void connect_all(int port, const char *path) {
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    struct epoll_event events[MAX_EVENTS];
-    char keys[CONNECT_BATCH][25];
-    for (int start = 0; start < connection_count; start += CONNECT_BATCH) {
-        int end = start + CONNECT_BATCH < connection_count ? start + CONNECT_BATCH : connection_count, upgraded = 0;
-        for (int index = start; index < end; index++) {
-            int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
-            if (fd < 0) fail_errno("socket");
-            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-            if (connect(fd, (struct sockaddr *)&address, sizeof address) < 0 && errno != EINPROGRESS) fail_errno("connect");
-            connections[index].fd = fd;
-            struct epoll_event event = {.events = EPOLLOUT, .data.u32 = (uint32_t)index};
-            if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event) < 0) fail_errno("epoll_ctl");
-        }
-        while (upgraded < end - start) {
-            int ready = epoll_wait(epoll_fd, events, MAX_EVENTS, 100);
-            if (ready < 0 && errno != EINTR) fail_errno("epoll_wait");
-            for (int event = 0; event < ready; event++) {
-                int index = (int)events[event].data.u32;
-                connection *peer = &connections[index];
-                if (peer->state == CONNECTING) {
-                    int error = 0;
-                    socklen_t size = sizeof error;
-                    getsockopt(peer->fd, SOL_SOCKET, SO_ERROR, &error, &size);
-                    if (error != 0) { errno = error; fail_errno("connect to 127.0.0.1"); }
-                    unsigned char nonce[16];
-                    for (int i = 0; i < 16; i++) nonce[i] = (unsigned char)next_random();
-                    char request[512];
-                    int length = upgrade_request(request, sizeof request, path, port, nonce, keys[index - start]);
-                    if (send(peer->fd, request, (size_t)length, MSG_NOSIGNAL) != length) fail_errno("send the upgrade request");
-                    struct epoll_event reading = {.events = EPOLLIN, .data.u32 = (uint32_t)index};
-                    if (epoll_ctl(epoll_fd, EPOLL_CTL_MOD, peer->fd, &reading) < 0) fail_errno("epoll_ctl");
-                    peer->state = UPGRADING;
-                } else if (peer->state == UPGRADING) {
-                    ssize_t count = recv(peer->fd, peer->in + peer->in_length, peer->in_capacity - 1 - peer->in_length, 0);
-                    if (count <= 0) fail(count == 0 ? "the server closed a connection during the handshake" : "recv during the handshake");
-                    peer->in_length += (size_t)count;
-                    peer->in[peer->in_length] = 0;
-                    const char *problem = NULL;
-                    size_t head = upgrade_answer((char *)peer->in, keys[index - start], &problem);
-                    if (problem != NULL) fail(problem);
-                    if (head == 0) continue;
-                    memmove(peer->in, peer->in + head, peer->in_length - head);
-                    peer->in_length -= head;
-                    peer->state = OPEN;
-                    upgraded++;
-                    last_progress = measure_now_ns();
-                }
-            }
-            check_stall();
-        }
-    }
-}
-
-/// Throughput: once the frame begun is out, queues the Close; 1 when queued.
-static int queue_close(int index) {
-    static const unsigned char normal[2] = {0x03, 0xe8};
-    connection *peer = &connections[index];
-    if (!throughput) {
-        send_small(peer, OP_CLOSE, normal, 2);
-    } else {
-        pump(index, 1);
-        if (peer->out_offset != peer->out_length) return 0;
-        peer->out_length = frame_write(peer->out, OP_CLOSE, normal, 2, (uint32_t)next_random());
-        peer->out_offset = 0;
-        pump(index, 1);
-    }
-    peer->state = CLOSE_SENT;
-    return 1;
-}
-
-/// Sends a Close (1000) on every connection and reads until each is
-/// answered or closed, 5 seconds at most.
-static void close_all(void) {
-    struct epoll_event events[MAX_EVENTS];
-    uint64_t deadline = measure_now_ns() + 5000000000ull;
-    int open = connection_count;
-    for (int index = 0; index < connection_count; index++) {
-        connections[index].pong_length = 0;
-        queue_close(index);
-    }
-    while (open > 0 && measure_now_ns() < deadline) {
-        int ready = epoll_wait(epoll_fd, events, MAX_EVENTS, 100);
-        if (ready < 0 && errno != EINTR) fail_errno("epoll_wait");
-        for (int event = 0; event < ready; event++) {
-            int index = (int)events[event].data.u32;
-            connection *peer = &connections[index];
-            if (peer->state == DONE) continue;
-            if (peer->state == OPEN) queue_close(index);
-            else if (throughput) pump(index, 1);
-            if (receive(index, throughput) < 0) peer->state = DONE;  // closed without a Close
-            if (peer->state == DONE) {
-                epoll_ctl(epoll_fd, EPOLL_CTL_DEL, peer->fd, NULL);
-                open--;
-            }
-        }
-    }
 }
 
 int main(int argc, char **argv) {

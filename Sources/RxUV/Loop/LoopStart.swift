@@ -5,13 +5,16 @@
 /// decides where it runs: on the loop thread it starts during `subscribe`,
 /// with no sink, no `SinkDisposer` and no closure; from another thread a
 /// sink takes it through the loop's door and forwards its end. Subclasses
-/// say what the work is (`start(_:)`).
-class LoopStart: Producer<Never> {
+/// say what the work is (`start(_:)`): a stream's write and file send here,
+/// a WebSocket's send in RxUVWebSocket (part of the `Bridge` SPI, as
+/// `Producer`).
+@_spi(Bridge)
+open class LoopStart: Producer<Never> {
     /// The loop whose thread the work starts on.
-    final let loop: Loop
+    public final let loop: Loop
 
     /// Work on `loop`'s thread.
-    init(loop: Loop) {
+    public init(loop: Loop) {
         self.loop = loop
     }
 
@@ -20,7 +23,7 @@ class LoopStart: Producer<Never> {
     /// disposing the subscription disposes: the notification (a write,
     /// which cannot be taken back), or the work (a file send). Loop
     /// thread. Every subclass implements it.
-    func start<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
+    open func start<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
         preconditionFailure("\(type(of: self)) does not implement start(_:)")
     }
 
@@ -28,7 +31,7 @@ class LoopStart: Producer<Never> {
     /// before it reached the loop thread: `true` for a side effect that a
     /// caller cannot take back once asked for (a write keeps its place
     /// among the others).
-    class var startsWhenDisposed: Bool {
+    open class var startsWhenDisposed: Bool {
         false
     }
 
@@ -46,12 +49,12 @@ class LoopStart: Producer<Never> {
         return elsewhere().subscribe(observer)
     }
 
-    override final func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
+    override public final func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
         guard loop.isOnLoopThread else { return nil }
         return start(observer)
     }
 
-    override final func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    override public final func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
         let sink = LoopStartSink(work: self, observer: observer, cancel: cancel)
         sink.start("LoopStart")
         return (sink: sink, subscription: Disposables.create())

@@ -159,9 +159,9 @@ extension WebSocket {
         for timer in timers { timer?.dispose() }
     }
 
+    /// Writes a control frame, its end heard by nobody.
     func write(_ frame: WebSocketFrame) {
-        guard let bytes = try? encoder.encode(frame) else { return }
-        _ = stream.write(bytes).subscribe()
+        _ = writing(frame).subscribe()
     }
 
     /// `reason` cut to the 123 bytes a Close frame has room for, at a

@@ -53,9 +53,9 @@ extension WebSocket: HTTPBodyConnection {
     /// end; the data messages sent meanwhile wait, then go in order.
     func sendingStream(_ outgoing: WebSocketMessageStream) -> Completable {
         Completable.create { [self] observer in
-            state.value.isSendingStream = true
             state.value.streamsSent += 1
             let number = state.value.streamsSent
+            state.value.streamBeingSent = number
             var first = true
             let frames = outgoing.bytes.observe(on: loop).concatMap { [self] bytes -> Observable<Never> in
                 let opcode = first ? outgoing.opcode : .continuation
@@ -84,8 +84,8 @@ extension WebSocket: HTTPBodyConnection {
     /// unfinished, the socket closes (1011); the sends that waited go, in
     /// order.
     private func streamSent(_ number: Int, failed: Bool) {
-        guard state.value.isSendingStream, state.value.streamsSent == number else { return }
-        state.value.isSendingStream = false
+        guard state.value.streamBeingSent == number else { return }
+        state.value.streamBeingSent = nil
         if failed {
             beginClose(WebSocketClose(code: .internalError, reason: "a streamed message could not be finished"))
         }

@@ -111,7 +111,7 @@ public final class WebSocket: Sendable {
             observer.on(.error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing")))
             return Disposables.create()
         }
-        guard !state.value.isSendingStream else {
+        guard state.value.streamBeingSent == nil else {
             let writing = SingleAssignmentDisposable()
             state.value.waitingSends.append { [self] in writing.setDisposable(startSending(message, notifying: observer)) }
             return writing

@@ -1,36 +1,27 @@
 @_spi(Bridge) import RxCore
-import RxUV
+@_spi(Bridge) import RxUV
 
-/// The `Completable` of `WebSocket.send(_:)`: subscribed on the socket's
-/// loop thread, the message is checked, framed and handed to the stream's
-/// one write primitive during the subscription, with no sink and no
-/// closure between (`WebSocket.startSending`); from another thread it goes
-/// through the loop's door first.
-final class WebSocketSend: Producer<Never> {
+/// The `Completable` of `WebSocket.send(_:)`, a `LoopStart`: subscribed on
+/// the socket's loop thread, the message is checked, framed and handed to
+/// the stream's one write primitive during the subscription
+/// (`WebSocket.startSending`), with no sink and no closure between; from
+/// another thread it starts through the loop's door, and keeps its place
+/// among the sends even when disposed meanwhile.
+final class WebSocketSend: LoopStart {
     private let socket: WebSocket
     private let message: WebSocketMessage
 
     init(socket: WebSocket, message: WebSocketMessage) {
         self.socket = socket
         self.message = message
+        super.init(loop: socket.loop)
     }
 
-    override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
-        guard socket.loop.isOnLoopThread else { return sendElsewhere(observer) }
-        return socket.startSending(message, notifying: observer)
+    override class var startsWhenDisposed: Bool {
+        true
     }
 
-    /// From another thread: checked and written on the loop's thread, in
-    /// the order asked (a send keeps its place even when disposed
-    /// meanwhile). Apart, so that the loop thread's path does not look up
-    /// the metadata this one needs.
-    @inline(never)
-    private func sendElsewhere<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
-        let writing = SingleAssignmentDisposable()
-        let handed = UncheckedSendable(observer)
-        socket.loop.enter { [socket, message] in
-            writing.setDisposable(socket.startSending(message, notifying: handed.value))
-        }
-        return writing
+    override func start<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Never {
+        socket.startSending(message, notifying: observer)
     }
 }

@@ -32,9 +32,10 @@ struct WebSocketState {
     var pingsSent: UInt32 = 0
     /// The streamed message being received, while it is.
     var inboundStream: HTTPBodySource?
-    /// A streamed message is being sent: other data frames wait, in order.
-    var isSendingStream = false
-    /// Counts the streams sent, so a stream's end is told from a later one's.
+    /// The number of the stream being sent, while one is (counted by
+    /// `streamsSent`, so that a stream's end is told from a later one's);
+    /// other data frames wait meanwhile, in order, in `waitingSends`.
+    var streamBeingSent: Int?
     var streamsSent = 0
     var waitingSends: [() -> Void] = []
     /// permessage-deflate's sending half, when it was agreed.

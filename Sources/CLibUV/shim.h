@@ -30,4 +30,11 @@ static inline int rxuv_unread_bytes(int descriptor, int *count) {
     return ioctl(descriptor, FIONREAD, count);
 }
 
+/* Has the loop measure the time it spends idle in the kernel's event
+   provider (epoll_wait), which uv_metrics_idle_time reads from any thread.
+   uv_loop_configure is variadic, which Swift cannot call. */
+static inline int rxuv_loop_measure_idle_time(uv_loop_t *loop) {
+    return uv_loop_configure(loop, UV_METRICS_IDLE_TIME);
+}
+
 #endif

@@ -61,11 +61,16 @@ package struct ReportContext {
 /// (`Logger(label: "rxuv")`): whatever backend the program bootstrapped
 /// with `LoggingSystem.bootstrap`, or, with none, swift-log's default,
 /// which writes to standard error in every build. Called on the thread
-/// where the failure happened.
-package func report(_ error: any Error, _ context: ReportContext = ReportContext()) {
+/// where the failure happened (or, for a loop's stall, on its watchdog's).
+///
+/// A report that is not a failure of its own (a stall, reported at
+/// `warning`, and its end, at `notice`) says so with `level`, and adds what
+/// it measured in `metadata`.
+package func report(_ error: any Error, _ context: ReportContext = ReportContext(), level: Logger.Level = .error, metadata extra: Logger.Metadata = [:]) {
     var reported = error
     if let failure = error as? UVError, failure.address == nil, let address = context.address {
         reported = UVError(code: failure.code, operation: failure.operation, address: address)
     }
-    context.resolvedLogger.error("\(reported)", error: reported, metadata: context.metadata(for: reported))
+    let metadata = context.metadata(for: reported).merging(extra) { _, added in added }
+    context.resolvedLogger.log(level: level, "\(reported)", error: reported, metadata: metadata)
 }

@@ -150,11 +150,16 @@ class UVHandle: UVResource, @unchecked Sendable {
     /// Calls `body` with the Swift owner of a handle that libuv passes to a
     /// callback, borrowed: the reference in `handle->data` keeps it alive
     /// until the close callback, so the call takes no reference of its own.
+    /// The one way into a handle's callback, so it is where the loop notes
+    /// what it runs (`LoopVitals.running`) for the watchdog's reports.
     static func withOwner<Handle: UVHandle, Result>(
         of handle: UnsafeMutableRawPointer?, as type: Handle.Type, _ body: (Handle) -> Result
     ) -> Result {
         let data = handle!.assumingMemoryBound(to: uv_handle_t.self).pointee.data!
-        return Unmanaged<UVHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: Handle.self)) }
+        return Unmanaged<UVHandle>.fromOpaque(data)._withUnsafeGuaranteedRef { owner in
+            owner.loop.vitals.running(LoopActivity(owner.kind))
+            return body(unsafeDowncast(owner, to: Handle.self))
+        }
     }
 
     deinit {
@@ -167,12 +172,13 @@ class UVHandle: UVResource, @unchecked Sendable {
 
 /// The kinds of handle RxUV opens, as the loop counts them.
 enum UVHandleKind: Int, CaseIterable {
-    case async, fsEvent, fsPoll, idle, pipe, poll, process, signal, tcp, timer, tty, udp
+    case async, check, fsEvent, fsPoll, idle, pipe, poll, process, signal, tcp, timer, tty, udp
 
     /// The name `Loop.close` uses: `timer`, `tcp`...
     var name: String {
         switch self {
         case .async: "async"
+        case .check: "check"
         case .fsEvent: "fs_event"
         case .fsPoll: "fs_poll"
         case .idle: "idle"

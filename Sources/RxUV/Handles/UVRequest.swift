@@ -36,12 +36,15 @@ class UVRequest: UVResource, @unchecked Sendable {
     }
 
     /// The request's owner in its completion callback; releases the
-    /// reference taken at submit.
+    /// reference taken at submit. The one way into a request's callback,
+    /// so it is where the loop notes what it runs (`LoopVitals.running`).
     static func complete<Request: UVRequest>(_ request: UnsafeMutableRawPointer?, as type: Request.Type) -> Request {
         let raw = request!.assumingMemoryBound(to: uv_req_t.self)
         let data = raw.pointee.data!
         raw.pointee.data = nil
-        return unsafeDowncast(Unmanaged<UVRequest>.fromOpaque(data).takeRetainedValue(), to: Request.self)
+        let owner = unsafeDowncast(Unmanaged<UVRequest>.fromOpaque(data).takeRetainedValue(), to: Request.self)
+        owner.loop.vitals.running(LoopActivity(request: raw.pointee.type))
+        return owner
     }
 
     /// Asks libuv to cancel the request (`uv_cancel`); only some requests

@@ -37,7 +37,12 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
 
     /// Work queued by other threads (and jobs of Swift concurrency), and the
     /// handle that wakes the loop for it.
-    let queue = LoopWorkQueue()
+    let queue: LoopWorkQueue
+    /// The loop's turns, what it runs, its timers' lateness: its health,
+    /// for any thread to read (`Loop+Health.swift`).
+    package let vitals: LoopVitals
+    /// The check handle that counts the loop's turns (loop thread only).
+    private var heartbeat: Owned<UVCheck>?
     /// The loop as actors' serial executor (`asUnownedSerialExecutor()`).
     let actorExecutor = LoopActorExecutor()
     /// Whether the loop runs a job as the task executor now (loop thread
@@ -139,6 +144,10 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
             throw error
         }
         self.raw = raw
+        let vitals = LoopVitals()
+        vitals.measureIdleTime(of: raw)
+        self.vitals = vitals
+        queue = LoopWorkQueue(vitals: vitals)
         owner = Atomic(UInt(bitPattern: Int(bitPattern: pthread_self())))
         actorExecutor.loop = self
         #if TRACE_RESOURCES
@@ -157,6 +166,11 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// own wake-up handle is not counted.
     public var openHandleCount: Int {
         openHandles.withLock { $0.reduce(0, +) }
+    }
+
+    /// The handles open, by kind (`UVHandleKind.rawValue`). Any thread.
+    var openHandlesByKind: [Int] {
+        openHandles.withLock { $0 }
     }
 
     /// Runs the loop until no handle or request is active (`uv_run` with
@@ -194,6 +208,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
             precondition(isOnLoopThread, "Loop.run: the loop's thread is the one that first ran it; run it there")
         }
         queue.keepAliveForPendingWork()
+        vitals.setInRun(true)
+        defer { vitals.setInRun(false) }
         return uv_run(raw, mode) != 0
     }
 
@@ -328,7 +344,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         }
         // Work another thread queued after that run was accepted: it runs
         // now. If it opened handles, the loop stays open and says so.
-        let leftover = queue.close()
+        let leftover = closeOwnHandles()
         if !leftover.isEmpty {
             leftover.forEach { $0.run() }
             runNoWait()
@@ -338,6 +354,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
             }
         }
         uv_run(raw, UV_RUN_NOWAIT)
+        vitals.loopClosing()
         do {
             try uvCall("uv_loop_close") { uv_loop_close(raw) }
         } catch {
@@ -366,7 +383,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// (`Loop.close` failed), so no one is promised work it will never run.
     /// Loop thread.
     func refuseWork() {
-        let leftover = queue.close()
+        let leftover = closeOwnHandles()
         leftover.forEach { $0.run() }
         // This thread is ending: no thread is the loop's (a new one may get
         // this one's pthread_t) until the next to run it takes it over.
@@ -374,13 +391,24 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         ownerIsFixed.store(false, ordering: .releasing)
     }
 
-    /// Makes the queue's two handles (its wake-up `uv_async_t` and the
-    /// `uv_idle_t` that runs the loop thread's own work) and opens it. If
-    /// the wake-up handle cannot be made, the idle handle, made first,
-    /// closes as its owner goes. Loop thread.
+    /// Makes the loop's own handles: the queue's two (its wake-up
+    /// `uv_async_t` and the `uv_idle_t` that runs the loop thread's own
+    /// work), then opens it, and the heartbeat that counts turns. If a
+    /// handle cannot be made, those made before it close as their owners
+    /// go. Loop thread.
     private func openQueue() throws(UVError) {
         let runner = Owned(try UVIdle(loop: self, isLoopInternal: true, target: queue))
+        let check = Owned(try UVCheck(loop: self))
+        try check.resource.start()
         queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue), runner: runner)
+        heartbeat = consume check
+    }
+
+    /// Closes the loop's own handles (`openQueue`) and returns the work
+    /// the queue had accepted and not run. Loop thread.
+    private func closeOwnHandles() -> [LoopWork] {
+        heartbeat.take()?.release()
+        return queue.close()
     }
 
     /// Takes work again after a close that failed (`openQueue`). If the
@@ -399,7 +427,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         if !isClosed {
             // Work still queued cannot run on a loop that is going away:
             // said, not dropped in silence.
-            let dropped = queue.close().count
+            let dropped = closeOwnHandles().count
             if dropped > 0 {
                 report(UVError(code: UVError.Code.cancelled, operation: "Loop (released with \(dropped) queued work item\(dropped == 1 ? "" : "s") that will not run)"), ReportContext(logger: logger))
             }

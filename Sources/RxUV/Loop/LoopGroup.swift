@@ -22,9 +22,17 @@ import Glibc
 /// `observe(on:)` to one of them (or a subject, which serialises).
 ///
 /// A group of one behaves like a `Loop` run by a thread of its own.
+///
+/// A group watches its loops (`watchdog`): a loop stuck in one callback
+/// past the threshold is reported through its logger, and every loop's
+/// health goes to swift-metrics (`LoopWatchdog`).
 public final class LoopGroup: ReactiveCompatible, Sendable {
     /// The group's loops, in order.
     public let loops: [Loop]
+    /// The thread that watches the loops for stalls and records their
+    /// health, labelled with their indices; `nil` when the group was made
+    /// without one. It stops when the group shuts down.
+    public let watchdog: LoopWatchdog?
     private let threads: [LoopThread]
     private let turn = Atomic<Int>(0)
 
@@ -39,9 +47,13 @@ public final class LoopGroup: ReactiveCompatible, Sendable {
     /// process-wide logger when it is `nil`, with the metadata `loop`: the
     /// loop's index in `loops`.
     ///
+    /// `watchdog` says what the group's watchdog watches for (stalls past
+    /// 500 ms and metrics every second, by default; `nil` for no watchdog).
+    ///
     /// Throws the `UVError` of a loop that cannot be created (`uv_loop_init`,
-    /// or its wake-up handle); the loops already started are shut down.
-    public init(threads: Int = LoopGroup.coreCount, logger: Logger? = nil) throws(UVError) {
+    /// or its wake-up handle) or of the watchdog's thread; the loops
+    /// already started are shut down.
+    public init(threads: Int = LoopGroup.coreCount, logger: Logger? = nil, watchdog: LoopWatchdog.Options? = LoopWatchdog.Options()) throws(UVError) {
         var started: [LoopThread] = []
         for index in 0..<max(threads, 1) {
             do throws(UVError) {
@@ -51,14 +63,21 @@ public final class LoopGroup: ReactiveCompatible, Sendable {
                 throw error
             }
         }
-        self.threads = started
-        self.loops = started.map(\.loop)
+        let loops: [Loop] = started.map { $0.loop }
         for (index, loop) in loops.enumerated() {
             if let logger {
                 loop.logger = logger
             }
             loop.tagLogs("loop", "\(index)")
         }
+        do throws(UVError) {
+            self.watchdog = try watchdog.map { options throws(UVError) in try LoopWatchdog(watching: loops, options: options) }
+        } catch {
+            for thread in started { _ = thread.stopAndClose() }
+            throw error
+        }
+        self.threads = started
+        self.loops = loops
     }
 
     /// The next loop, round robin. Safe from any thread.
@@ -79,6 +98,7 @@ public final class LoopGroup: ReactiveCompatible, Sendable {
             // A thread cannot join itself.
             throw UVError(code: .invalidArgument, operation: "LoopGroup.shutdown", address: "called on one of the group's own threads")
         }
+        watchdog?.stop()
         let problems = threads.compactMap { thread in thread.stopAndClose().map { "loop \(thread.index): \($0.address ?? "\($0)")" } }
         if !problems.isEmpty {
             throw UVError(code: .busy, operation: "LoopGroup.shutdown", address: problems.joined(separator: "; "))

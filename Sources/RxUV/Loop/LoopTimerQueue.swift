@@ -115,6 +115,7 @@ final class LoopTimerQueue: UVTimerTarget {
         isExpiring = true
         while let first = heap.first, first.due <= now {
             _ = removeEntry(at: 0)
+            loop.vitals.timerFired(due: first.due, now: now)
             let timer = first.timer.takeUnretainedValue()
             if timer.period != 0 {
                 // As `uv_timer_again`: due a period after the loop's time.

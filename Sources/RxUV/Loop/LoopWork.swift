@@ -20,6 +20,16 @@ enum LoopWork: @unchecked Sendable {
     /// loop is not retained: the loop owns its queue.
     case job(UnownedJob, Unmanaged<Loop>, isolated: Bool)
 
+    /// What the loop runs while it does this work.
+    @inline(__always)
+    var activity: LoopActivity {
+        switch self {
+        case .step: .step
+        case .closure: .closure
+        case .job: .job
+        }
+    }
+
     /// Does the work. Loop thread.
     @inline(__always)
     func run() {

@@ -33,6 +33,8 @@ final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
     }
 
     private let pending = Mutex(Pending())
+    /// The loop's vitals, where each item notes what the loop runs.
+    private let vitals: LoopVitals
     /// `true` while `pending` holds work from other threads: the loop
     /// thread's own work then queues behind it.
     private let othersWaiting = Atomic<Bool>(false)
@@ -52,6 +54,16 @@ final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
     /// The `uv_idle_t` that runs `local` on the loop's next turn, which the
     /// queue owns. Loop-thread state.
     @exclusivity(unchecked) private var localRunner: Owned<UVIdle>?
+
+    init(vitals: LoopVitals) {
+        self.vitals = vitals
+    }
+
+    /// The work other threads queued and the loop has not run yet: the
+    /// depth of the loop's door. Any thread.
+    var waitingCount: Int {
+        pending.withLock { $0.work.count }
+    }
 
     /// Queues `work` and wakes the loop. `onLoopThread` says whether the
     /// caller is the loop thread (which then keeps the loop alive for it).
@@ -144,6 +156,7 @@ final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
     func idleFired() {
         var batch = takeLocal()
         for work in batch {
+            vitals.running(work.activity)
             work.run()
         }
         Self.recycle(&batch, into: &spare)
@@ -195,9 +208,11 @@ final class LoopWorkQueue: UVAsyncTarget, UVIdleTarget, @unchecked Sendable {
             swap(&others, &pending.work)
         }
         for work in batch {
+            vitals.running(work.activity)
             work.run()
         }
         for work in others {
+            vitals.running(work.activity)
             work.run()
         }
         Self.recycle(&batch, into: &spare)

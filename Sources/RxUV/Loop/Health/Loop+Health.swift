@@ -1,0 +1,49 @@
+import RxCore
+
+extension Loop {
+    /// The loop's counters now (`LoopSample`): its vitals, libuv's idle
+    /// time, the work at its door and its open handles. Any thread.
+    package func sample() -> LoopSample {
+        vitals.sample(of: raw, waitingWork: queue.waitingCount, openHandles: openHandlesByKind)
+    }
+}
+
+extension Reactive where Base == Loop {
+    /// Emits the loop's health (`LoopHealth`) every `period`: each value is
+    /// the window since the previous one (since the subscription, for the
+    /// first). Never completes; disposing stops it (from any thread).
+    ///
+    /// It runs on one of the loop's timers (`loop.rx.timer`), so values
+    /// arrive on the loop thread, and a loop too busy to run its timers
+    /// emits late, with a longer window and a `timerLag` that says so.
+    /// The busy share comes from libuv's idle-time metric
+    /// (`uv_metrics_idle_time`), the turns from the loop's `uv_check_t`.
+    /// A timer that cannot start emits `.error(UVError)`.
+    ///
+    /// For code that reacts to its loop's load (shedding work when
+    /// `utilization` passes a bound); for metrics, a `LoopWatchdog` (every
+    /// `LoopGroup` has one) records the same figures through swift-metrics.
+    public func health(every period: Duration) -> Observable<LoopHealth> {
+        let loop = base
+        return Observable.deferred {
+            let window = HealthWindow(start: loop.sample())
+            return loop.rx.timer(after: period, repeating: period).map { _ in window.next(loop.sample()) }
+        }
+    }
+}
+
+/// The start of `health(every:)`'s next window: the sample that ended the
+/// last one. Touched on the loop thread only, by the timer's events.
+private final class HealthWindow: @unchecked Sendable {
+    private var start: LoopSample
+
+    init(start: LoopSample) {
+        self.start = start
+    }
+
+    /// The window from the last sample to `end`, which starts the next.
+    func next(_ end: LoopSample) -> LoopHealth {
+        defer { start = end }
+        return LoopHealth(from: start, to: end)
+    }
+}

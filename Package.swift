@@ -52,6 +52,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // RxUVHTTP only: HTTPRequest, HTTPResponse and HTTPFields as its currency.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Tracing (an API package): RxUVHTTP's server spans and RxUVHTTPClient's client spans.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         // Examples only: /metrics in Prometheus's text format.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // RxUVServiceLifecycle only: servers and loop groups as services.
@@ -119,14 +121,20 @@ let package = Package(
         // HTTP/1.1 on the framing layer, with swift-http-types' types.
         .target(
             name: "RxUVHTTP",
-            dependencies: ["RxCore", "RxUV", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "RxCore", "RxUV", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: traceResources
         ),
         // The HTTP client: a target of its own, on RxUVHTTP's wire layer and
         // RxUVTLS, so that a server without TLS links no OpenSSL.
         .target(
             name: "RxUVHTTPClient",
-            dependencies: ["RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", "CZlib", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: [
+                "RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", "CZlib", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: traceResources
         ),
         // WebSocket (RFC 6455): the framing layer (frames, masking, UTF-8,
@@ -218,6 +226,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 coreMetrics,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             exclude: ["Peers/h11-edge-server.py"],
             swiftSettings: traceResources

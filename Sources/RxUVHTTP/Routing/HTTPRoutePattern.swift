@@ -9,8 +9,12 @@ struct HTTPRoutePattern: Sendable {
     }
 
     let segments: [Segment]
+    /// The pattern as written (`/users/{id}`): a traced request's
+    /// `http.route`.
+    let text: String
 
     init(_ pattern: String) {
+        text = pattern
         segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map { segment in
             if segment == "*" { return .rest }
             if segment.first == "{", segment.last == "}", segment.count > 2 {

@@ -1,5 +1,6 @@
 import RxCore
 import RxUV
+import Tracing
 
 /// What answers requests: a function from a request to a `Single` of its
 /// response, called on the connection's loop thread. The `Single` may
@@ -15,9 +16,16 @@ public typealias HTTPAsyncHandler = @Sendable (HTTPServerRequest) async throws -
 
 /// The `HTTPHandler` that runs `handler` in a Task on the request's loop
 /// (`Single.create(executorPreference:work:)`); disposing it (the
-/// connection closed) cancels the Task.
+/// connection closed) cancels the Task. When the request is traced, the
+/// Task runs with the span's context as `ServiceContext.current`, so the
+/// HTTP client's spans (and any other library's) become its children.
 public func httpHandler(_ handler: @escaping HTTPAsyncHandler) -> HTTPHandler {
     { request in
-        Single.create(executorPreference: request.loop) { try await handler(request) }
+        guard let context = request.serviceContext else {
+            return Single.create(executorPreference: request.loop) { try await handler(request) }
+        }
+        return Single.create(executorPreference: request.loop) {
+            try await ServiceContext.withValue(context) { try await handler(request) }
+        }
     }
 }

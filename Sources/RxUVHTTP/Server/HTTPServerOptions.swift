@@ -1,3 +1,5 @@
+import Tracing
+
 /// How an HTTP server treats its connections: the parser's limits, the
 /// timeouts against slow and idle clients, and how many requests one
 /// connection may make.
@@ -27,10 +29,15 @@ public struct HTTPServerOptions: Sendable {
     /// short, and hand anything slow to another thread. `nil` (the
     /// default): nothing is measured.
     public var onResponse: (@Sendable (HTTPResponseRecord) -> Void)?
+    /// The tracer each request gets a server span from
+    /// (`HTTPServerRequest.span`): by default the one bootstrapped with
+    /// `InstrumentationSystem.bootstrap` when these options were made, or
+    /// `nil` when none was (nothing traced, nothing spent per request).
+    public var tracer: (any Tracer)?
 
     /// Defaults: `HTTPLimits()`, a 10 s head timeout, a 60 s idle timeout,
     /// 1,000 requests a connection, a 64 KiB body buffer, no `Server`
-    /// field, no response hook.
+    /// field, no response hook; the bootstrapped tracer, if any.
     public init(
         limits: HTTPLimits = HTTPLimits(), headTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
         maxRequestsPerConnection: Int = 1000, bodyBufferSize: Int = 64 * 1024, serverName: String? = nil,
@@ -43,5 +50,6 @@ public struct HTTPServerOptions: Sendable {
         self.bodyBufferSize = max(bodyBufferSize, 0)
         self.serverName = serverName
         self.onResponse = onResponse
+        self.tracer = HTTPTracer.bootstrapped
     }
 }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import RxUV
+import Tracing
 
 /// A request as a handler gets it: the swift-http-types `HTTPRequest`
 /// (method, target as `path`, `Host` as `authority`, the header fields),
@@ -23,6 +24,22 @@ public struct HTTPServerRequest: Sendable {
     /// `upgrade` in `Connection`; RFC 9110 §7.8): a handler may answer
     /// `HTTPServerResponse.switchingProtocols(to:headerFields:_:)`.
     public var asksToUpgrade = false
+    /// The request's server span, when the server traces
+    /// (`HTTPServerOptions.tracer`): a child of the trace context the
+    /// request's fields carry (W3C `traceparent` and `tracestate` with a
+    /// W3C propagator), named after the method and, once `HTTPRouter`
+    /// matched, the route. Add attributes and events to it; the server
+    /// ends it when the response is written (or the connection closes).
+    /// `nil` when the server does not trace.
+    public var span: (any Span)?
+
+    /// The span's context, to hand on to what the handler calls: the
+    /// parent of a client span (`client.rx.send(_:context:)`). An `async`
+    /// handler (`httpHandler`) runs with it as its task's
+    /// `ServiceContext.current`. `nil` when the server does not trace.
+    public var serviceContext: ServiceContext? {
+        span?.context
+    }
 
     /// The target's path, without its query.
     public var path: Substring {

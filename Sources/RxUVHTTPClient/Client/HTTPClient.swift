@@ -2,6 +2,7 @@ import HTTPTypes
 import RxCore
 import RxUV
 import Synchronization
+import Tracing
 
 /// An HTTP/1.1 client on a `Loop` (or every loop of a `LoopGroup`): requests sent on pooled, kept-alive
 /// connections (per scheme, host and port), `https` through RxUVTLS, each
@@ -77,8 +78,18 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     /// The exchange of `request`, as a `Single`, with the redirects it
     /// leads to followed as `configuration.redirects` says: the work of
     /// `rx.send(_:body:timeout:)`.
-    func send(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?) -> Single<HTTPClientResponse> {
-        following(request, body: body, timeout: timeout, visited: nil)
+    ///
+    /// Traced (`configuration.tracer`), each exchange's span is a child of
+    /// `context`, or of the calling task's `ServiceContext.current`.
+    func send(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, context: ServiceContext? = nil) -> Single<HTTPClientResponse> {
+        following(request, body: body, timeout: timeout, trace: traceContext(context), visited: nil)
+    }
+
+    /// The parent of the exchanges' spans: `context`, or the task's
+    /// current one, or a new trace; `nil` when the client does not trace.
+    private func traceContext(_ context: ServiceContext?) -> ServiceContext? {
+        guard configuration.tracer != nil else { return nil }
+        return context ?? ServiceContext.current ?? .topLevel
     }
 
     /// The body of a redirect response read (and dropped) up to this, so
@@ -86,12 +97,12 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     static let redirectBodyLimit = 64 * 1024
 
     private func following(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, visited: [String]?
+        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, trace: ServiceContext?, visited: [String]?
     ) -> Single<HTTPClientResponse> {
         guard case .follow(let max, let allowsInsecure) = configuration.redirects else {
-            return exchange(request, body: body, timeout: timeout)
+            return exchange(request, body: body, timeout: timeout, trace: trace)
         }
-        return exchange(request, body: body, timeout: timeout).flatMap { [self] response in
+        return exchange(request, body: body, timeout: timeout, trace: trace).flatMap { [self] response in
             guard let redirect = try HTTPRedirect(following: request, body: body, response: response) else { return .just(response) }
             // The chain's URLs, made once a redirect comes.
             let visited = visited ?? [request.urlString]
@@ -106,7 +117,7 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
                 throw HTTPClientError(.redirect, "a redirect from https to \(next), not allowed")
             }
             return response.body.collect(upTo: Self.redirectBodyLimit).map { _ in () }.catchAndReturn(())
-                .flatMap { [self] in following(redirect.request, body: redirect.body, timeout: timeout, visited: visited + [next]) }
+                .flatMap { [self] in following(redirect.request, body: redirect.body, timeout: timeout, trace: trace, visited: visited + [next]) }
         }
     }
 
@@ -121,7 +132,7 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
             request.headerFields.append(HTTPField(name: .connection, value: "Upgrade"))
         }
         let target = request.urlString
-        return exchange(request, body: .empty, timeout: timeout, upgrades: true).flatMap { response in
+        return exchange(request, body: .empty, timeout: timeout, upgrades: true, trace: traceContext(nil)).flatMap { response in
             if let connection = response.body.upgraded {
                 return .just(HTTPClientUpgrade(head: response.head, stream: connection.stream, inbound: response.body, connection: connection))
             }
@@ -134,11 +145,29 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         }
     }
 
-    /// One exchange: `request` sent, its response's head returned.
-    func exchange(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool = false) -> Single<HTTPClientResponse> {
+    /// One exchange: `request` sent, its response's head returned; traced
+    /// under `trace` when it is given (`HTTPClientSpan`).
+    func exchange(
+        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool = false, trace: ServiceContext? = nil
+    ) -> Single<HTTPClientResponse> {
         Single.create { [self, configuration] observer in
             let pool = self.pool
             let loop = pool.loop
+            var request = request
+            var traced: HTTPClientSpan?
+            if let trace, let tracer = configuration.tracer {
+                traced = HTTPClientSpan(&request, context: trace, tracer: tracer)
+            }
+            let span = traced
+            let observer = span.map { span in
+                { @Sendable (result: Result<HTTPClientResponse, any Error>) in
+                    switch result {
+                    case .success(let response): span.answered(response.status)
+                    case .failure(let error): span.failed(error)
+                    }
+                    observer(result)
+                }
+            } ?? observer
             let exchange: HTTPClientExchange
             do {
                 exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop, upgrades: upgrades)
@@ -150,7 +179,10 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
                 exchange.begin(observer, timeout: timeout ?? configuration.requestTimeout)
                 pool.submit(exchange)
             }
-            return Disposables.create { loop.enter { exchange.cancel() } }
+            return Disposables.create {
+                span?.cancelled()
+                loop.enter { exchange.cancel() }
+            }
         }
     }
 }
@@ -186,8 +218,15 @@ extension Reactive where Base == HTTPClient {
     /// its queue, a request on a connection closes that connection (it is
     /// not returned to the pool). After the head, the body's reader
     /// decides (`HTTPClientResponseBody`).
-    public func send(_ request: HTTPRequest, body: HTTPClientRequestBody = .empty, timeout: Duration? = nil) -> Single<HTTPClientResponse> {
-        base.send(request, body: body, timeout: timeout)
+    ///
+    /// Traced (`HTTPClientConfiguration.tracer`), each exchange has a client
+    /// span, a child of `context` (a handler's `request.serviceContext`),
+    /// or, without one, of the calling task's `ServiceContext.current`;
+    /// the span's context goes out in the request's fields.
+    public func send(
+        _ request: HTTPRequest, body: HTTPClientRequestBody = .empty, timeout: Duration? = nil, context: ServiceContext? = nil
+    ) -> Single<HTTPClientResponse> {
+        base.send(request, body: body, timeout: timeout, context: context)
     }
 
     /// Asks to switch `request`'s connection to `protocolName` when

@@ -2,6 +2,7 @@ import CoreMetrics
 import HTTPTypes
 import RxUVHTTP
 import RxUVTLS
+import Tracing
 
 /// How an `HTTPClient` connects, pools, waits and reads. The defaults suit
 /// a daemon that calls a few hosts: eight connections a host, a minute of
@@ -58,6 +59,11 @@ public struct HTTPClientConfiguration: Sendable {
     public var metricsFactory: (any MetricsFactory)?
     /// The metrics' `client` dimension.
     public var metricsLabel: String
+    /// The tracer each exchange gets a client span from, its context
+    /// injected into the request's fields: by default the one bootstrapped
+    /// with `InstrumentationSystem.bootstrap` when this configuration was
+    /// made, or `nil` when none was (nothing traced).
+    public var tracer: (any Tracer)?
 
     /// A configuration; every argument has the default described above.
     public init(
@@ -94,5 +100,6 @@ public struct HTTPClientConfiguration: Sendable {
         self.retriesOnStaleConnection = retriesOnStaleConnection
         self.metricsFactory = metricsFactory
         self.metricsLabel = metricsLabel
+        self.tracer = HTTPTracer.bootstrapped
     }
 }

@@ -41,7 +41,7 @@ extension HTTPRequest {
 
     /// The request's URL (`https://host:port/path?query`), for messages
     /// and redirects.
-    var urlString: String {
+    package var urlString: String {
         "\(scheme ?? "http")://\(authority ?? "")\(path ?? "/")"
     }
 }

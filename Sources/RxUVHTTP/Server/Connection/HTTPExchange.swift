@@ -1,6 +1,7 @@
 import HTTPTypes
 import RxCore
 import RxUV
+import Tracing
 
 /// One request's answer: the observer of the handler's `Single`, which
 /// passes its outcome to the connection, from whatever thread it comes on.
@@ -63,11 +64,14 @@ struct HTTPExchangeState {
     var asksToUpgrade = false
     /// Bytes came after that request before its answer.
     var bytesAfterUpgradeRequest = false
+    /// The request's server span, when the server traces: ended with the
+    /// exchange.
+    var span: (any Span)?
 
     /// Takes `answer`'s request in hand, as new.
     mutating func begin(
         answer: HTTPExchange, method: HTTPRequest.Method, minorVersion: Int, expectsContinue: Bool, body: HTTPBodySource?, keepAlive: Bool,
-        began: Int64?, asksToUpgrade: Bool = false, bytesFollowed: Bool = false
+        began: Int64?, asksToUpgrade: Bool = false, bytesFollowed: Bool = false, span: (any Span)? = nil
     ) {
         self.answer = answer
         self.method = method
@@ -78,6 +82,7 @@ struct HTTPExchangeState {
         self.began = began
         self.asksToUpgrade = asksToUpgrade
         bytesAfterUpgradeRequest = bytesFollowed
+        self.span = span
         continueSent = false
         started = false
         answered = false
@@ -89,6 +94,10 @@ struct HTTPExchangeState {
     mutating func end() {
         answer = nil
         body = nil
+        if let span {
+            self.span = nil
+            span.end()
+        }
     }
 }
 

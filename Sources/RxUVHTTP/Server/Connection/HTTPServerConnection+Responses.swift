@@ -17,6 +17,9 @@ extension HTTPServerConnection {
     /// Writes `response` for the request in hand.
     func respond(_ response: HTTPServerResponse) {
         guard let answer = state.value.exchange.answer else { return }
+        if let span = state.value.exchange.span {
+            HTTPServerSpan.answered(span, status: response.status)
+        }
         if response.upgrade != nil || response.status.code == 101 {
             switchProtocols(response)
             return

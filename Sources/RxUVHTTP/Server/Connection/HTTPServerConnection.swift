@@ -1,6 +1,7 @@
 import HTTPTypes
 import RxCore
 import RxUV
+import Tracing
 
 #if canImport(Glibc)
 import Glibc
@@ -229,13 +230,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             answer = HTTPExchange(connection: self)
             state.value.spareExchange = answer
         }
+        let span = options.tracer.map { HTTPServerSpan.start(head.request, minorVersion: head.minorVersion, peer: peer, tracer: $0) }
         state.value.exchange.begin(
             answer: answer, method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue,
             body: body, keepAlive: keepAlive, began: options.onResponse != nil ? Loop.monotonicNanoseconds : nil,
-            asksToUpgrade: head.asksToUpgrade, bytesFollowed: head.followedByBytes)
+            asksToUpgrade: head.asksToUpgrade, bytesFollowed: head.followedByBytes, span: span)
         let request = HTTPServerRequest(
             head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
-            parameters: [:], peer: peer, loop: loop, asksToUpgrade: head.asksToUpgrade)
+            parameters: [:], peer: peer, loop: loop, asksToUpgrade: head.asksToUpgrade, span: span)
         let subscription = handler(request).asObservable().subscribe(answer)
         if state.value.exchange.answer === answer, !state.value.exchange.started {
             state.value.exchange.work = subscription
@@ -255,6 +257,9 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             return
         }
         guard !state.value.isClosed, state.value.exchange.answer === answer, !state.value.exchange.started else { return }
+        if case .failure(let error) = result {
+            state.value.exchange.span?.recordError(error)
+        }
         switch result {
         case .success(let response):
             respond(response)
@@ -354,6 +359,9 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         quiescing.dispose()
         upgraded.dispose()
         if hasRequest {
+            if !state.value.exchange.answered {
+                state.value.exchange.span?.setStatus(SpanStatus(code: .error, message: "the connection closed before the response was written"))
+            }
             let body = state.value.exchange.body
             stopWork()
             body?.fail(UVError(code: .cancelled, operation: "HTTP request body"))

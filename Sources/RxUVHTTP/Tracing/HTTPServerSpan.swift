@@ -1,0 +1,56 @@
+import HTTPTypes
+import Tracing
+
+/// The server span of one request, following OpenTelemetry's semantic
+/// conventions for HTTP servers: named after the method (then the method
+/// and the route, once `HTTPRouter` matched one), of kind `server`, a
+/// child of the trace context the request's header fields carry.
+enum HTTPServerSpan {
+    /// Starts the span of `request`, under the context `tracer` extracts
+    /// from its header fields (W3C `traceparent` for a W3C propagator).
+    static func start(_ request: HTTPRequest, minorVersion: Int, peer: String?, tracer: any Tracer) -> any Span {
+        var context = ServiceContext.topLevel
+        tracer.extract(request.headerFields, into: &context, using: HTTPFieldsExtractor())
+        let span = tracer.startSpan(request.method.rawValue, context: context, ofKind: .server)
+        span.attributes["http.request.method"] = request.method.rawValue
+        let target = request.path ?? ""
+        if let mark = target.firstIndex(of: "?") {
+            span.attributes["url.path"] = String(target[..<mark])
+            span.attributes["url.query"] = String(target[target.index(after: mark)...])
+        } else {
+            span.attributes["url.path"] = target
+        }
+        span.attributes["network.protocol.name"] = "http"
+        span.attributes["network.protocol.version"] = minorVersion == 0 ? "1.0" : "1.1"
+        if let authority = request.authority {
+            span.attributes["server.address"] = authority
+        }
+        if let peer, let colon = peer.lastIndex(of: ":"), let port = Int(peer[peer.index(after: colon)...]) {
+            span.attributes["client.address"] = String(peer[..<colon])
+            span.attributes["client.port"] = port
+        } else if let peer {
+            span.attributes["client.address"] = peer
+        }
+        if let agent = request.headerFields[.userAgent] {
+            span.attributes["user_agent.original"] = agent
+        }
+        return span
+    }
+
+    /// Notes the response's status on `span`: a 5xx is the server's error
+    /// (a 4xx is the client's, not the span's).
+    static func answered(_ span: any Span, status: HTTPResponse.Status) {
+        span.attributes["http.response.status_code"] = status.code
+        if status.kind == .serverError {
+            span.attributes["error.type"] = "\(status.code)"
+            span.setStatus(SpanStatus(code: .error))
+        }
+    }
+
+    /// Notes the route that matched (`/users/{id}`): the span is named
+    /// `GET /users/{id}`.
+    static func routed(_ span: any Span, method: HTTPRequest.Method, route: String) {
+        span.attributes["http.route"] = route
+        span.operationName = "\(method.rawValue) \(route)"
+    }
+}

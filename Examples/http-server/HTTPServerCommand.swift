@@ -69,6 +69,15 @@ struct HTTPServerCommand: AsyncParsableCommand {
             """)
     var requestMetrics = true
 
+    @Option(help: "Report a loop that has not turned for this long as stalled (0: no watchdog).")
+    var stallThreshold = Interval(argument: "500ms")!
+
+    @Option(
+        help: """
+            Answer 503 (Retry-After: 1) to requests on a loop busier than this share             (0 to 1) over the last second; /metrics and /healthz are always answered.
+            """)
+    var shedAbove: Double?
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -84,6 +93,9 @@ struct HTTPServerCommand: AsyncParsableCommand {
         guard maxBody >= 0 else {
             throw ValidationError("--max-body must not be negative.")
         }
+        if let shedAbove, !(0...1).contains(shedAbove) {
+            throw ValidationError("--shed-above must be between 0 and 1.")
+        }
     }
 
     func run() async throws {
@@ -91,7 +103,11 @@ struct HTTPServerCommand: AsyncParsableCommand {
         let logger = logging.bootstrap("http-server")
         let prometheus = PrometheusEndpoint()
         MetricsSystem.bootstrap(prometheus.factory)
-        let group = try LoopGroup(threads: threads, logger: logger)
+        // The watchdog reports stalls and records every loop's health
+        // (rxuv_loop_*) each second, which /metrics shows.
+        let watchdog = LoopWatchdog.Options(
+            stallThreshold: stallThreshold.nanoseconds == 0 ? nil : .nanoseconds(stallThreshold.nanoseconds), metricsInterval: .seconds(1))
+        let group = try LoopGroup(threads: threads, logger: logger, watchdog: watchdog)
         let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])
         let started = Mutex<Server?>(nil)
 
@@ -125,7 +141,12 @@ struct HTTPServerCommand: AsyncParsableCommand {
             // In-flight proxied requests end before the loops do.
             daemon.shutdown.add(drain: proxy.client.shutdown())
         }
-        let handler = router.handler
+        var handler = router.handler
+        if let shedAbove {
+            let shedding = LoadShedding(group: group, bound: shedAbove)
+            handler = shedding.guarding(handler)
+            daemon.shutdown.add(shedding.watching)
+        }
 
         var options = ServerOptions()
         options.maxConnections = maxConnections

@@ -113,7 +113,9 @@ struct KVServer: AsyncParsableCommand {
         } else {
             MetricsSystem.bootstrap(commandStats)
         }
-        let group = try LoopGroup(threads: threads, logger: logger)
+        // With --metrics-port the watchdog records every loop's health
+        // (rxuv_loop_*) each second as well as reporting stalls.
+        let group = try LoopGroup(threads: threads, logger: logger, watchdog: LoopWatchdog.Options(metricsInterval: prometheus == nil ? nil : .seconds(1)))
         let context = ServerContext(
             limits: RESPLimits(), maxClients: maxClients, pubSubOutputLimit: pubsubOutputLimit, commandStats: commandStats)
         let daemon = LoopGroupService(group, deadline: .seconds(2), signals: [SIGINT, SIGTERM])

@@ -205,6 +205,46 @@ class HTTPServerTests(unittest.TestCase):
         accepted = sum(s.value for s in families["rxuv_server_connections_accepted"].samples)
         self.assertGreaterEqual(accepted, 4)
 
+    def test_metrics_show_every_loops_health(self):
+        """The group's watchdog records each loop's health every second:
+        /metrics has utilization, turns, timer lag, the door's depth and
+        open handles by kind for loops 0 and 1, and no stall."""
+        server, port = self.start()
+        self.assertEqual(self.ask(port, "GET", "/plaintext")[0], 200)
+        time.sleep(1.5)
+        status, _, body = self.ask(port, "GET", "/metrics")
+        self.assertEqual(status, 200)
+        families = {family.name: family for family in text_string_to_metric_families(body.decode())}
+        utilization = {s.labels["loop"]: s.value for s in families["rxuv_loop_utilization"].samples}
+        self.assertEqual(set(utilization), {"0", "1"})
+        for value in utilization.values():
+            self.assertTrue(0 <= value <= 1, utilization)
+        turns = {s.labels["loop"]: s.value for s in families["rxuv_loop_iterations"].samples if s.name == "rxuv_loop_iterations_total"}
+        self.assertTrue(all(value > 0 for value in turns.values()), turns)
+        self.assertEqual(set(turns), {"0", "1"})
+        tcp = [s.value for s in families["rxuv_loop_open_handles"].samples if s.labels["kind"] == "tcp"]
+        self.assertEqual(len(tcp), 2)
+        self.assertIn("rxuv_loop_timer_lag_seconds", families)
+        self.assertIn("rxuv_loop_waiting_work", families)
+        stalls = [s.value for s in families.get("rxuv_loop_stalls").samples if s.name == "rxuv_loop_stalls_total"] if "rxuv_loop_stalls" in families else []
+        self.assertTrue(all(value == 0 for value in stalls), stalls)
+
+    def test_shed_above_answers_503_on_a_busy_loop_but_not_metrics(self):
+        """--shed-above 0: every loop is over the bound once its first second
+        is measured (it was busy a little), so the routes answer 503 with
+        Retry-After, while /metrics and /healthz still answer 200."""
+        server, port = self.start("--shed-above", "0", "--threads", "1")
+        self.assertEqual(self.ask(port, "GET", "/plaintext")[0], 200)
+        time.sleep(1.5)
+        status, headers, body = self.ask(port, "GET", "/plaintext")
+        self.assertEqual(status, 503)
+        self.assertEqual(headers["Retry-After"], "1")
+        self.assertEqual(body, b"busy: try again\n")
+        self.assertEqual(self.ask(port, "GET", "/healthz")[0], 200)
+        self.assertEqual(self.ask(port, "GET", "/metrics")[0], 200)
+        server.send_signal(signal.SIGTERM)
+        self.assertEqual(server.wait(10)[0], 0, "the health timers close before the loops")
+
     def test_malformed_request_gets_its_status_and_close(self):
         server, port = self.start()
         reply = self.raw(port, b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /plaintext HTTP/1.1\r\nHost: x\r\n\r\n")

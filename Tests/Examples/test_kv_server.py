@@ -55,6 +55,12 @@ class KVServerClientTests(unittest.TestCase):
             self.assertEqual(reply.read(), b"ok\n")
         info = subprocess.run(["redis-cli", "-p", str(port), "INFO", "commandstats"], check=True, capture_output=True, text=True, timeout=30).stdout
         self.assertIn("cmdstat_get:calls=2,", info)
+        # The loops' health, recorded every second by the group's watchdog.
+        time.sleep(1.3)
+        families = prometheus_families(metrics_port)
+        utilization = [s.value for s in families["rxuv_loop_utilization"].samples]
+        self.assertTrue(utilization and all(0 <= value <= 1 for value in utilization), utilization)
+        self.assertIn("rxuv_loop_iterations", families)
         server.send_signal(signal.SIGTERM)
         self.assertEqual(server.wait(10)[0], 0)
 

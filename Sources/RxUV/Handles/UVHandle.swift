@@ -172,19 +172,19 @@ class UVHandle: UVResource, @unchecked Sendable {
 
 /// The kinds of handle RxUV opens, as the loop counts them.
 enum UVHandleKind: Int, CaseIterable {
-    case async, check, fsEvent, fsPoll, idle, pipe, poll, process, signal, tcp, timer, tty, udp
+    case async, fsEvent, fsPoll, idle, pipe, poll, prepare, process, signal, tcp, timer, tty, udp
 
     /// The name `Loop.close` uses: `timer`, `tcp`...
     var name: String {
         switch self {
         case .async: "async"
-        case .check: "check"
         case .fsEvent: "fs_event"
         case .fsPoll: "fs_poll"
         case .idle: "idle"
         case .process: "process"
         case .pipe: "pipe"
         case .poll: "poll"
+        case .prepare: "prepare"
         case .signal: "signal"
         case .tcp: "tcp"
         case .timer: "timer"

@@ -41,8 +41,8 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// The loop's turns, what it runs, its timers' lateness: its health,
     /// for any thread to read (`Loop+Health.swift`).
     package let vitals: LoopVitals
-    /// The check handle that counts the loop's turns (loop thread only).
-    private var heartbeat: Owned<UVCheck>?
+    /// The prepare handle that counts the loop's turns (loop thread only).
+    private var heartbeat: Owned<UVPrepare>?
     /// The loop as actors' serial executor (`asUnownedSerialExecutor()`).
     let actorExecutor = LoopActorExecutor()
     /// Whether the loop runs a job as the task executor now (loop thread
@@ -145,7 +145,6 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         }
         self.raw = raw
         let vitals = LoopVitals()
-        vitals.measureIdleTime(of: raw)
         self.vitals = vitals
         queue = LoopWorkQueue(vitals: vitals)
         owner = Atomic(UInt(bitPattern: Int(bitPattern: pthread_self())))
@@ -398,10 +397,10 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// go. Loop thread.
     private func openQueue() throws(UVError) {
         let runner = Owned(try UVIdle(loop: self, isLoopInternal: true, target: queue))
-        let check = Owned(try UVCheck(loop: self))
-        try check.resource.start()
+        let prepare = Owned(try UVPrepare(loop: self))
+        try prepare.resource.start()
         queue.open(with: try UVAsync(loop: self, isLoopInternal: true, target: queue), runner: runner)
-        heartbeat = consume check
+        heartbeat = consume prepare
     }
 
     /// Closes the loop's own handles (`openQueue`) and returns the work

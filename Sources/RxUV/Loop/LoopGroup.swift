@@ -24,8 +24,8 @@ import Glibc
 /// A group of one behaves like a `Loop` run by a thread of its own.
 ///
 /// A group watches its loops (`watchdog`): a loop stuck in one callback
-/// past the threshold is reported through its logger, and every loop's
-/// health goes to swift-metrics (`LoopWatchdog`).
+/// past the threshold is reported through its logger, and, when asked,
+/// every loop's health goes to swift-metrics (`LoopWatchdog`).
 public final class LoopGroup: ReactiveCompatible, Sendable {
     /// The group's loops, in order.
     public let loops: [Loop]
@@ -47,8 +47,8 @@ public final class LoopGroup: ReactiveCompatible, Sendable {
     /// process-wide logger when it is `nil`, with the metadata `loop`: the
     /// loop's index in `loops`.
     ///
-    /// `watchdog` says what the group's watchdog watches for (stalls past
-    /// 500 ms and metrics every second, by default; `nil` for no watchdog).
+    /// `watchdog` says what the group's watchdog watches for (by default
+    /// stalls past 500 ms, and no metrics; `nil` for no watchdog).
     ///
     /// Throws the `UVError` of a loop that cannot be created (`uv_loop_init`,
     /// or its wake-up handle) or of the watchdog's thread; the loops

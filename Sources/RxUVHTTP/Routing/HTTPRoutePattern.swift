@@ -9,12 +9,8 @@ struct HTTPRoutePattern: Sendable {
     }
 
     let segments: [Segment]
-    /// The pattern as written (`/users/{id}`): a traced request's
-    /// `http.route`.
-    let text: String
 
     init(_ pattern: String) {
-        text = pattern
         segments = pattern.split(separator: "/", omittingEmptySubsequences: true).map { segment in
             if segment == "*" { return .rest }
             if segment.first == "{", segment.last == "}", segment.count > 2 {
@@ -22,6 +18,19 @@ struct HTTPRoutePattern: Sendable {
             }
             return .literal(Array(segment.utf8))
         }
+    }
+
+    /// The pattern, written again from its segments (`/users/{id}`): a
+    /// traced request's `http.route`. Made when asked, so that a route
+    /// holds nothing more for it.
+    var text: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case .literal(let bytes): String(decoding: bytes, as: UTF8.self)
+            case .parameter(let name): "{\(name)}"
+            case .rest: "*"
+            }
+        }.joined(separator: "/")
     }
 
     /// The path of a pattern of literal segments only (`/a/b`), which the

@@ -116,7 +116,7 @@ public struct HTTPRouter: Sendable {
             if let routes = literalRoutes {
                 for route in routes {
                     if route.method == method || (method == .head && route.method == .get) {
-                        if let span = request.span { HTTPServerSpan.routed(span, method: method, route: route.pattern.text) }
+                        request.trace?.routed(method, route: route.pattern.text)
                         return route.handler(request)
                     }
                     if !allowed.contains(route.method) { allowed.append(route.method) }
@@ -139,7 +139,7 @@ public struct HTTPRouter: Sendable {
                 guard let parameters else { return .error(HTTPError(.badRequest, message: "malformed percent escape")) }
                 var routed = request
                 routed.parameters = parameters
-                if let span = request.span { HTTPServerSpan.routed(span, method: method, route: route.pattern.text) }
+                request.trace?.routed(method, route: route.pattern.text)
                 return route.handler(routed)
             }
             guard allowed.isEmpty else {

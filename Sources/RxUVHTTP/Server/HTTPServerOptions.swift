@@ -33,7 +33,12 @@ public struct HTTPServerOptions: Sendable {
     /// (`HTTPServerRequest.span`): by default the one bootstrapped with
     /// `InstrumentationSystem.bootstrap` when these options were made, or
     /// `nil` when none was (nothing traced, nothing spent per request).
-    public var tracer: (any Tracer)?
+    public var tracer: (any Tracer)? {
+        get { tracing?.tracer }
+        set { tracing = newValue.map(HTTPTracer.init) }
+    }
+    /// `tracer`, held by reference.
+    package var tracing: HTTPTracer?
 
     /// Defaults: `HTTPLimits()`, a 10 s head timeout, a 60 s idle timeout,
     /// 1,000 requests a connection, a 64 KiB body buffer, no `Server`
@@ -50,6 +55,6 @@ public struct HTTPServerOptions: Sendable {
         self.bodyBufferSize = max(bodyBufferSize, 0)
         self.serverName = serverName
         self.onResponse = onResponse
-        self.tracer = HTTPTracer.bootstrapped
+        self.tracing = HTTPTracer.bootstrapped
     }
 }

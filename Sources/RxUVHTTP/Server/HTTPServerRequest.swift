@@ -31,14 +31,18 @@ public struct HTTPServerRequest: Sendable {
     /// matched, the route. Add attributes and events to it; the server
     /// ends it when the response is written (or the connection closes).
     /// `nil` when the server does not trace.
-    public var span: (any Span)?
+    public var span: (any Span)? {
+        trace?.span
+    }
+    /// The server's trace of the request, holding `span`.
+    let trace: HTTPServerTrace?
 
     /// The span's context, to hand on to what the handler calls: the
     /// parent of a client span (`client.rx.send(_:context:)`). An `async`
     /// handler (`httpHandler`) runs with it as its task's
     /// `ServiceContext.current`. `nil` when the server does not trace.
     public var serviceContext: ServiceContext? {
-        span?.context
+        trace?.span.context
     }
 
     /// The target's path, without its query.

@@ -88,7 +88,7 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     /// The parent of the exchanges' spans: `context`, or the task's
     /// current one, or a new trace; `nil` when the client does not trace.
     private func traceContext(_ context: ServiceContext?) -> ServiceContext? {
-        guard configuration.tracer != nil else { return nil }
+        guard configuration.tracing != nil else { return nil }
         return context ?? ServiceContext.current ?? .topLevel
     }
 
@@ -155,8 +155,8 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
             let loop = pool.loop
             var request = request
             var traced: HTTPClientSpan?
-            if let trace, let tracer = configuration.tracer {
-                traced = HTTPClientSpan(&request, context: trace, tracer: tracer)
+            if let trace, let tracing = configuration.tracing {
+                traced = HTTPClientSpan(&request, context: trace, tracer: tracing.tracer)
             }
             let span = traced
             let observer = span.map { span in

@@ -63,7 +63,12 @@ public struct HTTPClientConfiguration: Sendable {
     /// injected into the request's fields: by default the one bootstrapped
     /// with `InstrumentationSystem.bootstrap` when this configuration was
     /// made, or `nil` when none was (nothing traced).
-    public var tracer: (any Tracer)?
+    public var tracer: (any Tracer)? {
+        get { tracing?.tracer }
+        set { tracing = newValue.map(HTTPTracer.init) }
+    }
+    /// `tracer`, held by reference.
+    package var tracing: HTTPTracer?
 
     /// A configuration; every argument has the default described above.
     public init(
@@ -100,6 +105,6 @@ public struct HTTPClientConfiguration: Sendable {
         self.retriesOnStaleConnection = retriesOnStaleConnection
         self.metricsFactory = metricsFactory
         self.metricsLabel = metricsLabel
-        self.tracer = HTTPTracer.bootstrapped
+        self.tracing = HTTPTracer.bootstrapped
     }
 }

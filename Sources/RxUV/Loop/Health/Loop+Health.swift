@@ -6,6 +6,16 @@ extension Loop {
     package func sample() -> LoopSample {
         vitals.sample(of: raw, waitingWork: queue.waitingCount, openHandles: openHandlesByKind)
     }
+
+    /// Has the loop measure its idle time from now on, for its utilization
+    /// (libuv's `UV_METRICS_IDLE_TIME`), unless it does already: on the
+    /// loop thread, now when called there, otherwise through its door. It
+    /// is not free (libuv reads the clock and takes a lock around each poll
+    /// that may block), so a loop starts it when someone first asks: a
+    /// `health(every:)` subscription, a watchdog that records metrics.
+    package func measureUtilization() {
+        enter { [self] in vitals.measureIdleTime(of: raw) }
+    }
 }
 
 extension Reactive where Base == Loop {
@@ -17,7 +27,8 @@ extension Reactive where Base == Loop {
     /// arrive on the loop thread, and a loop too busy to run its timers
     /// emits late, with a longer window and a `timerLag` that says so.
     /// The busy share comes from libuv's idle-time metric
-    /// (`uv_metrics_idle_time`), the turns from the loop's `uv_check_t`.
+    /// (`uv_metrics_idle_time`), which the first subscription starts for
+    /// the loop's life; the turns from the loop's `uv_prepare_t`.
     /// A timer that cannot start emits `.error(UVError)`.
     ///
     /// For code that reacts to its loop's load (shedding work when
@@ -26,6 +37,7 @@ extension Reactive where Base == Loop {
     public func health(every period: Duration) -> Observable<LoopHealth> {
         let loop = base
         return Observable.deferred {
+            loop.measureUtilization()
             let window = HealthWindow(start: loop.sample())
             return loop.rx.timer(after: period, repeating: period).map { _ in window.next(loop.sample()) }
         }

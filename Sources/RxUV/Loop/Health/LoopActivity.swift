@@ -18,6 +18,8 @@ package struct LoopActivity: Hashable, Sendable {
     package static let closure = LoopActivity(code: 129)
     /// A job of Swift concurrency (an actor's or a task's) on the loop.
     package static let job = LoopActivity(code: 130)
+    /// Waiting for I/O: the loop's heartbeat ran, and no callback since.
+    package static let waitingForIO = LoopActivity(code: 131)
 
     private init(code: UInt8) {
         self.code = code
@@ -54,6 +56,7 @@ package struct LoopActivity: Hashable, Sendable {
         case Self.step.code: return "a step queued to the loop"
         case Self.closure.code: return "a closure queued to the loop"
         case Self.job.code: return "a job of Swift concurrency"
+        case Self.waitingForIO.code: return "nothing: waiting for I/O"
         default: return "an unknown activity"
         }
     }

@@ -11,10 +11,11 @@ public struct LoopHealth: Sendable, Equatable {
     /// The share of the window the loop was busy, from 0 (it waited for
     /// I/O all along) to 1 (it never waited): 1 minus the time libuv spent
     /// in the kernel's event provider (`uv_metrics_idle_time`) over the
-    /// window's length. A loop outside `run()` counts as busy.
+    /// window's length. A loop outside `run()` counts as busy; so does one
+    /// whose idle time nobody has asked to measure.
     public var utilization: Double
     /// The loop's turns in the window (one per `uv_run` iteration, counted
-    /// by a `uv_check_t`).
+    /// by a `uv_prepare_t`).
     public var iterations: UInt64
     /// How late the loop's timers fired in the window, on average: the
     /// loop's clock at the expiry minus the due time (whole milliseconds,

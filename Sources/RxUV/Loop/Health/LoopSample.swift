@@ -5,8 +5,11 @@ package struct LoopSample: Sendable, Equatable {
     /// When it was taken, on the monotonic clock (`uv_hrtime`), in nanoseconds.
     package var time: Int64
     /// The time the loop has spent waiting in the kernel's event provider
-    /// so far (`uv_metrics_idle_time`), in nanoseconds.
+    /// so far (`uv_metrics_idle_time`), in nanoseconds; 0 while it is not
+    /// measured.
     package var idleNanoseconds: UInt64
+    /// Whether the loop measures its idle time (`Loop.measureUtilization`).
+    package var measuresIdleTime: Bool
     /// The loop's turns so far.
     package var iterations: UInt64
     /// What the loop was running when the sample was taken.
@@ -23,11 +26,12 @@ package struct LoopSample: Sendable, Equatable {
     package var openHandles: [Int]
 
     package init(
-        time: Int64, idleNanoseconds: UInt64, iterations: UInt64, activity: LoopActivity = .none, isRunning: Bool = true,
+        time: Int64, idleNanoseconds: UInt64, measuresIdleTime: Bool = true, iterations: UInt64, activity: LoopActivity = .none, isRunning: Bool = true,
         timersFired: UInt64 = 0, timerLatenessMilliseconds: UInt64 = 0, waitingWork: Int = 0, openHandles: [Int] = []
     ) {
         self.time = time
         self.idleNanoseconds = idleNanoseconds
+        self.measuresIdleTime = measuresIdleTime
         self.iterations = iterations
         self.activity = activity
         self.isRunning = isRunning
@@ -38,9 +42,10 @@ package struct LoopSample: Sendable, Equatable {
     }
 
     /// Whether the loop made progress between `earlier` and this sample:
-    /// it turned, or it waited for I/O (its idle time grew), or it was not
-    /// running. A loop that did none of these was stuck in one callback.
+    /// it turned, or it is waiting for I/O (no callback since its
+    /// heartbeat), or it was not running. A loop that did none of these
+    /// was stuck in one callback.
     package func showsProgress(since earlier: LoopSample) -> Bool {
-        !isRunning || iterations != earlier.iterations || idleNanoseconds != earlier.idleNanoseconds
+        !isRunning || iterations != earlier.iterations || activity == .waitingForIO
     }
 }

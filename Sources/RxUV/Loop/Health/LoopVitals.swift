@@ -6,9 +6,10 @@ import Synchronization
 /// how late its timers fired. The loop thread writes each counter (a plain
 /// store: it is the only writer); the watchdog's thread and
 /// `loop.rx.health` read them (`LoopSample`). Together with libuv's idle
-/// time (`uv_metrics_idle_time`) they are the loop's health.
+/// time (`uv_metrics_idle_time`, measured from the first time someone asks
+/// for the loop's utilization) they are the loop's health.
 package final class LoopVitals: Sendable {
-    /// The loop's turns, counted by its check handle (`UVCheck`).
+    /// The loop's turns, counted by its prepare handle (`UVPrepare`).
     private let iterations = Atomic<UInt64>(0)
     /// What the loop runs now (`LoopActivity.code`).
     private let activity = Atomic<UInt8>(0)
@@ -18,14 +19,16 @@ package final class LoopVitals: Sendable {
     /// they fired in total, in the loop clock's milliseconds.
     private let timersFired = Atomic<UInt64>(0)
     private let timerLateness = Atomic<UInt64>(0)
-    /// Whether libuv's idle-time metric can be read: from the loop's init
-    /// to its close (`uv_loop_close` destroys the metric's lock).
+    /// Whether libuv's idle-time metric can be read: from when it was
+    /// started (`measureIdleTime`) to the loop's close (`uv_loop_close`
+    /// destroys the metric's lock).
     private let idleTimeReadable = Mutex(false)
 
-    /// The loop made a turn. Loop thread.
+    /// The loop made a turn and is about to wait for I/O. Loop thread.
     @inline(__always)
     func turned() {
         iterations.store(iterations.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        activity.store(LoopActivity.waitingForIO.code, ordering: .relaxed)
     }
 
     /// The loop runs `what` now. Loop thread.
@@ -50,10 +53,14 @@ package final class LoopVitals: Sendable {
     }
 
     /// Starts libuv's idle-time metric (`uv_loop_configure` with
-    /// `UV_METRICS_IDLE_TIME`) on `raw`, before the loop first runs.
+    /// `UV_METRICS_IDLE_TIME`) on `raw`, unless it runs already: from then
+    /// on libuv reads the clock and takes a lock around each poll that may
+    /// block, for as long as the loop lives. Loop thread.
     func measureIdleTime(of raw: UnsafeMutablePointer<uv_loop_t>) {
         idleTimeReadable.withLock { readable in
-            readable = rxuv_loop_measure_idle_time(raw) == 0
+            if !readable {
+                readable = rxuv_loop_measure_idle_time(raw) == 0
+            }
         }
     }
 
@@ -68,10 +75,11 @@ package final class LoopVitals: Sendable {
         // The idle time is read under the lock `loopClosing` takes, so
         // never after `uv_loop_close`; libuv makes the read itself
         // thread-safe.
-        let idle = idleTimeReadable.withLock { readable in readable ? uv_metrics_idle_time(raw) : 0 }
+        let idle = idleTimeReadable.withLock { readable in readable ? uv_metrics_idle_time(raw) : nil }
         return LoopSample(
             time: Loop.monotonicNanoseconds,
-            idleNanoseconds: idle,
+            idleNanoseconds: idle ?? 0,
+            measuresIdleTime: idle != nil,
             iterations: iterations.load(ordering: .relaxed),
             activity: LoopActivity(reading: activity.load(ordering: .relaxed)),
             isRunning: inRun.load(ordering: .acquiring),

@@ -13,18 +13,19 @@ import Glibc
 /// (`LoopGroup.watchdog`); a standalone loop gets one by making it.
 ///
 /// Stalls: every period (an eighth of the threshold, between 5 and 250
-/// ms) the watchdog samples each loop: a loop that neither turned (its
-/// `uv_check_t` counts turns) nor waited for I/O (libuv's idle time,
-/// `uv_metrics_idle_time`, grows while it does) since the last sample is
-/// stuck. Once it has been stuck for the threshold, the watchdog reports a
+/// ms) the watchdog samples each loop: a loop that has not turned since
+/// the last sample (its `uv_prepare_t` counts turns) and is not waiting
+/// for I/O (that handle notes the wait, any callback its end) is stuck. Once it has been stuck for the threshold, the watchdog reports a
 /// `LoopStall` through the loop's logger, once, at level `warning`, with
 /// the kind of callback it was running; when the loop turns again, it
 /// reports the stall's whole length at `notice` and records it in
 /// `rxuv_loop_stall_duration`. A loop outside `run()` is never stalled.
 ///
-/// What it costs the loops: a turn counts itself (one store), a callback
-/// notes its kind (one store), libuv reads the clock around each blocking
-/// poll; the sampling itself is on the watchdog's thread.
+/// What it costs the loops: a turn counts itself (two stores, in a
+/// `uv_prepare_t`'s callback), a callback notes its kind (one store); the
+/// sampling itself is on the watchdog's thread. Metrics add libuv's
+/// idle-time measure (`Loop.measureUtilization`: a clock read and a lock
+/// around each poll that may block), so they are asked for.
 ///
 /// The watchdog holds its loops until `stop()` (or until it goes away),
 /// which must come before the loops close. Safe from any thread.
@@ -39,15 +40,16 @@ public final class LoopWatchdog: Sendable {
         /// under what a person notices as a hang. At least 10 ms.
         public var stallThreshold: Duration?
         /// How often each loop's health is recorded through swift-metrics
-        /// (`LoopMetrics`); `nil` records none. 1 s by default.
+        /// (`LoopMetrics`); `nil` (the default) records none. Recording
+        /// starts each loop's idle-time measure, for its utilization.
         public var metricsInterval: Duration?
         /// Where the metrics go: `nil` for the factory bootstrapped when
         /// the watchdog is made (`MetricsSystem.factory`).
         public var metricsFactory: (any MetricsFactory)?
 
         /// Stalls of `stallThreshold` reported, health recorded every
-        /// `metricsInterval` through `metricsFactory`.
-        public init(stallThreshold: Duration? = .milliseconds(500), metricsInterval: Duration? = .seconds(1), metricsFactory: (any MetricsFactory)? = nil) {
+        /// `metricsInterval` (when given) through `metricsFactory`.
+        public init(stallThreshold: Duration? = .milliseconds(500), metricsInterval: Duration? = nil, metricsFactory: (any MetricsFactory)? = nil) {
             self.stallThreshold = stallThreshold
             self.metricsInterval = metricsInterval
             self.metricsFactory = metricsFactory
@@ -122,6 +124,9 @@ private final class WatchdogThread: @unchecked Sendable {
         let stallPeriod = threshold.map { min(max($0 / 8, 5_000_000), 250_000_000) }
         period = [stallPeriod, metricsInterval].compactMap { $0 }.min() ?? 1_000_000_000
         let factory = options.metricsFactory ?? MetricsSystem.factory
+        if options.metricsInterval != nil {
+            for loop in loops { loop.measureUtilization() }
+        }
         let now = Loop.monotonicNanoseconds
         watches = zip(loops, labels).map { loop, label in
             let sample = loop.sample()

@@ -1,7 +1,6 @@
 import HTTPTypes
 import RxCore
 import RxUV
-import Tracing
 
 /// One request's answer: the observer of the handler's `Single`, which
 /// passes its outcome to the connection, from whatever thread it comes on.
@@ -66,12 +65,12 @@ struct HTTPExchangeState {
     var bytesAfterUpgradeRequest = false
     /// The request's server span, when the server traces: ended with the
     /// exchange.
-    var span: (any Span)?
+    var trace: HTTPServerTrace?
 
     /// Takes `answer`'s request in hand, as new.
     mutating func begin(
         answer: HTTPExchange, method: HTTPRequest.Method, minorVersion: Int, expectsContinue: Bool, body: HTTPBodySource?, keepAlive: Bool,
-        began: Int64?, asksToUpgrade: Bool = false, bytesFollowed: Bool = false, span: (any Span)? = nil
+        began: Int64?, asksToUpgrade: Bool = false, bytesFollowed: Bool = false, trace: HTTPServerTrace? = nil
     ) {
         self.answer = answer
         self.method = method
@@ -82,7 +81,7 @@ struct HTTPExchangeState {
         self.began = began
         self.asksToUpgrade = asksToUpgrade
         bytesAfterUpgradeRequest = bytesFollowed
-        self.span = span
+        self.trace = trace
         continueSent = false
         started = false
         answered = false
@@ -94,9 +93,9 @@ struct HTTPExchangeState {
     mutating func end() {
         answer = nil
         body = nil
-        if let span {
-            self.span = nil
-            span.end()
+        if let trace {
+            self.trace = nil
+            trace.end()
         }
     }
 }

@@ -17,9 +17,7 @@ extension HTTPServerConnection {
     /// Writes `response` for the request in hand.
     func respond(_ response: HTTPServerResponse) {
         guard let answer = state.value.exchange.answer else { return }
-        if let span = state.value.exchange.span {
-            HTTPServerSpan.answered(span, status: response.status)
-        }
+        state.value.exchange.trace?.answered(response.status)
         if response.upgrade != nil || response.status.code == 101 {
             switchProtocols(response)
             return

@@ -1,7 +1,6 @@
 import HTTPTypes
 import RxCore
 import RxUV
-import Tracing
 
 #if canImport(Glibc)
 import Glibc
@@ -230,14 +229,14 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             answer = HTTPExchange(connection: self)
             state.value.spareExchange = answer
         }
-        let span = options.tracer.map { HTTPServerSpan.start(head.request, minorVersion: head.minorVersion, peer: peer, tracer: $0) }
+        let trace = options.tracing.map { HTTPServerTrace(head.request, minorVersion: head.minorVersion, peer: peer, tracer: $0.tracer) }
         state.value.exchange.begin(
             answer: answer, method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue,
             body: body, keepAlive: keepAlive, began: options.onResponse != nil ? Loop.monotonicNanoseconds : nil,
-            asksToUpgrade: head.asksToUpgrade, bytesFollowed: head.followedByBytes, span: span)
+            asksToUpgrade: head.asksToUpgrade, bytesFollowed: head.followedByBytes, trace: trace)
         let request = HTTPServerRequest(
             head: head.request, minorVersion: head.minorVersion, body: body.map { HTTPRequestBody(source: $0) } ?? .none,
-            parameters: [:], peer: peer, loop: loop, asksToUpgrade: head.asksToUpgrade, span: span)
+            parameters: [:], peer: peer, loop: loop, asksToUpgrade: head.asksToUpgrade, trace: trace)
         let subscription = handler(request).asObservable().subscribe(answer)
         if state.value.exchange.answer === answer, !state.value.exchange.started {
             state.value.exchange.work = subscription
@@ -258,7 +257,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         }
         guard !state.value.isClosed, state.value.exchange.answer === answer, !state.value.exchange.started else { return }
         if case .failure(let error) = result {
-            state.value.exchange.span?.recordError(error)
+            state.value.exchange.trace?.failed(error)
         }
         switch result {
         case .success(let response):
@@ -360,7 +359,7 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         upgraded.dispose()
         if hasRequest {
             if !state.value.exchange.answered {
-                state.value.exchange.span?.setStatus(SpanStatus(code: .error, message: "the connection closed before the response was written"))
+                state.value.exchange.trace?.cutShort()
             }
             let body = state.value.exchange.body
             stopWork()

@@ -4,11 +4,16 @@ import Tracing
 /// The server span of one request, following OpenTelemetry's semantic
 /// conventions for HTTP servers: named after the method (then the method
 /// and the route, once `HTTPRouter` matched one), of kind `server`, a
-/// child of the trace context the request's header fields carry.
-enum HTTPServerSpan {
+/// child of the trace context the request's header fields carry. A class,
+/// so that a request and its exchange hold one reference (nil when the
+/// server does not trace) rather than an existential each.
+final class HTTPServerTrace: Sendable {
+    /// The span.
+    let span: any Span
+
     /// Starts the span of `request`, under the context `tracer` extracts
     /// from its header fields (W3C `traceparent` for a W3C propagator).
-    static func start(_ request: HTTPRequest, minorVersion: Int, peer: String?, tracer: any Tracer) -> any Span {
+    init(_ request: HTTPRequest, minorVersion: Int, peer: String?, tracer: any Tracer) {
         var context = ServiceContext.topLevel
         tracer.extract(request.headerFields, into: &context, using: HTTPFieldsExtractor())
         let span = tracer.startSpan(request.method.rawValue, context: context, ofKind: .server)
@@ -34,12 +39,12 @@ enum HTTPServerSpan {
         if let agent = request.headerFields[.userAgent] {
             span.attributes["user_agent.original"] = agent
         }
-        return span
+        self.span = span
     }
 
     /// Notes the response's status on `span`: a 5xx is the server's error
     /// (a 4xx is the client's, not the span's).
-    static func answered(_ span: any Span, status: HTTPResponse.Status) {
+    func answered(_ status: HTTPResponse.Status) {
         span.attributes["http.response.status_code"] = status.code
         if status.kind == .serverError {
             span.attributes["error.type"] = "\(status.code)"
@@ -49,8 +54,23 @@ enum HTTPServerSpan {
 
     /// Notes the route that matched (`/users/{id}`): the span is named
     /// `GET /users/{id}`.
-    static func routed(_ span: any Span, method: HTTPRequest.Method, route: String) {
+    func routed(_ method: HTTPRequest.Method, route: String) {
         span.attributes["http.route"] = route
         span.operationName = "\(method.rawValue) \(route)"
+    }
+
+    /// The handler failed with `error`.
+    func failed(_ error: any Error) {
+        span.recordError(error)
+    }
+
+    /// The connection closed before the response was written.
+    func cutShort() {
+        span.setStatus(SpanStatus(code: .error, message: "the connection closed before the response was written"))
+    }
+
+    /// Ends the span: the exchange is over.
+    func end() {
+        span.end()
     }
 }

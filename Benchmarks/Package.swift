@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         // rxuv-http-client's requests.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The in-memory tracer: rxuv-http --traced (the thresholds file's http.plaintext.traced).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
         // The HTTP benchmarks' Swift reference: Hummingbird 2 on SwiftNIO.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -84,6 +86,7 @@ let package = Package(
                 .product(name: "RxUVHTTP", package: "RxUV"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -117,6 +120,12 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // A loop's turn with nothing to do, watched or not: the thresholds file's loop.turn cases.
+        .executableTarget(
+            name: "rxuv-turns",
+            dependencies: [.product(name: "RxCore", package: "RxUV"), .product(name: "RxUV", package: "RxUV")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // 1,000,000 timers through loop.rx.timer or Observable.timer on the Loop.

@@ -364,6 +364,15 @@ def timer_cases(args, work):
             work, lambda size: [program, "--mode", mode, "--count", str(size), "--spread-ms", "100"], 20_000)
 
 
+def loop_cases(args, work):
+    # A turn of an idle loop: its heartbeat (the prepare handle that counts
+    # turns for the watchdog) included. With a watchdog on, the figure adds
+    # its thread's sampling, which scales with time, not turns: measured by
+    # hand (`rxuv-turns --watchdog on`), not held here.
+    program = stripped(work, os.path.join(args.bench_bin, "rxuv-turns"))
+    yield "loop.turn", lambda: process_cost(work, lambda size: [program, "--count", str(size), "--watchdog", "off"], 50_000)
+
+
 def server_case(work, name, argv, operation_of, n, warmup, port=None, env=None):
     server = Server(work, name, argv, port=port, env=env)
     try:
@@ -391,6 +400,9 @@ def http_cases(args, work):
     for name, target_of in targets.items():
         yield name, lambda name=name, target_of=target_of: server_case(
             work, name, argv, lambda port: http_requests(port, target_of), 2_000, 300)
+    # Every request with a server span from the in-memory tracer.
+    yield "http.plaintext.traced", lambda: server_case(
+        work, "http.plaintext.traced", argv + ["--traced"], lambda port: http_requests(port, targets["http.plaintext"]), 2_000, 300)
 
 
 def kv_cases(args, work):
@@ -481,7 +493,7 @@ def client_cases(args, work):
     yield "client.get", run
 
 
-FAMILIES = [core_cases, timer_cases, echo_cases, http_cases, kv_cases, tls_cases, client_cases, ws_cases]
+FAMILIES = [core_cases, timer_cases, loop_cases, echo_cases, http_cases, kv_cases, tls_cases, client_cases, ws_cases]
 
 
 # -- the file --------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import CoreMetrics
+import InMemoryTracing
 import Prometheus
 import RxCore
 import RxUV
@@ -16,23 +17,29 @@ import RxUVHTTP
 // threads do not), and a request's instructions can be counted
 // (`Benchmarks/Scripts/httpcallgrind.sh`).
 //
-//   rxuv-http [--port N] [--metered] [--keepalive-requests N]
+//   rxuv-http [--port N] [--metered] [--traced] [--keepalive-requests N]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
 // prints "port N" once listening. `--metered` counts and times every
 // response through swift-metrics into swift-prometheus's registry from
 // `HTTPServerOptions.onResponse`, as the example's `RequestMetrics` does.
+// `--traced` gives every request a server span from swift-distributed-
+// tracing's in-memory tracer (`HTTPServerOptions.tracer`), whose finished
+// spans are dropped at each response.
 // `--keepalive-requests N` closes a keep-alive connection after N requests
 // (1000, nginx's default, unless set).
 
 var port = 0
 var metered = false
+var traced = false
 var keepaliveRequests = 1000
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
     case "--metered":
         metered = true
+    case "--traced":
+        traced = true
     case "--keepalive-requests":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
             fputs("rxuv-http: --keepalive-requests needs a positive number\n", stderr)
@@ -46,7 +53,7 @@ while let argument = arguments.next() {
         }
         port = value
     default:
-        fputs("usage: rxuv-http [--port N] [--metered] [--keepalive-requests N]\n", stderr)
+        fputs("usage: rxuv-http [--port N] [--metered] [--traced] [--keepalive-requests N]\n", stderr)
         exit(2)
     }
 }
@@ -65,6 +72,16 @@ if metered {
     http.onResponse = { response in
         answered.increment()
         duration.recordNanoseconds(response.nanoseconds)
+    }
+}
+
+if traced {
+    let tracer = InMemoryTracer()
+    http.tracer = tracer
+    let metering = http.onResponse
+    http.onResponse = { response in
+        metering?(response)
+        tracer.clearFinishedSpans()
     }
 }
 

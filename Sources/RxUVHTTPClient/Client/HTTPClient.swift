@@ -150,40 +150,44 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     func exchange(
         _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool = false, trace: ServiceContext? = nil
     ) -> Single<HTTPClientResponse> {
-        Single.create { [self, configuration] observer in
-            let pool = self.pool
-            let loop = pool.loop
+        Single.create { [self] observer in
+            guard let trace, let tracing = configuration.tracing else {
+                return begin(request, body: body, timeout: timeout, upgrades: upgrades, observer: observer)
+            }
             var request = request
-            var traced: HTTPClientSpan?
-            if let trace, let tracing = configuration.tracing {
-                traced = HTTPClientSpan(&request, context: trace, tracer: tracing.tracer)
-            }
-            let span = traced
-            let observer = span.map { span in
-                { @Sendable (result: Result<HTTPClientResponse, any Error>) in
-                    switch result {
-                    case .success(let response): span.answered(response.status)
-                    case .failure(let error): span.failed(error)
-                    }
-                    observer(result)
+            let span = HTTPClientSpan(&request, context: trace, tracer: tracing.tracer)
+            let exchange = begin(request, body: body, timeout: timeout, upgrades: upgrades) { result in
+                switch result {
+                case .success(let response): span.answered(response.status)
+                case .failure(let error): span.failed(error)
                 }
-            } ?? observer
-            let exchange: HTTPClientExchange
-            do {
-                exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop, upgrades: upgrades)
-            } catch {
-                observer(.failure(error))
-                return Disposables.create()
+                observer(result)
             }
-            loop.enter {
-                exchange.begin(observer, timeout: timeout ?? configuration.requestTimeout)
-                pool.submit(exchange)
-            }
-            return Disposables.create {
-                span?.cancelled()
-                loop.enter { exchange.cancel() }
-            }
+            return Disposables.create(Disposables.create { span.cancelled() }, exchange)
         }
+    }
+
+    /// Starts the exchange of `request` on its pool's loop, its outcome to
+    /// `observer`; disposing the result cancels it.
+    private func begin(
+        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool,
+        observer: @escaping Single<HTTPClientResponse>.SingleObserver
+    ) -> Disposable {
+        let pool = self.pool
+        let loop = pool.loop
+        let exchange: HTTPClientExchange
+        do {
+            exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop, upgrades: upgrades)
+        } catch {
+            observer(.failure(error))
+            return Disposables.create()
+        }
+        let timeout = timeout ?? configuration.requestTimeout
+        loop.enter {
+            exchange.begin(observer, timeout: timeout)
+            pool.submit(exchange)
+        }
+        return Disposables.create { loop.enter { exchange.cancel() } }
     }
 }
 

@@ -88,6 +88,13 @@ struct HTTPExchangeState {
         work = nil
     }
 
+    /// The response's head, of `status`, goes out (noted on the trace).
+    @inline(__always)
+    mutating func start(status: HTTPResponse.Status) {
+        started = true
+        trace?.answered(status)
+    }
+
     /// No request in hand any more. (Its work, done, is let go by the next
     /// `begin`.)
     mutating func end() {

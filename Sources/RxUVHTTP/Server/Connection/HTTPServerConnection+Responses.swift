@@ -17,12 +17,11 @@ extension HTTPServerConnection {
     /// Writes `response` for the request in hand.
     func respond(_ response: HTTPServerResponse) {
         guard let answer = state.value.exchange.answer else { return }
-        state.value.exchange.trace?.answered(response.status)
         if response.upgrade != nil || response.status.code == 101 {
             switchProtocols(response)
             return
         }
-        state.value.exchange.started = true
+        state.value.exchange.start(status: response.status)
         if let body = state.value.exchange.body, !body.isFinished {
             if state.value.exchange.expectsContinue, !state.value.exchange.continueSent {
                 // The client waits for `100 Continue` and will not get it:

@@ -47,7 +47,7 @@ extension HTTPServerConnection {
             respond(.text("the server is shutting down\n", status: .serviceUnavailable))
             return
         }
-        state.value.exchange.started = true
+        state.value.exchange.start(status: response.status)
         if let onResponse = options.onResponse {
             let nanoseconds = state.value.exchange.began.map { Loop.monotonicNanoseconds - $0 } ?? 0
             onResponse(HTTPResponseRecord(method: state.value.exchange.method, status: response.status, nanoseconds: nanoseconds))

@@ -220,8 +220,10 @@ class HTTPServerTests(unittest.TestCase):
         for value in utilization.values():
             self.assertTrue(0 <= value <= 1, utilization)
         turns = {s.labels["loop"]: s.value for s in families["rxuv_loop_iterations"].samples if s.name == "rxuv_loop_iterations_total"}
-        self.assertTrue(all(value > 0 for value in turns.values()), turns)
+        # An idle loop waits in epoll_wait without turning: only the loop
+        # that served turned for sure.
         self.assertEqual(set(turns), {"0", "1"})
+        self.assertGreater(sum(turns.values()), 0, turns)
         tcp = [s.value for s in families["rxuv_loop_open_handles"].samples if s.labels["kind"] == "tcp"]
         self.assertEqual(len(tcp), 2)
         self.assertIn("rxuv_loop_timer_lag_seconds", families)

@@ -130,7 +130,7 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         return queue
     }
 
-    private var timerQueue: LoopTimerQueue?
+    private(set) var timerQueue: LoopTimerQueue?
 
     /// Creates and initialises a loop (`uv_loop_init`).
     public init() throws(UVError) {
@@ -167,9 +167,11 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         openHandles.withLock { $0.reduce(0, +) }
     }
 
-    /// The handles open, by kind (`UVHandleKind.rawValue`). Any thread.
+    /// The handles open, by kind (`UVHandleKind.rawValue`), copied into
+    /// storage of the caller's: a sample kept by another thread must not
+    /// make the loop's next count copy its array. Any thread.
     var openHandlesByKind: [Int] {
-        openHandles.withLock { $0 }
+        openHandles.withLock { counts in counts.map { $0 } }
     }
 
     /// Runs the loop until no handle or request is active (`uv_run` with
@@ -231,32 +233,6 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
     /// default). A `LoopGroup`'s loops keep running. Loop thread.
     func keepRunning(_ enabled: Bool) {
         queue.keepLoopAlive(enabled)
-    }
-
-    /// Closes every handle open on this loop (`uv_walk`, then `uv_close`
-    /// on each): for a tool that just wants `run()` to return. Subscriptions
-    /// that owned those handles get no further event (and no terminal one).
-    /// A child process that has not exited is left open: closing it would
-    /// leave a zombie, so the loop runs until it exits. The loop's own
-    /// wake-up handle stays. Returns the number of handles it closed. Safe
-    /// from any thread: elsewhere it runs on the loop thread, later, and
-    /// returns 0.
-    @discardableResult
-    public func closeAll() -> Int {
-        guard isOnLoopThread else {
-            execute { [self] in closeAll() }
-            return 0
-        }
-        var handles: [UVHandle] = []
-        withUnsafeMutablePointer(to: &handles) { list in
-            uv_walk(raw, uvCollectHandle, list)
-        }
-        var closed = timerQueue?.discardAll() ?? 0
-        for handle in handles where handle.isOpen && !handle.isLoopInternal && handle.kind != .process {
-            handle.close()
-            closed += 1
-        }
-        return closed
     }
 
     /// Asks a running loop to return from `run()` after the current
@@ -441,12 +417,4 @@ public final class Loop: ReactiveCompatible, @unchecked Sendable {
         _ = Resources.decrementTotal()
         #endif
     }
-}
-
-/// `uv_walk`'s callback for `Loop.closeAll`: collects the owners of the
-/// handles RxUV opened.
-private func uvCollectHandle(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ list: UnsafeMutableRawPointer?) {
-    guard let handle, let data = handle.pointee.data, uv_is_closing(handle) == 0 else { return }
-    let owner = Unmanaged<UVHandle>.fromOpaque(data).takeUnretainedValue()
-    list!.assumingMemoryBound(to: [UVHandle].self).pointee.append(owner)
 }

@@ -44,7 +44,7 @@ final class LoopWatchdogTests: BridgeTestCase {
             let asked = Loop.monotonicNanoseconds
             XCTAssertTrue(group.loops[1].execute { answered.signal() })
             XCTAssertEqual(answered.wait(timeout: .now() + 1), .success)
-            XCTAssertLessThan(Loop.monotonicNanoseconds - asked, 100_000_000, "loop 1 answered within 100 ms")
+            XCTAssertLessThan(Loop.monotonicNanoseconds - asked, 250_000_000, "loop 1 answered at once (within 250 ms, under sanitizers too)")
             usleep(40_000)
         }
         XCTAssertEqual(released.wait(timeout: .now() + 5), .success)

@@ -24,13 +24,14 @@ struct HTTPRoutePattern: Sendable {
     /// traced request's `http.route`. Made when asked, so that a route
     /// holds nothing more for it.
     var text: String {
-        "/" + segments.map { segment in
-            switch segment {
-            case .literal(let bytes): String(decoding: bytes, as: UTF8.self)
-            case .parameter(let name): "{\(name)}"
-            case .rest: "*"
-            }
-        }.joined(separator: "/")
+        "/"
+            + segments.map { segment in
+                switch segment {
+                case .literal(let bytes): String(decoding: bytes, as: UTF8.self)
+                case .parameter(let name): "{\(name)}"
+                case .rest: "*"
+                }
+            }.joined(separator: "/")
     }
 
     /// The path of a pattern of literal segments only (`/a/b`), which the

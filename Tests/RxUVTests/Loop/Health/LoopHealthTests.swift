@@ -1,6 +1,7 @@
-@testable import RxUV
 import RxUVTestSupport
 import XCTest
+
+@testable import RxUV
 
 /// `LoopHealth` from two samples: the window's arithmetic, with the clock
 /// given (no loop, no real time).

@@ -124,18 +124,7 @@ private final class LoopThread: @unchecked Sendable {
     init(index: Int) throws(UVError) {
         self.index = index
         sem_init(started, 0, 0)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &thread, nil,
-            { context in
-                let this = Unmanaged<LoopThread>.fromOpaque(context!).takeRetainedValue()
-                this.main()
-                return nil
-            }, context)
-        guard status == 0 else {
-            Unmanaged<LoopThread>.fromOpaque(context).release()
-            throw UVError(code: UVError.Code(rawValue: -status), operation: "pthread_create")
-        }
+        thread = try startSystemThread { [self] in main() }
         while sem_wait(started) != 0 {}
         if let startError {
             pthread_join(thread, nil)

@@ -136,18 +136,7 @@ private final class WatchdogThread: @unchecked Sendable {
         }
         uv_mutex_init(mutex)
         uv_cond_init(wake)
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let status = pthread_create(
-            &thread, nil,
-            { context in
-                let this = Unmanaged<WatchdogThread>.fromOpaque(context!).takeRetainedValue()
-                this.main()
-                return nil
-            }, context)
-        guard status == 0 else {
-            Unmanaged<WatchdogThread>.fromOpaque(context).release()
-            throw UVError(code: UVError.Code(rawValue: -status), operation: "pthread_create")
-        }
+        thread = try startSystemThread { [self] in main() }
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -43,8 +43,9 @@ public final class LoopWatchdog: Sendable {
         /// (`LoopMetrics`); `nil` (the default) records none. Recording
         /// starts each loop's idle-time measure, for its utilization.
         public var metricsInterval: Duration?
-        /// Where the metrics go: `nil` for the factory bootstrapped when
-        /// the watchdog is made (`MetricsSystem.factory`).
+        /// Where the metrics go (the stalls, counted whenever they are
+        /// watched for, and the health): `nil` for the factory bootstrapped
+        /// when the watchdog is made (`MetricsSystem.factory`).
         public var metricsFactory: (any MetricsFactory)?
 
         /// Stalls of `stallThreshold` reported, health recorded every
@@ -97,7 +98,7 @@ private final class WatchdogThread: @unchecked Sendable {
     private struct Watch {
         let loop: Loop
         let label: String
-        let metrics: LoopMetrics?
+        let metrics: LoopMetrics
         /// The last sample, and the one the current metrics window began with.
         var last: LoopSample
         var windowStart: LoopSample
@@ -131,7 +132,7 @@ private final class WatchdogThread: @unchecked Sendable {
         watches = zip(loops, labels).map { loop, label in
             let sample = loop.sample()
             return Watch(
-                loop: loop, label: label, metrics: options.metricsInterval == nil ? nil : LoopMetrics(loop: label, factory: factory),
+                loop: loop, label: label, metrics: LoopMetrics(loop: label, factory: factory, recordsHealth: options.metricsInterval != nil),
                 last: sample, windowStart: sample, lastProgress: now)
         }
         uv_mutex_init(mutex)
@@ -166,8 +167,8 @@ private final class WatchdogThread: @unchecked Sendable {
                 watchForStall(&watches[index], sample, threshold: threshold)
             }
             watches[index].last = sample
-            if let metrics = watches[index].metrics, let metricsInterval, sample.time - watches[index].windowStart.time >= metricsInterval {
-                metrics.record(LoopHealth(from: watches[index].windowStart, to: sample))
+            if let metricsInterval, sample.time - watches[index].windowStart.time >= metricsInterval {
+                watches[index].metrics.record(LoopHealth(from: watches[index].windowStart, to: sample))
                 watches[index].windowStart = sample
             }
         }
@@ -177,7 +178,7 @@ private final class WatchdogThread: @unchecked Sendable {
         if sample.showsProgress(since: watch.last) {
             if let began = watch.stalledSince {
                 let length = Duration.nanoseconds(sample.time - began)
-                watch.metrics?.stallDuration.recordNanoseconds(sample.time - began)
+                watch.metrics.stallDuration.recordNanoseconds(sample.time - began)
                 tell(LoopStall(loop: watch.label, duration: length, running: watch.stalledRunning.description, isOver: true), about: watch.loop)
             }
             watch.stalledSince = nil
@@ -186,7 +187,7 @@ private final class WatchdogThread: @unchecked Sendable {
             watch.stalledSince = watch.lastProgress
             watch.stalledRunning = sample.activity
             stallCount.add(1, ordering: .relaxed)
-            watch.metrics?.stalls.increment()
+            watch.metrics.stalls.increment()
             tell(
                 LoopStall(loop: watch.label, duration: .nanoseconds(sample.time - watch.lastProgress), running: sample.activity.description, isOver: false),
                 about: watch.loop)

@@ -82,7 +82,9 @@ final class LoopWatchdogTests: BridgeTestCase {
 
     func testAStandaloneLoop_IsNotStalledOutsideRun_AndATimerThatBlocksIsReportedAsSuch() throws {
         let reports = CapturedReports(on: loop)
-        let watchdog = try LoopWatchdog(watching: [loop], options: LoopWatchdog.Options(stallThreshold: .milliseconds(20), metricsInterval: nil))
+        let metrics = TestMetrics()
+        let watchdog = try LoopWatchdog(
+            watching: [loop], options: LoopWatchdog.Options(stallThreshold: .milliseconds(20), metricsInterval: nil, metricsFactory: metrics))
         // The loop is not running: the test's thread sleeping is no stall.
         usleep(150_000)
         XCTAssertEqual(watchdog.stallCount, 0)
@@ -97,6 +99,9 @@ final class LoopWatchdogTests: BridgeTestCase {
         XCTAssertEqual(stalls.map(\.isOver), [false, true], "\(reports.entries)")
         XCTAssertEqual(stalls.first?.running, "a timer handle's callback")
         XCTAssertEqual(watchdog.stallCount, 1)
+        // Stalls are counted without a metrics interval; health is not recorded.
+        XCTAssertEqual(try metrics.expectCounter("rxuv_loop_stalls", [("loop", "0")]).totalValue, 1)
+        XCTAssertThrowsError(try metrics.expectGauge("rxuv_loop_utilization", [("loop", "0")]))
     }
 
     func testAGroupWithoutAWatchdog_AndLabelsThatDoNotMatch() throws {

@@ -32,30 +32,20 @@ extension Reactive where Base == Loop {
     /// A timer that cannot start emits `.error(UVError)`.
     ///
     /// For code that reacts to its loop's load (shedding work when
-    /// `utilization` passes a bound); for metrics, a `LoopWatchdog` (every
-    /// `LoopGroup` has one) records the same figures through swift-metrics.
+    /// `utilization` passes a bound); for metrics, a `LoopWatchdog` given
+    /// a metrics interval records the same figures through swift-metrics.
     public func health(every period: Duration) -> Observable<LoopHealth> {
         let loop = base
         return Observable.deferred {
             loop.measureUtilization()
-            let window = HealthWindow(start: loop.sample())
-            return loop.rx.timer(after: period, repeating: period).map { _ in window.next(loop.sample()) }
+            // The sample that starts the next window: the timer's events
+            // read and replace it on the loop thread.
+            let start = LoopBound(loop.sample(), loop: loop)
+            return loop.rx.timer(after: period, repeating: period).map { _ in
+                let end = loop.sample()
+                defer { start.value = end }
+                return LoopHealth(from: start.value, to: end)
+            }
         }
-    }
-}
-
-/// The start of `health(every:)`'s next window: the sample that ended the
-/// last one. Touched on the loop thread only, by the timer's events.
-private final class HealthWindow: @unchecked Sendable {
-    private var start: LoopSample
-
-    init(start: LoopSample) {
-        self.start = start
-    }
-
-    /// The window from the last sample to `end`, which starts the next.
-    func next(_ end: LoopSample) -> LoopHealth {
-        defer { start = end }
-        return LoopHealth(from: start, to: end)
     }
 }

@@ -21,9 +21,11 @@ import Glibc
 /// reports the stall's whole length at `notice` and records it in
 /// `rxuv_loop_stall_duration`. A loop outside `run()` is never stalled.
 ///
-/// What it costs the loops: a turn counts itself (two stores, in a
-/// `uv_prepare_t`'s callback), a callback notes its kind (one store); the
-/// sampling itself is on the watchdog's thread. Metrics add libuv's
+/// Its thread wakes every period (62 ms with the default threshold) for
+/// as long as it watches. What it costs the loops: a turn counts itself
+/// (two stores, in a `uv_prepare_t`'s callback), a callback notes its kind
+/// (one store); the sampling itself is on the watchdog's thread. Metrics
+/// add libuv's
 /// idle-time measure (`Loop.measureUtilization`: a clock read and a lock
 /// around each poll that may block), so they are asked for.
 ///

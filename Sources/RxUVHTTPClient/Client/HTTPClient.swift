@@ -1,5 +1,5 @@
 import HTTPTypes
-import RxCore
+@_spi(Bridge) import RxCore
 import RxUV
 import Synchronization
 import Tracing
@@ -102,23 +102,10 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         guard case .follow(let max, let allowsInsecure) = configuration.redirects else {
             return exchange(request, body: body, timeout: timeout, trace: trace)
         }
-        return exchange(request, body: body, timeout: timeout, trace: trace).flatMap { [self] response in
-            guard let redirect = try HTTPRedirect(following: request, body: body, response: response) else { return .just(response) }
-            // The chain's URLs, made once a redirect comes.
-            let visited = visited ?? [request.urlString]
-            let next = redirect.request.urlString
-            guard visited.count <= max else {
-                throw HTTPClientError(.redirect, "more than \(max) redirects from \(visited[0])")
-            }
-            guard !visited.contains(next) else {
-                throw HTTPClientError(.redirect, "a redirect loop: \(next) again")
-            }
-            guard allowsInsecure || request.scheme?.lowercased() != "https" || redirect.request.scheme == "https" else {
-                throw HTTPClientError(.redirect, "a redirect from https to \(next), not allowed")
-            }
-            return response.body.collect(upTo: Self.redirectBodyLimit).map { _ in () }.catchAndReturn(())
-                .flatMap { [self] in following(redirect.request, body: redirect.body, timeout: timeout, trace: trace, visited: visited + [next]) }
-        }
+        return Single(
+            raw: HTTPRedirectFollowing(
+                client: self, request: request, body: body, timeout: timeout, trace: trace, max: max, allowsInsecure: allowsInsecure,
+                visited: visited))
     }
 
     /// The upgrade of `request` to `protocolName`: the work of

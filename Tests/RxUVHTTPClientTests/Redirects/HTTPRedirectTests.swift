@@ -1,4 +1,5 @@
 import HTTPTypes
+import MetricsTestKit
 import RxCore
 import RxUV
 import RxUVHTTP
@@ -105,6 +106,45 @@ final class HTTPRedirectTests: BridgeTestCase {
             return "\(response.status.code) \(response.headerFields[.location] ?? "-") \(try await response.text())"
         }
         XCTAssertEqual(status, "302 /hops/0 moved")
+    }
+
+    /// Disposing a request while it waits on the hop a redirect led to
+    /// ends that hop too: its connection is closed, not returned to the
+    /// pool (the pool's open-connections meter drops by one; the first
+    /// exchange's connection stays, idle), nothing is answered, and nothing
+    /// leaks (the base's gates).
+    func testDisposingDuringAHop_ClosesTheHopsConnection() throws {
+        let reached = Flag()
+        let metrics = TestMetrics()
+        var configuration = HTTPClientConfiguration()
+        configuration.metricsFactory = metrics
+        configuration.metricsLabel = "redirect-dispose"
+        var router = HTTPRouter()
+        router.get("/to-slow") { _ in .just(HTTPServerResponse(status: .found, headerFields: [.location: "/slow"], body: .string("moved"))) }
+        router.get("/slow") { _ in
+            reached.set()
+            return .never()
+        }
+        let open = { @Sendable in
+            (try? metrics.expectMeter("rxuv_http_client_connections_open", [("client", "redirect-dispose")]).lastValue) ?? -1
+        }
+        let outcome = try withClient(configuration, handler: router.handler) { client, port in
+            let answered = Flag()
+            let subscription = client.rx.send(local(port, "/to-slow")).subscribe { _ in answered.set() }
+            for _ in 0..<500 where !reached.isSet {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            let openBefore = open()
+            subscription.dispose()
+            for _ in 0..<500 where open() >= openBefore {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return (reached.isSet, openBefore, open(), answered.isSet)
+        }
+        XCTAssertTrue(outcome.0, "the redirect was followed")
+        XCTAssertGreaterThanOrEqual(outcome.1, 1)
+        XCTAssertEqual(outcome.2, outcome.1 - 1, "the hop's connection closed on dispose, and only it")
+        XCTAssertFalse(outcome.3, "a disposed request answers nothing")
     }
 
     /// Credentials do not follow a redirect to another origin; https never

@@ -32,7 +32,7 @@ public struct HTTPServerOptions: Sendable {
     /// The tracer each request gets a server span from
     /// (`HTTPServerRequest.span`): by default the one bootstrapped with
     /// `InstrumentationSystem.bootstrap` when these options were made, or
-    /// `nil` when none was (nothing traced, nothing spent per request).
+    /// `nil` when none was (nothing traced).
     public var tracer: (any Tracer)? {
         get { tracing?.tracer }
         set { tracing = newValue.map(HTTPTracer.init) }

@@ -22,12 +22,10 @@ import Glibc
 /// `rxuv_loop_stall_duration`. A loop outside `run()` is never stalled.
 ///
 /// Its thread wakes every period (62 ms with the default threshold) for
-/// as long as it watches. What it costs the loops: a turn counts itself
-/// (two stores, in a `uv_prepare_t`'s callback), a callback notes its kind
-/// (one store); the sampling itself is on the watchdog's thread. Metrics
-/// add libuv's
-/// idle-time measure (`Loop.measureUtilization`: a clock read and a lock
-/// around each poll that may block), so they are asked for.
+/// as long as it watches; the sampling is done there. The loops only note
+/// their turns (a `uv_prepare_t`) and the kind of callback they run, which
+/// every loop does, watched or not. Recording metrics also starts each
+/// loop's idle-time measure (libuv's `UV_METRICS_IDLE_TIME`).
 ///
 /// The watchdog holds its loops until `stop()` (or until it goes away),
 /// which must come before the loops close. Safe from any thread.

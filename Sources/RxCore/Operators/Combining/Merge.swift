@@ -14,7 +14,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     ///     b:           --2---2|
     ///     merge:  --1--21----2|
     public func merge() -> Observable<Element.Element> {
-        MergeProducer(source: asObservable(), selector: { $0 }, firstOnly: false)
+        MergeProducer(source: asObservable(), selector: { $0 }, mode: .all)
     }
 
     /// Like `merge()`, with at most `maxConcurrent` inner subscriptions at
@@ -26,7 +26,7 @@ extension ObservableType where Element: ObservableConvertibleType {
     ///     b:                         -2-2|   (waits for a)
     ///     merge(maxConcurrent: 1): --1--1-2-2|
     public func merge(maxConcurrent: Int) -> Observable<Element.Element> {
-        MergeLimitedProducer(source: asObservable(), selector: { $0 }, maxConcurrent: maxConcurrent)
+        MergeProducer(source: asObservable(), selector: { $0 }, mode: .limited(maxConcurrent))
     }
 }
 
@@ -263,22 +263,46 @@ func mergeInnerObserverType<Parent: MergeInnerParent>(for parent: Parent.Type) -
     MergeInnerObserver<Parent>.self
 }
 
-/// The producer of `flatMap`, `flatMapFirst` and `merge()`.
+/// How a merging producer takes its inners: all at once (`flatMap`,
+/// `merge()`), only while none is active (`flatMapFirst`), or at most so
+/// many at once, the rest queued (`merge(maxConcurrent:)`, `concat()`,
+/// `concatMap`).
+enum MergeMode {
+    case all
+    case firstOnly
+    case limited(Int)
+}
+
+/// The producer of every merging operator: `flatMap`, `flatMapFirst`,
+/// `merge()`, `merge(maxConcurrent:)`, `concat()` and `concatMap`, whose
+/// sink its mode picks.
 final class MergeProducer<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
     private let source: Observable<SourceElement>
     private let selector: (SourceElement) throws -> Inner
-    private let firstOnly: Bool
+    private let mode: MergeMode
 
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner, firstOnly: Bool) {
+    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner, mode: MergeMode) {
         self.source = source
         self.selector = selector
-        self.firstOnly = firstOnly
+        self.mode = mode
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
-        let sink = MergeSink(selector: selector, firstOnly: firstOnly, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink: sink, subscription: subscription)
+        switch mode {
+        case .all, .firstOnly:
+            let sink = MergeSink(selector: selector, firstOnly: mode.isFirstOnly, observer: observer, cancel: cancel)
+            return (sink: sink, subscription: sink.run(source))
+        case .limited(let maxConcurrent):
+            let sink = MergeLimitedSink(selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
+            return (sink: sink, subscription: sink.run(source))
+        }
+    }
+}
+
+extension MergeMode {
+    fileprivate var isFirstOnly: Bool {
+        if case .firstOnly = self { return true }
+        return false
     }
 }
 

@@ -205,22 +205,3 @@ struct MergeLimits: @unchecked Sendable {
         return true
     }
 }
-
-/// The producer of `merge(maxConcurrent:)`, `concat()` and `concatMap`.
-final class MergeLimitedProducer<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
-    private let source: Observable<SourceElement>
-    private let selector: (SourceElement) throws -> Inner
-    private let maxConcurrent: Int
-
-    init(source: Observable<SourceElement>, selector: @escaping (SourceElement) throws -> Inner, maxConcurrent: Int) {
-        self.source = source
-        self.selector = selector
-        self.maxConcurrent = maxConcurrent
-    }
-
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
-        let sink = MergeLimitedSink(selector: selector, maxConcurrent: maxConcurrent, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink: sink, subscription: subscription)
-    }
-}

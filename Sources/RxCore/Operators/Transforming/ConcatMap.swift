@@ -12,6 +12,6 @@ extension ObservableType {
     ///     f(2):            -b--b|   (subscribed when f(1) completes)
     ///     concatMap: --a--a-b--b-|
     public func concatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
-        MergeLimitedProducer(source: asObservable(), selector: selector, maxConcurrent: 1)
+        MergeProducer(source: asObservable(), selector: selector, mode: .limited(1))
     }
 }

@@ -14,6 +14,6 @@ extension ObservableType {
     ///     f(2):           -b--b|
     ///     flatMap: --a---ab--b---|
     public func flatMap<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
-        MergeProducer(source: asObservable(), selector: selector, firstOnly: false)
+        MergeProducer(source: asObservable(), selector: selector, mode: .all)
     }
 }

@@ -13,6 +13,6 @@ extension ObservableType {
     ///     f(3):                   -c-c|
     ///     flatMapFirst: --a--a----c-c|
     public func flatMapFirst<Source: ObservableConvertibleType>(_ selector: @escaping (Element) throws -> Source) -> Observable<Source.Element> {
-        MergeProducer(source: asObservable(), selector: selector, firstOnly: true)
+        MergeProducer(source: asObservable(), selector: selector, mode: .firstOnly)
     }
 }

@@ -39,6 +39,32 @@ struct Bag<Element> {
         return BagKey(rawValue: key)
     }
 
+    /// A new key, increasing like `insert(_:)`'s, whose element comes
+    /// later (`insert(_:for:)`), or never.
+    mutating func makeKey() -> BagKey {
+        let key = nextKey
+        nextKey &+= 1
+        return BagKey(rawValue: key)
+    }
+
+    /// Adds `element` under `key`, a key from `makeKey()` not yet used, in
+    /// key order: appended when `key` is the newest (the usual case), else
+    /// moved into its place.
+    mutating func insert(_ element: consuming Element, for key: BagKey) {
+        count += 1
+        guard let last = keys.last, last & ~Self.removedFlag > key.rawValue else {
+            keys.append(key.rawValue)
+            slots.append(element)
+            return
+        }
+        var index = keys.count
+        while index > 0, keys[index - 1] & ~Self.removedFlag > key.rawValue {
+            index -= 1
+        }
+        keys.insert(key.rawValue, at: index)
+        slots.insert(element, at: index)
+    }
+
     /// Removes the element under `key` and returns it; `nil` if already removed.
     @discardableResult
     mutating func removeKey(_ key: BagKey) -> Element? {

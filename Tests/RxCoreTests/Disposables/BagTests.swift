@@ -77,4 +77,36 @@ final class BagTests: RxCoreTestCase {
         XCTAssertEqual(bag.elements, [9])
         XCTAssertEqual(bag.removeKey(again), 9)
     }
+
+    func testKeysMadeAhead_InsertedLateOrOutOfOrder_KeepKeyOrder() {
+        var bag = Bag<Int>()
+        let first = bag.makeKey()
+        let second = bag.insert(2)
+        let third = bag.makeKey()
+        let fourth = bag.insert(4)
+        bag.insert(3, for: third)
+        bag.insert(1, for: first)
+        XCTAssertEqual(bag.elements, [1, 2, 3, 4])
+        XCTAssertEqual(bag.count, 4)
+        XCTAssertEqual(bag.removeKey(third), 3)
+        XCTAssertEqual(bag.removeKey(first), 1)
+        XCTAssertEqual(bag.removeKey(fourth), 4)
+        XCTAssertEqual(bag.elements, [2])
+        let fifth = bag.makeKey()
+        bag.insert(5, for: fifth)
+        XCTAssertEqual(bag.elements, [2, 5])
+        XCTAssertEqual(bag.removeKey(second), 2)
+        XCTAssertEqual(bag.removeKey(fifth), 5)
+        XCTAssertTrue(bag.isEmpty)
+    }
+
+    func testAKeyMadeAheadAndNeverInserted_RemovesNothing() {
+        var bag = Bag<Int>()
+        let unused = bag.makeKey()
+        let kept = bag.insert(1)
+        XCTAssertNil(bag.removeKey(unused))
+        XCTAssertFalse(bag.replace(unused, with: 9))
+        XCTAssertEqual(bag.elements, [1])
+        XCTAssertEqual(bag.removeKey(kept), 1)
+    }
 }

@@ -4,12 +4,14 @@ import Synchronization
 /// inner) and, for a `MergeSink`, its counts, under one lock.
 ///
 /// An inner costs three short critical sections and no allocation:
-/// `reserve` counts it and gives it a slot (a key in a `Bag`), `assign`
-/// stores the subscription its `subscribe` returned in that slot, and
-/// `complete` empties the slot and decides whether the merge completes. An
-/// inner that completes during its own `subscribe` (a write the kernel takes
-/// at once, a `just`) has left its slot before `assign`, which then disposes
-/// what it was given and stores nothing.
+/// `reserve` counts it and gives it a key, `assign` stores the subscription
+/// its `subscribe` returned under that key (in a `Bag`), and `complete`
+/// takes it out and decides whether the merge completes. The inner being
+/// subscribed is noted beside the bag, not in it: one that completes during
+/// its own `subscribe` (a write the kernel takes at once, a `just`) is only
+/// marked ended, and `assign` then disposes what it was given, so it never
+/// touches the bag. An inner subscribed while another is still being
+/// subscribed (re-entrantly) holds a place in the bag from the start.
 ///
 /// The usual way, a `CompositeDisposable` of `SingleAssignmentDisposable`s,
 /// allocates a disposable per inner and takes a lock for the counts, one
@@ -25,10 +27,28 @@ import Synchronization
 final class MergeInners: Cancelable, @unchecked Sendable {
     private struct State {
         var counters = MergeCounters()
-        /// The running inners' subscriptions; a no-op in a slot whose
-        /// inner is still being subscribed.
+        /// The running inners' subscriptions, by key; a no-op for an
+        /// inner subscribed re-entrantly and not yet assigned.
         var running = Bag<Disposable>()
         var isDisposed = false
+        /// The key of the inner being subscribed, which is not in
+        /// `running` until `assign`; `nil` when none is.
+        var subscribing: BagKey?
+        /// The inner under `subscribing` completed during its subscribe.
+        var subscribingEnded = false
+
+        /// A key for a new inner: noted as the one being subscribed, or,
+        /// when one already is, given a no-op place in `running`.
+        mutating func place() -> BagKey {
+            let key = running.makeKey()
+            if subscribing == nil {
+                subscribing = key
+                subscribingEnded = false
+            } else {
+                running.insert(NopDisposable(), for: key)
+            }
+            return key
+        }
     }
 
     private let state = Mutex(State())
@@ -55,7 +75,7 @@ final class MergeInners: Cancelable, @unchecked Sendable {
                 return nil
             }
             state.counters.activeCount += 1
-            return state.running.insert(NopDisposable())
+            return state.place()
         }
     }
 
@@ -69,14 +89,24 @@ final class MergeInners: Cancelable, @unchecked Sendable {
     /// that keeps its own counts); `nil` once disposed.
     func slot() -> BagKey? {
         state.withLock { state -> BagKey? in
-            state.isDisposed ? nil : state.running.insert(NopDisposable())
+            state.isDisposed ? nil : state.place()
         }
     }
 
     /// Stores the subscription of the inner in slot `key`; disposes it at
     /// once when the inner has already completed or the merge was disposed.
     func assign(_ subscription: Disposable, to key: BagKey) {
-        let stored = state.withLock { $0.running.replace(key, with: subscription) }
+        let stored = state.withLock { state -> Bool in
+            guard state.subscribing == key else {
+                return state.running.replace(key, with: subscription)
+            }
+            state.subscribing = nil
+            if state.subscribingEnded || state.isDisposed {
+                return false
+            }
+            state.running.insert(subscription, for: key)
+            return true
+        }
         if !stored {
             subscription.dispose()
         }
@@ -103,7 +133,12 @@ final class MergeInners: Cancelable, @unchecked Sendable {
         // existential inside and out of the lock.
         var removed: Disposable = NopDisposable()
         let finished = state.withLock { state -> Bool in
-            state.running.removeKey(key, into: &removed)
+            if state.subscribing == key {
+                // Its subscription is not known yet: `assign` disposes it.
+                state.subscribingEnded = true
+            } else {
+                state.running.removeKey(key, into: &removed)
+            }
             guard counting else { return false }
             state.counters.activeCount -= 1
             return state.counters.stopIfFinished()
@@ -127,7 +162,8 @@ final class MergeInners: Cancelable, @unchecked Sendable {
     }
 
     /// Disposes the outer subscription, then every running inner in
-    /// subscription order; later calls do nothing.
+    /// subscription order; later calls do nothing. An inner still being
+    /// subscribed is disposed when its subscription is assigned.
     func dispose() {
         let running = state.withLock { state -> Bag<Disposable>? in
             if state.isDisposed { return nil }

@@ -268,6 +268,72 @@ final class MergeTests: RxCoreTestCase {
         XCTAssertEqual(order, ["outer", "inner 1", "inner 2", "inner 3"])
     }
 
+    func testMerge_InnersSubscribedInsideAnotherInnersSubscribe_KeepTheirOrderAndEndTheirOwn() {
+        // Inner 1's subscribe makes the outer emit 2, whose inner's
+        // subscribe makes it emit 3: inners 2 and 3 start while 1 (and then
+        // 2) is still being subscribed. 3 completes at once, 2 keeps
+        // running, 1 keeps running; disposing disposes the outer, then 1, 2
+        // in the order they were subscribed, and 3 never again.
+        let outer = PublishSubject<Int>()
+        var order: [String] = []
+        var received: [Int] = []
+        let subscription = Observable<Int>.create { observer in
+            let inner = outer.subscribe(observer)
+            return Disposables.create {
+                inner.dispose()
+                order.append("outer")
+            }
+        }
+        .flatMap { value in
+            Observable<Int>.create { observer in
+                observer.onNext(value * 10)
+                if value < 3 {
+                    outer.onNext(value + 1)
+                } else {
+                    observer.onCompleted()
+                }
+                return Disposables.create { order.append("inner \(value)") }
+            }
+        }
+        .subscribe(onNext: { received.append($0) })
+        outer.onNext(1)
+        XCTAssertEqual(received, [10, 20, 30])
+        XCTAssertEqual(order, ["inner 3"])
+        subscription.dispose()
+        XCTAssertEqual(order, ["inner 3", "outer", "inner 1", "inner 2"])
+    }
+
+    func testMerge_AnInnerThatCompletesDuringItsSubscribeAfterAReentrantOne_EndsOnlyItself() {
+        // Inner 1 starts inner 2 (which runs on), then completes during its
+        // own subscribe: 1's subscription is disposed at once, 2's stays
+        // until the merge is disposed; the merge completes when the outer
+        // and 2 have.
+        let outer = PublishSubject<Int>()
+        let second = PublishSubject<Int>()
+        var disposed: [Int] = []
+        var events: [String] = []
+        let subscription = outer.flatMap { value -> Observable<Int> in
+            if value == 2 {
+                return second.do(onDispose: { disposed.append(2) })
+            }
+            return Observable<Int>.create { observer in
+                outer.onNext(2)
+                observer.onCompleted()
+                return Disposables.create { disposed.append(1) }
+            }
+        }
+        .subscribe(onNext: { events.append("\($0)") }, onCompleted: { events.append("|") })
+        outer.onNext(1)
+        XCTAssertEqual(disposed, [1])
+        second.onNext(7)
+        outer.onCompleted()
+        XCTAssertEqual(events, ["7"])
+        second.onCompleted()
+        XCTAssertEqual(events, ["7", "|"])
+        XCTAssertEqual(disposed, [1, 2])
+        subscription.dispose()
+    }
+
     // MARK: Observable.merge(sources)
 
     func testMergeStatic_Values() {

@@ -36,7 +36,7 @@ open class Producer<Element>: Observable<Element> {
     /// and a `runSource` that goes on with a sink.
     @_spi(Bridge)
     @inline(__always)
-    public final func subscribeSink(_ makeSink: (SinkDisposer) -> (sink: Disposable, subscription: Disposable)) -> Disposable {
+    public final func subscribeSink(_ makeSink: (SinkDisposer) -> (sink: SinkBase, subscription: Disposable)) -> Disposable {
         var disposer = SinkDisposer.make()
         // Handed over as a temporary, not bound to locals: once the
         // disposer has let go of an ended subscription, nothing here still
@@ -68,7 +68,7 @@ open class Producer<Element>: Observable<Element> {
     /// subscription; a sink passes it to `Sink.init`. A source that finishes
     /// inside `run` may call `observer` directly and return no-op disposables.
     @_spi(Bridge)
-    open func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    open func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         preconditionFailure("\(type(of: self)) does not implement run(_:cancel:)")
     }
 }
@@ -90,11 +90,13 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
     // dynamic checks (six `swift_beginAccess` calls per subscription) would
     // only cost time.
     //
-    // Not optionals: a no-op stands for "none", so that storing, moving out
-    // and destroying them are plain existential operations, where a
-    // `Disposable?` goes through `Optional`'s generic value witnesses (about
-    // six calls of them per subscription, a tenth of an echo round trip).
-    @exclusivity(unchecked) private var sink: Disposable = NopDisposable()
+    //
+    // The sink as a class reference (`SinkBase`): one word, moved and
+    // released as a pointer. The subscription not an optional: a no-op
+    // stands for "none", so that storing, moving out and destroying it are
+    // plain existential operations, where a `Disposable?` goes through
+    // `Optional`'s generic value witnesses.
+    @exclusivity(unchecked) private var sink: SinkBase?
     @exclusivity(unchecked) private var subscription: Disposable = NopDisposable()
 
     init() {
@@ -166,7 +168,7 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
 
     /// Hands over the sink and its upstream subscription, once; disposes
     /// both at once if the disposer was disposed meanwhile.
-    func setSinkAndSubscription(_ contents: consuming (sink: Disposable, subscription: Disposable)) {
+    func setSinkAndSubscription(_ contents: consuming (sink: SinkBase, subscription: Disposable)) {
         (self.sink, self.subscription) = contents
         if flags.publish(twice: "SinkDisposer: sink and subscription set twice") {
             disposeBoth()
@@ -182,12 +184,11 @@ public final class SinkDisposer: Cancelable, @unchecked Sendable {
     }
 
     private func disposeBoth() {
-        // Swapped out: moved, not copied, and no separate clearing.
-        var sink: Disposable = NopDisposable()
+        // Moved out, not copied, and no separate clearing.
+        let sink = self.sink.take()
         var subscription: Disposable = NopDisposable()
-        swap(&sink, &self.sink)
         swap(&subscription, &self.subscription)
-        sink.dispose()
+        sink?.dispose()
         subscription.dispose()
     }
 

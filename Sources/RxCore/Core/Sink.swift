@@ -1,5 +1,47 @@
 import Synchronization
 
+/// The part of every sink that does not depend on its observer: the
+/// dispose flag and `cancel`. A `SinkDisposer` holds a sink as this class,
+/// a plain reference, where an existential `Disposable` would take 40 bytes
+/// and, for a generic sink, a conformance looked up in the runtime per
+/// subscription. Every sink is a `Sink`, which is the class to subclass.
+///
+/// Part of the `Bridge` SPI, as the sink's type in `Producer.run`'s result.
+@_spi(Bridge)
+open class SinkBase: Disposable, @unchecked Sendable {
+    /// Disposes the whole subscription (this sink and its upstream); `nil`
+    /// for a sink that is a subscription of its own, with no `Producer`
+    /// around it (a bridge's scheduled action).
+    @_spi(Bridge) public final let cancel: SinkDisposer?
+    final let disposed = Atomic<Bool>(false)
+
+    init(cancel: SinkDisposer?) {
+        self.cancel = cancel
+        #if TRACE_RESOURCES
+        _ = Resources.incrementTotal()
+        #endif
+    }
+
+    /// `true` once disposed.
+    @inline(__always)
+    @_spi(Bridge) public final var isDisposed: Bool {
+        disposed.load(ordering: .relaxed)
+    }
+
+    /// Stops forwarding and disposes the whole subscription.
+    @_spi(Bridge)
+    open func dispose() {
+        disposed.store(true, ordering: .relaxed)
+        cancel?.dispose()
+    }
+
+    deinit {
+        #if TRACE_RESOURCES
+        _ = Resources.decrementTotal()
+        #endif
+    }
+}
+
 /// The per-subscription state of an operator: it is the upstream's observer
 /// and the downstream's producer. `forwardOn` delivers to the downstream
 /// observer unless the sink has been disposed.
@@ -27,24 +69,16 @@ import Synchronization
 /// which the grammar serialises (`on` is never called concurrently), or by
 /// its own lock where a sink has several upstreams.
 @_spi(Bridge)
-open class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
+open class Sink<Observer: ObserverType>: SinkBase, @unchecked Sendable {
     /// The downstream observer.
     @_spi(Bridge) public final let observer: Observer
-    /// Disposes the whole subscription (this sink and its upstream); `nil`
-    /// for a sink that is a subscription of its own, with no `Producer`
-    /// around it (a bridge's scheduled action).
-    @_spi(Bridge) public final let cancel: SinkDisposer?
-    private let disposed = Atomic<Bool>(false)
 
     /// A sink forwarding to `observer`; `cancel` is the `Producer.run`
     /// argument, or `nil` for a sink that is a subscription of its own.
     @_spi(Bridge)
     public init(observer: Observer, cancel: SinkDisposer?) {
         self.observer = observer
-        self.cancel = cancel
-        #if TRACE_RESOURCES
-        _ = Resources.incrementTotal()
-        #endif
+        super.init(cancel: cancel)
     }
 
     /// Delivers `event` downstream unless disposed.
@@ -82,29 +116,10 @@ open class Sink<Observer: ObserverType>: Disposable, @unchecked Sendable {
         dispose()
     }
 
-    /// `true` once disposed.
-    @inline(__always)
-    @_spi(Bridge) public final var isDisposed: Bool {
-        disposed.load(ordering: .relaxed)
-    }
-
     /// An observer that forwards to this sink's downstream (for operators that
     /// hand their downstream to another subscription).
     final func forwarder() -> SinkForward<Observer> {
         SinkForward(forward: self)
-    }
-
-    /// Stops forwarding and disposes the whole subscription.
-    @_spi(Bridge)
-    open func dispose() {
-        disposed.store(true, ordering: .relaxed)
-        cancel?.dispose()
-    }
-
-    deinit {
-        #if TRACE_RESOURCES
-        _ = Resources.decrementTotal()
-        #endif
     }
 }
 

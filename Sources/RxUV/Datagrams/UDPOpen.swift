@@ -20,7 +20,7 @@ final class UDPOpen: Producer<UDPSocket> {
         self.connects = connects
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UDPSocket {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == UDPSocket {
         let sink = UDPOpenSink(open: self, observer: observer, cancel: cancel)
         sink.start(connects ? "uv_udp_connect" : "uv_udp_bind")
         return (sink: sink, subscription: Disposables.create())

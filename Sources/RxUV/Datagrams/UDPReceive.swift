@@ -21,7 +21,7 @@ final class UDPReceive: Producer<Datagram> {
         self.socket = socket
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Datagram {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Datagram {
         let sink = UDPReceiveSink(socket: socket, observer: observer, cancel: cancel)
         sink.start("uv_udp_recv_start")
         return (sink: sink, subscription: Disposables.create())

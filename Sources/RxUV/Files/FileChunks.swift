@@ -25,7 +25,7 @@ final class FileChunks: Producer<ByteBuffer> {
         self.destination = destination
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == ByteBuffer {
         let sink = FileChunksSink(chunks: self, observer: observer, cancel: cancel)
         sink.start("uv_fs_open")
         return (sink: sink, subscription: Disposables.create())

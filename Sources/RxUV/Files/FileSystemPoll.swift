@@ -12,7 +12,7 @@ final class FileSystemPoll: Producer<(previous: FileStatus, current: FileStatus)
         self.interval = interval
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable)
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable)
     where Observer.Element == (previous: FileStatus, current: FileStatus) {
         let sink = FileSystemPollSink(poll: self, observer: observer, cancel: cancel)
         sink.start("uv_fs_poll_start")

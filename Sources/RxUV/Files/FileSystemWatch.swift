@@ -12,7 +12,7 @@ final class FileSystemWatch: Producer<FileEvent> {
         self.recursive = recursive
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == FileEvent {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == FileEvent {
         let sink = FileSystemWatchSink(watch: self, observer: observer, cancel: cancel)
         sink.start("uv_fs_event_start")
         return (sink: sink, subscription: Disposables.create())

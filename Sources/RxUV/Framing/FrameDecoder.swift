@@ -107,7 +107,7 @@ private final class DecodeFrames<Decoder: FrameDecoder>: Producer<Decoder.Frame>
         self.decoder = decoder
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable)
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable)
     where Observer.Element == Decoder.Frame {
         let sink = DecodeFramesSink(decoder: decoder, observer: observer, cancel: cancel)
         return (sink: sink, subscription: source.subscribe(sink))

@@ -18,7 +18,7 @@ final class RequestSingle<Answer>: Producer<Answer> {
         self.submit = submit
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Answer {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Answer {
         let sink = RequestSink(single: self, observer: observer, cancel: cancel)
         sink.start(operation)
         return (sink: sink, subscription: Disposables.create())

@@ -22,7 +22,7 @@ final class LoopOperation<Target: AnyObject & Sendable>: Producer<Never> {
         self.body = body
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Never {
         let sink = LoopOperationSink(operation: self, observer: observer, cancel: cancel)
         sink.start(operation)
         return (sink: sink, subscription: Disposables.create())

@@ -10,7 +10,7 @@ final class LoopSignal: Producer<Int32> {
         self.signum = signum
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int32 {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Int32 {
         let sink = LoopSignalSink(loop: loop, signum: signum, observer: observer, cancel: cancel)
         sink.start("uv_signal_start")
         return (sink: sink, subscription: Disposables.create())

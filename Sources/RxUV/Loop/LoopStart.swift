@@ -54,7 +54,7 @@ open class LoopStart: Producer<Never> {
         return start(observer)
     }
 
-    override public final func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Never {
+    override public final func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Never {
         let sink = LoopStartSink(work: self, observer: observer, cancel: cancel)
         sink.start("LoopStart")
         return (sink: sink, subscription: Disposables.create())

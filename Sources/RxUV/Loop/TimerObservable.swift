@@ -14,7 +14,7 @@ final class TimerObservable: Producer<Int> {
         self.period = LoopTimer.periodMilliseconds(period)
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Int {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Int {
         let sink = TimerSink(loop: loop, timeout: timeout, period: period, observer: observer, cancel: cancel)
         sink.start("uv_timer_start")
         return (sink: sink, subscription: Disposables.create())

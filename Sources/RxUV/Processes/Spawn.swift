@@ -10,7 +10,7 @@ final class Spawn: Producer<ChildProcess> {
         self.options = options
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ChildProcess {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == ChildProcess {
         let sink = SpawnSink(spawn: self, observer: observer, cancel: cancel)
         sink.start("uv_spawn")
         return (sink: sink, subscription: Disposables.create())

@@ -12,7 +12,7 @@ final class StandardInput: Producer<ByteBuffer> {
         self.loop = loop
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == ByteBuffer {
         let sink = StandardInputSink(loop: loop, observer: observer, cancel: cancel)
         sink.start("uv_read_start")
         return (sink: sink, subscription: Disposables.create())

@@ -12,7 +12,7 @@ final class ByteStreamRead: Producer<ByteBuffer> {
         self.stream = stream
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == ByteBuffer {
         let sink = ByteStreamReadSink(stream: stream, observer: observer, cancel: cancel)
         let stream = self.stream
         if !stream.loop.enter({ stream.beginReading(sink) }) {

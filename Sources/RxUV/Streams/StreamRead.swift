@@ -38,7 +38,7 @@ final class StreamRead: Producer<ByteBuffer> {
         self.stream = stream
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == ByteBuffer {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == ByteBuffer {
         let sink = StreamReadSink(stream: stream, observer: observer, cancel: cancel)
         sink.start("uv_read_start")
         return (sink: sink, subscription: Disposables.create())

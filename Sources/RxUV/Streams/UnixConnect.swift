@@ -16,7 +16,7 @@ final class UnixConnect: Producer<UnixConnection> {
         self.path = path
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == UnixConnection {
         let sink = UnixConnectSink(loop: loop, path: path, observer: observer, cancel: cancel)
         sink.start("uv_pipe_connect")
         return (sink: sink, subscription: Disposables.create())

@@ -27,7 +27,7 @@ final class UnixListen: Producer<UnixConnection> {
         self.onListening = onListening
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == UnixConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == UnixConnection {
         let sink = UnixListenSink(listen: self, observer: observer, cancel: cancel)
         sink.start("listen")
         return (sink: sink, subscription: Disposables.create())

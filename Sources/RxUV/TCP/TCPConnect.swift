@@ -13,7 +13,7 @@ final class TCPConnect: Producer<TCPConnection> {
         self.port = port
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == TCPConnection {
         let sink = TCPConnectSink(connect: self, observer: observer, cancel: cancel)
         sink.start("uv_tcp_connect")
         return (sink: sink, subscription: Disposables.create())

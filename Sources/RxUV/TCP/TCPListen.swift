@@ -16,7 +16,7 @@ final class TCPListen: Producer<TCPConnection> {
         self.onListening = onListening
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == TCPConnection {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == TCPConnection {
         let sink = TCPListenSink(listen: self, observer: observer, cancel: cancel)
         sink.start("listen")
         return (sink: sink, subscription: Disposables.create())

@@ -40,7 +40,7 @@ final class HTTPRedirectFollowing: Producer<HTTPClientResponse> {
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
-    ) -> (sink: Disposable, subscription: Disposable) where Observer.Element == HTTPClientResponse {
+    ) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == HTTPClientResponse {
         let sink = HTTPRedirectSink(following: self, observer: observer, cancel: cancel)
         let subscription = client.exchange(request, body: body, timeout: timeout, trace: trace).asObservable().subscribe(sink)
         return (sink: sink, subscription: subscription)

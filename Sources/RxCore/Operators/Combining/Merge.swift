@@ -287,7 +287,7 @@ final class MergeProducer<SourceElement, Inner: ObservableConvertibleType>: Prod
         self.mode = mode
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Inner.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Inner.Element {
         switch mode {
         case .all, .firstOnly:
             let sink = MergeSink(selector: selector, firstOnly: mode.isFirstOnly, observer: observer, cancel: cancel)
@@ -313,7 +313,7 @@ private final class MergeArrayProducer<Element>: Producer<Element> {
         self.sources = sources
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = MergeSink<Observable<Element>, Observable<Element>, Observer>(selector: { $0 }, firstOnly: false, observer: observer, cancel: cancel)
         let subscription = sink.run(sources: sources)
         return (sink: sink, subscription: subscription)

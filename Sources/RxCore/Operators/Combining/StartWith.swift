@@ -30,7 +30,7 @@ private final class StartWith<Element>: Producer<Element> {
         self.elements = elements
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = StartWithSink(observer: observer, cancel: cancel)
         let subscription = sink.run(elements: elements, source: source)
         return (sink: sink, subscription: subscription)

@@ -96,7 +96,7 @@ private final class ObservableArray<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = ObservableArraySink(elements: elements, observer: observer, cancel: cancel)
         let subscription = sink.drive(0, on: scheduler)
         return (sink: sink, subscription: subscription)
@@ -135,7 +135,7 @@ private final class ObservableSequence<Elements: Sequence>: Producer<Elements.El
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Elements.Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Elements.Element {
         let sink = ObservableSequenceSink<Elements, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.drive(elements.makeIterator(), on: scheduler)
         return (sink: sink, subscription: subscription)
@@ -183,7 +183,7 @@ private final class ObservableOptionalScheduled<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = ObservableOptionalScheduledSink(observer: observer, cancel: cancel)
         let subscription = sink.run(optional: optional, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

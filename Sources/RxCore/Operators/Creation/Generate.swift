@@ -75,7 +75,7 @@ private final class Generate<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = GenerateSink(condition: condition, iterate: iterate, observer: observer, cancel: cancel)
         let subscription = sink.drive((value: initialState, isFirst: true), on: scheduler)
         return (sink: sink, subscription: subscription)

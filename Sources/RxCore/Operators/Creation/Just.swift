@@ -56,7 +56,7 @@ private final class JustScheduled<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = JustScheduledSink(observer: observer, cancel: cancel)
         let subscription = sink.run(element: element, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

@@ -69,7 +69,7 @@ private final class RangeProducer<Element: RxAbstractInteger>: Producer<Element>
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = RangeSink(count: count, observer: observer, cancel: cancel)
         let subscription = sink.drive(start, on: scheduler)
         return (sink: sink, subscription: subscription)

@@ -46,7 +46,7 @@ private final class RepeatElement<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = RepeatElementSink(element: element, observer: observer, cancel: cancel)
         let subscription = sink.drive((), on: scheduler)
         return (sink: sink, subscription: subscription)

@@ -55,7 +55,7 @@ private final class Timer<Element: RxAbstractInteger>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         if let period {
             let sink = TimerPeriodicSink(observer: observer, cancel: cancel)
             let subscription = sink.run(dueTime: dueTime, period: period, scheduler: scheduler)

@@ -44,7 +44,7 @@ private final class Using<Resource: Disposable, Element>: Producer<Element> {
         self.observableFactory = observableFactory
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = UsingSink<Resource, Observer>(observer: observer, cancel: cancel)
         let subscription = sink.run(resourceFactory: resourceFactory, observableFactory: observableFactory)
         return (sink: sink, subscription: subscription)

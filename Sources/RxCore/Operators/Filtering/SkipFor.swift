@@ -63,7 +63,7 @@ private final class SkipFor<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = SkipForSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, duration: duration, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

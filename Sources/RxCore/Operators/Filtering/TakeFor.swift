@@ -59,7 +59,7 @@ private final class TakeFor<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = TakeForSink(observer: observer, cancel: cancel)
         let subscription = sink.run(source: source, duration: duration, scheduler: scheduler)
         return (sink: sink, subscription: subscription)

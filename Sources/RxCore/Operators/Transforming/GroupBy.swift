@@ -133,7 +133,7 @@ private final class GroupBy<Key: Hashable, Element>: Producer<GroupedObservable<
         self.selector = selector
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == GroupedObservable<Key, Element> {
         let sink = GroupBySink<Key, Element, Observer>(selector: selector, observer: observer, cancel: cancel)
         let subscription = sink.run(source: source)
         return (sink: sink, subscription: subscription)

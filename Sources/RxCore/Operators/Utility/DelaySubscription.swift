@@ -28,7 +28,7 @@ private final class DelaySubscription<Element>: Producer<Element> {
         self.scheduler = scheduler
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = ForwardingSink(observer: observer, cancel: cancel)
         // The source is subscribed on the scheduler, as RxSwift's contract says.
         let source = UncheckedSendable(self.source)

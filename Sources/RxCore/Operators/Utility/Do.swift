@@ -129,7 +129,7 @@ private final class Do<Element>: Producer<Element> {
         self.onDispose = onDispose
     }
 
-    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: Disposable, subscription: Disposable) where Observer.Element == Element {
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         onSubscribe?()
         let sink = DoSink(handlers: handlers, observer: observer, cancel: cancel)
         let subscription = source.subscribe(sink)

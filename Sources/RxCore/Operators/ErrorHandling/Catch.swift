@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
     /// Continues with the observable returned by `handler` when `self` fails.
     ///
@@ -44,23 +46,33 @@ extension ObservableType {
     }
 }
 
+/// The subscription a `catch` sink's events come from: the source's, then,
+/// after an error, the replacement's. `generation` counts the errors, so
+/// that a subscription that arrives after an error moved on (the source's,
+/// when the source fails during its own subscribe) is disposed instead of
+/// kept. Kept in the sink, under its lock, in place of a serial and a
+/// single-assignment disposable; not nested in the generic sink, whose
+/// unspecialised code would look its metadata up at every lock.
+private struct CatchCurrent {
+    var subscription: Disposable = NopDisposable()
+    var generation = 0
+    var isDisposed = false
+}
+
 private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = Observer.Element
     typealias Handler = (Swift.Error) throws -> Observable<Element>
 
     private let handler: Handler
-    private let subscription = SerialDisposable()
+    private let current = Mutex(CatchCurrent())
 
     init(handler: @escaping Handler, observer: Observer, cancel: SinkDisposer) {
         self.handler = handler
         super.init(observer: observer, cancel: cancel)
     }
 
-    func run(_ source: Observable<Element>) -> Disposable {
-        let sourceSubscription = SingleAssignmentDisposable()
-        subscription.disposable = sourceSubscription
-        sourceSubscription.setDisposable(source.subscribe(self))
-        return subscription
+    func run(_ source: Observable<Element>) {
+        keep(source.subscribe(self), generation: 0)
     }
 
     func on(_ event: Event<Element>) {
@@ -71,10 +83,15 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
             forwardOn(event)
             dispose()
         case .error(let error):
+            let generation = current.withLock { current -> Int in
+                current.generation += 1
+                return current.generation
+            }
             do {
                 let replacement = try handler(error)
-                // Replacing the serial disposable ends the failed subscription.
-                subscription.disposable = replacement.subscribe(CatchReplacementObserver(parent: self))
+                // Keeping it ends the failed subscription, as RxSwift's
+                // serial disposable does: after the replacement's subscribe.
+                keep(replacement.subscribe(CatchReplacementObserver(parent: self)), generation: generation)
             } catch {
                 forwardError(error)
             }
@@ -86,6 +103,29 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
         if event.isStopEvent {
             dispose()
         }
+    }
+
+    /// Keeps `subscription`, made in `generation`, as the current one and
+    /// disposes the one it replaces; disposes `subscription` itself when the
+    /// sink is disposed or an error has moved on since.
+    private func keep(_ subscription: Disposable, generation: Int) {
+        var replaced: Disposable = subscription
+        current.withLock { current in
+            guard !current.isDisposed, current.generation == generation else { return }
+            swap(&replaced, &current.subscription)
+        }
+        replaced.dispose()
+    }
+
+    override func dispose() {
+        var ended: Disposable = NopDisposable()
+        current.withLock { current in
+            guard !current.isDisposed else { return }
+            current.isDisposed = true
+            swap(&ended, &current.subscription)
+        }
+        ended.dispose()
+        super.dispose()
     }
 }
 
@@ -110,8 +150,8 @@ private final class CatchProducer<Element>: Producer<Element> {
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
-        let subscription = sink.run(source)
-        return (sink: sink, subscription: subscription)
+        sink.run(source)
+        return (sink: sink, subscription: NopDisposable())
     }
 }
 

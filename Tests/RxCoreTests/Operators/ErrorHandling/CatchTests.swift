@@ -165,6 +165,44 @@ final class CatchTests: RxCoreTestCase {
         XCTAssertFalse(replacement.hasObservers)
     }
 
+    func testCatch_SourceFailingDuringItsSubscribe_IsDisposedAndTheReplacementKept() {
+        // The source fails before its subscribe returns: what it returns is
+        // disposed at once (the replacement is current by then), and the
+        // replacement stays subscribed until the result is disposed.
+        let replacement = PublishSubject<Int>()
+        var sourceDisposed = 0
+        var received: [Int] = []
+        let source = Observable<Int>.create { observer in
+            observer.onNext(1)
+            observer.onError(testError)
+            return Disposables.create { sourceDisposed += 1 }
+        }
+        let subscription = source.catch { _ in replacement.asObservable() }
+            .subscribe(onNext: { received.append($0) })
+        XCTAssertEqual(sourceDisposed, 1)
+        XCTAssertTrue(replacement.hasObservers)
+        replacement.onNext(2)
+        XCTAssertEqual(received, [1, 2])
+        subscription.dispose()
+        XCTAssertFalse(replacement.hasObservers)
+        XCTAssertEqual(sourceDisposed, 1)
+    }
+
+    func testCatch_TheFailedSubscriptionEndsAfterTheReplacementsSubscribe() {
+        // RxSwift's order: the handler's observable is subscribed, then the
+        // failed subscription is disposed.
+        var order: [String] = []
+        let source = PublishSubject<Int>()
+        let subscription = source.do(onDispose: { order.append("source disposed") })
+            .catch { _ in
+                Observable<Int>.never().do(onSubscribed: { order.append("replacement subscribed") })
+            }
+            .subscribe()
+        source.onError(testError)
+        XCTAssertEqual(order, ["replacement subscribed", "source disposed"])
+        subscription.dispose()
+    }
+
     // MARK: catchAndReturn
 
     func testCatchAndReturn_Error() {

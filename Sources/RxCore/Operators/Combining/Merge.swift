@@ -95,7 +95,7 @@ where Inner.Element == Observer.Element {
 
     /// Subscribes to the outer sequence.
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        inners.source.setDisposable(source.subscribe(self))
+        inners.setSource(source.subscribe(self))
         return inners
     }
 
@@ -117,7 +117,7 @@ where Inner.Element == Observer.Element {
         case .error(let error):
             forwardTerminal(.error(error))
         case .completed:
-            inners.source.dispose()
+            inners.endSource()
             finishSource()
         }
     }

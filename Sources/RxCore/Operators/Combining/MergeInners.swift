@@ -36,6 +36,11 @@ final class MergeInners: Cancelable, @unchecked Sendable {
         var subscribing: BagKey?
         /// The inner under `subscribing` completed during its subscribe.
         var subscribingEnded = false
+        /// The outer sequence's subscription, once `setSource` gave it.
+        var source: Disposable = NopDisposable()
+        /// The outer sequence ended (`endSource`) or the merge was disposed:
+        /// a source subscription given after that is disposed at once.
+        var isSourceEnded = false
 
         /// A key for a new inner: noted as the one being subscribed, or,
         /// when one already is, given a no-op place in `running`.
@@ -52,8 +57,6 @@ final class MergeInners: Cancelable, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    /// The outer sequence's subscription.
-    let source = SingleAssignmentDisposable()
 
     init() {
         #if TRACE_RESOURCES
@@ -64,6 +67,34 @@ final class MergeInners: Cancelable, @unchecked Sendable {
     /// `true` once disposed.
     var isDisposed: Bool {
         state.withLock { $0.isDisposed }
+    }
+
+    /// Keeps the outer sequence's subscription; disposes it at once when
+    /// the outer sequence already ended (during its own subscribe) or the
+    /// merge was disposed. Called once.
+    func setSource(_ subscription: Disposable) {
+        var refused = subscription
+        state.withLock { state in
+            guard !state.isSourceEnded else { return }
+            swap(&refused, &state.source)
+        }
+        refused.dispose()
+    }
+
+    /// The outer sequence ended: disposes its subscription (at once if it
+    /// was given, else when `setSource` gives it).
+    func endSource() {
+        takeSource().dispose()
+    }
+
+    /// Marks the source ended and moves its subscription out.
+    private func takeSource() -> Disposable {
+        var taken: Disposable = NopDisposable()
+        state.withLock { state in
+            state.isSourceEnded = true
+            swap(&taken, &state.source)
+        }
+        return taken
     }
 
     /// Counts a new inner and gives it a slot. `nil` when no inner may
@@ -173,7 +204,7 @@ final class MergeInners: Cancelable, @unchecked Sendable {
             return running
         }
         guard let running else { return }
-        source.dispose()
+        takeSource().dispose()
         running.forEach { $0.dispose() }
     }
 

@@ -36,7 +36,7 @@ where Inner.Element == Observer.Element {
     }
 
     func run(_ source: Observable<SourceElement>) -> Disposable {
-        inners.source.setDisposable(source.subscribe(self))
+        inners.setSource(source.subscribe(self))
         return inners
     }
 
@@ -47,7 +47,7 @@ where Inner.Element == Observer.Element {
         case .error(let error):
             forwardErrorSerially(error)
         case .completed:
-            inners.source.dispose()
+            inners.endSource()
             if limits.withLock({ $0.finishSource() }) {
                 forwardCompletion()
             }

@@ -117,9 +117,15 @@ where Inner.Element == Observer.Element {
         case .error(let error):
             forwardTerminal(.error(error))
         case .completed:
-            inners.endSource()
-            finishSource()
+            onCompleted()
         }
+    }
+
+    /// The outer sequence completed: the result completes once every inner
+    /// has (with no `Event` built, the path a source's end takes).
+    func onCompleted() {
+        inners.endSource()
+        finishSource()
     }
 
     /// Subscribes the inner observable `selector` makes of `element`.
@@ -189,7 +195,7 @@ where Inner.Element == Observer.Element {
     /// Delivers `.completed` in turn (out of line, as above).
     @inline(never)
     private func forwardCompletion() {
-        forwardSerially(.completed, in: state)
+        forwardCompletedSerially(in: state)
     }
 }
 

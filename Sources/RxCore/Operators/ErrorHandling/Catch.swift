@@ -80,8 +80,7 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
         case .next:
             forwardOn(event)
         case .completed:
-            forwardOn(event)
-            dispose()
+            forwardCompleted()
         case .error(let error):
             let generation = current.withLock { current -> Int in
                 current.generation += 1
@@ -96,6 +95,16 @@ private final class CatchSink<Observer: ObserverType>: Sink<Observer>, ObserverT
                 forwardError(error)
             }
         }
+    }
+
+    /// An element of the source, passed on with no `Event` built.
+    func onNext(_ element: Element) {
+        forwardNext(element)
+    }
+
+    /// The source completed: so does the result (no `Event` built).
+    func onCompleted() {
+        forwardCompleted()
     }
 
     fileprivate func replacementOn(_ event: Event<Element>) {

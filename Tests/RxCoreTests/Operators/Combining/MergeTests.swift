@@ -334,6 +334,31 @@ final class MergeTests: RxCoreTestCase {
         subscription.dispose()
     }
 
+    func testMerge_CompletionDecidedWhileAnElementIsDelivered_ComesAfterIt() {
+        // The downstream's onNext ends the outer sequence and the last
+        // inner: the completion is queued behind the element being
+        // delivered, then delivered once, and nothing follows it.
+        let outer = PublishSubject<Observable<Int>>()
+        let inner = PublishSubject<Int>()
+        var events: [String] = []
+        let subscription = outer.merge().subscribe(
+            onNext: { value in
+                events.append("\(value)")
+                if value == 1 {
+                    outer.onCompleted()
+                    inner.onCompleted()
+                    events.append("after")
+                }
+            },
+            onCompleted: { events.append("|") })
+        outer.onNext(inner.asObservable())
+        inner.onNext(1)
+        inner.onNext(2)
+        XCTAssertEqual(events, ["1", "after", "|"])
+        XCTAssertFalse(inner.hasObservers)
+        subscription.dispose()
+    }
+
     // MARK: Observable.merge(sources)
 
     func testMergeStatic_Values() {

@@ -19,17 +19,7 @@ extension PrimitiveSequenceType where Trait == CompletableTrait, Element == Neve
     /// Creates a `Completable` from a subscribe function that reports one
     /// outcome. Only the first outcome counts.
     public static func create(subscribe: @escaping (@escaping CompletableObserver) -> Disposable) -> Completable {
-        let source = Observable<Never>.create { observer in
-            subscribe { event in
-                switch event {
-                case .error(let error):
-                    observer.on(.error(error))
-                case .completed:
-                    observer.on(.completed)
-                }
-            }
-        }
-        return PrimitiveSequence(raw: source)
+        PrimitiveSequence(raw: CompletableCreate(subscribe))
     }
 
     /// Subscribes `observer` to the outcome.

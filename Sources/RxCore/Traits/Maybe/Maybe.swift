@@ -22,20 +22,7 @@ extension PrimitiveSequenceType where Trait == MaybeTrait {
     /// Creates a `Maybe` from a subscribe function that reports one outcome.
     /// Only the first outcome counts.
     public static func create(subscribe: @escaping (@escaping MaybeObserver) -> Disposable) -> Maybe<Element> {
-        let source = Observable<Element>.create { observer in
-            subscribe { event in
-                switch event {
-                case .success(let element):
-                    observer.on(.next(element))
-                    observer.on(.completed)
-                case .error(let error):
-                    observer.on(.error(error))
-                case .completed:
-                    observer.on(.completed)
-                }
-            }
-        }
-        return PrimitiveSequence(raw: source)
+        PrimitiveSequence(raw: MaybeCreate(subscribe))
     }
 
     /// Subscribes `observer` to the outcome.

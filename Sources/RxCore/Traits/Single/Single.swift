@@ -17,18 +17,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     /// Only the first outcome counts; later calls are ignored. Disposing the
     /// subscription disposes what `subscribe` returned.
     public static func create(subscribe: @escaping (@escaping SingleObserver) -> Disposable) -> Single<Element> {
-        let source = Observable<Element>.create { observer in
-            subscribe { event in
-                switch event {
-                case .success(let element):
-                    observer.on(.next(element))
-                    observer.on(.completed)
-                case .failure(let error):
-                    observer.on(.error(error))
-                }
-            }
-        }
-        return PrimitiveSequence(raw: source)
+        PrimitiveSequence(raw: SingleCreate(subscribe))
     }
 
     /// Subscribes `observer` to the outcome.

@@ -24,19 +24,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///
     /// - Returns: a disposable that cancels the subscription.
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
-        var stopped = false
-        return primitiveSequence.asObservable().subscribe { event in
-            if stopped { return }
-            stopped = true
-            switch event {
-            case .next(let element):
-                observer(.success(element))
-            case .error(let error):
-                observer(.failure(error))
-            case .completed:
-                observer(.failure(RxError.noElements))
-            }
-        }
+        primitiveSequence.asObservable().subscribe(SingleOutcomeObserver(
+            success: { observer(.success($0)) },
+            failure: { observer(.failure($0)) }))
     }
 
     /// Subscribes closures to the element, the failure and disposal.
@@ -50,19 +40,20 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ) -> Disposable {
         let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
         let callStack = onFailure == nil ? Hooks.subscriptionCallStack() : []
-        let subscription = subscribe { event in
-            switch event {
-            case .success(let element):
+        let outcome = SingleOutcomeObserver<Element>(
+            success: { element in
                 onSuccess?(element)
-            case .failure(let error):
+                disposedCallback.dispose()
+            },
+            failure: { error in
                 if let onFailure {
                     onFailure(error)
                 } else {
                     Hooks.defaultErrorHandler(callStack, error)
                 }
-            }
-            disposedCallback.dispose()
-        }
+                disposedCallback.dispose()
+            })
+        let subscription = primitiveSequence.asObservable().subscribe(outcome)
         return Disposables.create(subscription, disposedCallback)
     }
 

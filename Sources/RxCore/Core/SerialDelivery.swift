@@ -173,32 +173,6 @@ extension Sink {
         }
     }
 
-    /// Forwards `.completed` through `state`'s delivery, then disposes: at
-    /// once, without an `Event`, when the caller can take the emitter role
-    /// (which it keeps: the delivery stops, as after any terminal event);
-    /// otherwise queued behind the current emitter (or dropped once
-    /// stopped), as `forwardSerially(.completed)`.
-    @inline(__always)
-    final func forwardCompletedSerially<State: SerialDeliveryState>(in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
-        let claimed = state.locked { state -> Bool in
-            guard state.delivery.claim() else { return false }
-            state.delivery.stop()
-            return true
-        }
-        guard claimed else {
-            queueCompleted(in: state)
-            return
-        }
-        forwardCompleted()
-    }
-
-    /// The contended half of `forwardCompletedSerially`, out of line for
-    /// the same reason as `queueNext`.
-    @inline(never)
-    final func queueCompleted<State: SerialDeliveryState>(in state: borrowing Mutex<State>) where State.Item == Event<Observer.Element> {
-        forwardSerially(.completed, in: state)
-    }
-
     /// Delivers what was queued while this sink's emitter delivered an
     /// element: out of line, so that the uncontended path holds no
     /// `Event` (in unspecialised code, each would look up its metadata).

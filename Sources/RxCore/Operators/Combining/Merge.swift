@@ -60,25 +60,19 @@ extension ObservableType {
 /// The sink of `flatMap`, `flatMapFirst`, `merge()` and `Observable.merge`:
 /// one subscription per inner, all alive at once.
 ///
-/// The subscriptions and the counts live in a non-generic `MergeInners`
-/// under its own lock, apart from the generic serialiser: subscribing an
-/// inner and an inner's completion, once per element of a `flatMap`, then
-/// touch no generic state, build no `Event` and allocate nothing, so
-/// unspecialised code looks up no type metadata for them. The serialiser's
-/// lock is taken only to deliver events.
+/// The subscriptions, the counts and the serialiser live in a non-generic
+/// `MergeInners` under its one lock: subscribing an inner, an inner's
+/// element and completion, and the merge's own subscription and end touch
+/// no generic state and build no `Event`, so unspecialised code looks up no
+/// type metadata for them. An event is boxed (`MergeQueuedEvent`) only when
+/// it must wait behind another delivery, or is an error.
 final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, MergeInnerParent, @unchecked Sendable
 where Inner.Element == Observer.Element {
     typealias Element = SourceElement
     typealias Selector = (SourceElement) throws -> Inner
 
-    // @unchecked Sendable: read and written only under `state`'s lock.
-    private struct State: SerialDeliveryState, @unchecked Sendable {
-        var delivery = SerialDelivery<Event<Observer.Element>>()
-    }
-
     private let selector: Selector
     private let firstOnly: Bool
-    private let state = Mutex(State())
     private let inners = MergeInners()
     /// The type of the observers of the inners, looked up once: in this
     /// unspecialised code, naming `MergeInnerObserver<…>` to make one per
@@ -157,13 +151,20 @@ where Inner.Element == Observer.Element {
     /// An inner's element, delivered in turn without building an `Event`
     /// when no other delivery is under way.
     func innerNext(_ element: Observer.Element) {
-        forwardNextSerially(element, in: state)
+        guard inners.claimDelivery() else {
+            deliverInTurn(.next(element))
+            return
+        }
+        forwardNext(element)
+        if !inners.releaseDeliveryIfIdle() {
+            drainDeliveries(inners.nextDelivery())
+        }
     }
 
     func innerOn(_ event: Event<Observer.Element>, key: BagKey) {
         switch event {
         case .next:
-            forwardSerially(event, in: state)
+            deliverInTurn(event)
         case .error:
             forwardTerminal(event)
         case .completed:
@@ -182,7 +183,7 @@ where Inner.Element == Observer.Element {
     /// Refuses further inners, then delivers `event` (an error) in turn.
     private func forwardTerminal(_ event: Event<Observer.Element>) {
         inners.stop()
-        forwardSerially(event, in: state)
+        deliverInTurn(event)
     }
 
     /// `forwardTerminal(.error(error))`, out of line so that the element
@@ -195,7 +196,55 @@ where Inner.Element == Observer.Element {
     /// Delivers `.completed` in turn (out of line, as above).
     @inline(never)
     private func forwardCompletion() {
-        forwardCompletedSerially(in: state)
+        guard inners.claimLastDelivery() else {
+            deliverInTurn(.completed)
+            return
+        }
+        forwardCompleted()
+    }
+
+    /// Delivers `event` in turn: at once when the caller can take the
+    /// emitter role (a terminal event stops the deliveries as it does),
+    /// else boxed and queued for the current emitter; dropped once a
+    /// terminal event was accepted. Out of line: the element path builds
+    /// no `Event`.
+    @inline(never)
+    private func deliverInTurn(_ event: Event<Observer.Element>) {
+        let isTerminal = event.isStopEvent
+        guard isTerminal ? inners.claimLastDelivery() : inners.claimDelivery() else {
+            drainDeliveries(inners.beginDelivery(MergeQueuedEvent(event), isTerminal: isTerminal))
+            return
+        }
+        forwardOn(event)
+        if isTerminal {
+            dispose()
+        } else if !inners.releaseDeliveryIfIdle() {
+            drainDeliveries(inners.nextDelivery())
+        }
+    }
+
+    /// The emitter loop: delivers `first` and every event queued meanwhile;
+    /// a terminal event disposes the sink after it is forwarded.
+    @inline(never)
+    private func drainDeliveries(_ first: AnyObject?) {
+        drainSerially(first, next: { inners.nextDelivery() }) { item in
+            let event = unsafeDowncast(item, to: MergeQueuedEvent<Observer.Element>.self).event
+            forwardOn(event)
+            if event.isStopEvent {
+                dispose()
+            }
+        }
+    }
+}
+
+/// An event of a `MergeSink` that waits for its turn in the merge's
+/// serialiser (or ends the merge), boxed so that the serialiser's state
+/// stays non-generic.
+private final class MergeQueuedEvent<Element> {
+    let event: Event<Element>
+
+    init(_ event: Event<Element>) {
+        self.event = event
     }
 }
 

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The subscriptions of a merging sink (its outer sequence and every running
-/// inner) and, for a `MergeSink`, its counts, under one lock.
+/// inner) and, for a `MergeSink`, its counts and its serialiser, under one
+/// lock.
 ///
 /// An inner costs three short critical sections and no allocation:
 /// `reserve` counts it and gives it a key, `assign` stores the subscription
@@ -25,7 +26,9 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: every mutable field is under `state`'s lock.
 final class MergeInners: Cancelable, @unchecked Sendable {
-    private struct State {
+    // @unchecked Sendable: touched only under `state`'s lock (its boxed
+    // deliveries and disposables included).
+    private struct State: @unchecked Sendable {
         var counters = MergeCounters()
         /// The running inners' subscriptions, by key; a no-op for an
         /// inner subscribed re-entrantly and not yet assigned.
@@ -41,6 +44,12 @@ final class MergeInners: Cancelable, @unchecked Sendable {
         /// The outer sequence ended (`endSource`) or the merge was disposed:
         /// a source subscription given after that is disposed at once.
         var isSourceEnded = false
+        /// The `MergeSink`'s serialiser. Its items are the sink's boxed
+        /// events (`MergeQueuedEvent`), made only for an event that must
+        /// wait or ends the merge, so this state stays non-generic: the
+        /// sink's subscription, its deliveries and its end look up no type
+        /// metadata for it.
+        var delivery = SerialDelivery<AnyObject>()
 
         /// A key for a new inner: noted as the one being subscribed, or,
         /// when one already is, given a no-op place in `running`.
@@ -67,6 +76,49 @@ final class MergeInners: Cancelable, @unchecked Sendable {
     /// `true` once disposed.
     var isDisposed: Bool {
         state.withLock { $0.isDisposed }
+    }
+
+    /// Takes the emitter role of the merge's deliveries when nobody holds
+    /// it and nothing stopped them (`SerialDelivery.claim()`).
+    func claimDelivery() -> Bool {
+        state.withLock { $0.delivery.claim() }
+    }
+
+    /// Releases the emitter role when nothing was queued meanwhile
+    /// (`SerialDelivery.releaseIfIdle()`).
+    func releaseDeliveryIfIdle() -> Bool {
+        state.withLock { $0.delivery.releaseIfIdle() }
+    }
+
+    /// Takes the emitter role for the merge's last delivery, its
+    /// completion, and stops the deliveries; `false` when another delivery
+    /// is under way or they stopped.
+    func claimLastDelivery() -> Bool {
+        state.withLock { state -> Bool in
+            guard state.delivery.claim() else { return false }
+            state.delivery.stop()
+            return true
+        }
+    }
+
+    /// Hands `item` to the deliveries (`SerialDelivery.begin(_:)`): returns
+    /// it when the caller became the emitter. A terminal item stops them.
+    func beginDelivery(_ item: AnyObject, isTerminal: Bool) -> AnyObject? {
+        // `locked`: the items are the sink's own boxes, not `Sendable`;
+        // only this lock's holder touches them.
+        state.locked { state -> AnyObject? in
+            let first = state.delivery.begin(item)
+            if isTerminal {
+                state.delivery.stop()
+            }
+            return first
+        }
+    }
+
+    /// The next queued delivery, or `nil`, which releases the emitter role
+    /// (`SerialDelivery.next()`).
+    func nextDelivery() -> AnyObject? {
+        state.locked { $0.delivery.next() }
     }
 
     /// Keeps the outer sequence's subscription; disposes it at once when

@@ -359,6 +359,34 @@ final class MergeTests: RxCoreTestCase {
         subscription.dispose()
     }
 
+    func testMerge_EventsMadeDuringADelivery_WaitTheirTurnInOrder_AndNothingFollowsAnError() {
+        // While the downstream handles 1, inner b emits 2 (an element),
+        // inner c emits 3 through on(.next) and then fails: each waits for
+        // the delivery under way, they come in the order they were made,
+        // and a's later element is dropped after the error.
+        let a = PublishSubject<Int>()
+        let b = PublishSubject<Int>()
+        let c = PublishSubject<Int>()
+        var events: [String] = []
+        let subscription = Observable.merge([a.asObservable(), b.asObservable(), c.asObservable()]).subscribe(
+            onNext: { value in
+                events.append("\(value)")
+                if value == 1 {
+                    b.onNext(2)
+                    c.on(.next(3))
+                    c.onError(testError)
+                    events.append("after")
+                }
+            },
+            onError: { _ in events.append("#") })
+        a.onNext(1)
+        a.onNext(4)
+        XCTAssertEqual(events, ["1", "after", "2", "3", "#"])
+        XCTAssertFalse(a.hasObservers)
+        XCTAssertFalse(b.hasObservers)
+        subscription.dispose()
+    }
+
     // MARK: Observable.merge(sources)
 
     func testMergeStatic_Values() {

@@ -24,9 +24,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///
     /// - Returns: a disposable that cancels the subscription.
     public func subscribe(_ observer: @escaping (SingleEvent<Element>) -> Void) -> Disposable {
-        primitiveSequence.asObservable().subscribe(SingleOutcomeObserver(
-            success: { observer(.success($0)) },
-            failure: { observer(.failure($0)) }))
+        primitiveSequence.asObservable().subscribe(
+            SingleOutcomeObserver(
+                success: { observer(.success($0)) },
+                failure: { observer(.failure($0)) }))
     }
 
     /// Subscribes closures to the element, the failure and disposal.

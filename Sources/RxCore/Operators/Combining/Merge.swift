@@ -65,7 +65,7 @@ extension ObservableType {
 /// element and completion, and the merge's own subscription and end touch
 /// no generic state and build no `Event`, so unspecialised code looks up no
 /// type metadata for them. An event is boxed (`MergeQueuedEvent`) only when
-/// it must wait behind another delivery, or is an error.
+/// it must wait behind another delivery.
 final class MergeSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType, MergeInnerParent, @unchecked Sendable
 where Inner.Element == Observer.Element {
     typealias Element = SourceElement
@@ -238,8 +238,7 @@ where Inner.Element == Observer.Element {
 }
 
 /// An event of a `MergeSink` that waits for its turn in the merge's
-/// serialiser (or ends the merge), boxed so that the serialiser's state
-/// stays non-generic.
+/// serialiser, boxed so that the serialiser's state stays non-generic.
 private final class MergeQueuedEvent<Element> {
     let event: Event<Element>
 

@@ -46,7 +46,7 @@ final class MergeInners: Cancelable, @unchecked Sendable {
         var isSourceEnded = false
         /// The `MergeSink`'s serialiser. Its items are the sink's boxed
         /// events (`MergeQueuedEvent`), made only for an event that must
-        /// wait or ends the merge, so this state stays non-generic: the
+        /// wait, so this state stays non-generic: the
         /// sink's subscription, its deliveries and its end look up no type
         /// metadata for it.
         var delivery = SerialDelivery<AnyObject>()

@@ -46,9 +46,8 @@ final class MergeInners: Cancelable, @unchecked Sendable {
         var isSourceEnded = false
         /// The `MergeSink`'s serialiser. Its items are the sink's boxed
         /// events (`MergeQueuedEvent`), made only for an event that must
-        /// wait, so this state stays non-generic: the
-        /// sink's subscription, its deliveries and its end look up no type
-        /// metadata for it.
+        /// wait, so this state stays non-generic: the sink's subscription,
+        /// its deliveries and its end look up no type metadata for it.
         var delivery = SerialDelivery<AnyObject>()
 
         /// A key for a new inner: noted as the one being subscribed, or,

@@ -37,6 +37,12 @@ final class OutcomeSink<Observer: ObserverType>: Sink<Observer>, @unchecked Send
     }
 }
 
+// Each trait's producer stores its own subscribe function, typed with its
+// own outcome. A shared base generic over the outcome was measured and not
+// kept: a closure stored at a generic function type is reabstracted, one
+// thunk for the subscribe function and one for the callback each
+// subscription hands it (client.get: 56 -> 58 mallocs a request).
+
 /// The producer of `Single.create`.
 final class SingleCreate<Element>: Producer<Element> {
     private let subscribeHandler: (@escaping @Sendable (Result<Element, Swift.Error>) -> Void) -> Disposable

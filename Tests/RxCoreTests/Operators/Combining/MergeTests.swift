@@ -249,23 +249,17 @@ final class MergeTests: RxCoreTestCase {
 
     func testMerge_DisposeDisposesTheOuterFirstThenTheInnersInOrder() {
         let outer = PublishSubject<Int>()
-        var order: [String] = []
-        let subscription = Observable<Int>.create { observer in
-            let inner = outer.subscribe(observer)
-            return Disposables.create {
-                inner.dispose()
-                order.append("outer")
+        let order = DisposalLog()
+        let subscription = order.recordingDisposal(of: outer, as: "outer")
+            .flatMap { value in
+                Observable<Int>.never().do(onDispose: { order.entries.append("inner \(value)") })
             }
-        }
-        .flatMap { value in
-            Observable<Int>.never().do(onDispose: { order.append("inner \(value)") })
-        }
-        .subscribe()
+            .subscribe()
         outer.onNext(1)
         outer.onNext(2)
         outer.onNext(3)
         subscription.dispose()
-        XCTAssertEqual(order, ["outer", "inner 1", "inner 2", "inner 3"])
+        XCTAssertEqual(order.entries, ["outer", "inner 1", "inner 2", "inner 3"])
     }
 
     func testMerge_InnersSubscribedInsideAnotherInnersSubscribe_KeepTheirOrderAndEndTheirOwn() {
@@ -275,32 +269,26 @@ final class MergeTests: RxCoreTestCase {
         // running, 1 keeps running; disposing disposes the outer, then 1, 2
         // in the order they were subscribed, and 3 never again.
         let outer = PublishSubject<Int>()
-        var order: [String] = []
+        let order = DisposalLog()
         var received: [Int] = []
-        let subscription = Observable<Int>.create { observer in
-            let inner = outer.subscribe(observer)
-            return Disposables.create {
-                inner.dispose()
-                order.append("outer")
-            }
-        }
-        .flatMap { value in
-            Observable<Int>.create { observer in
-                observer.onNext(value * 10)
-                if value < 3 {
-                    outer.onNext(value + 1)
-                } else {
-                    observer.onCompleted()
+        let subscription = order.recordingDisposal(of: outer, as: "outer")
+            .flatMap { value in
+                Observable<Int>.create { observer in
+                    observer.onNext(value * 10)
+                    if value < 3 {
+                        outer.onNext(value + 1)
+                    } else {
+                        observer.onCompleted()
+                    }
+                    return Disposables.create { order.entries.append("inner \(value)") }
                 }
-                return Disposables.create { order.append("inner \(value)") }
             }
-        }
-        .subscribe(onNext: { received.append($0) })
+            .subscribe(onNext: { received.append($0) })
         outer.onNext(1)
         XCTAssertEqual(received, [10, 20, 30])
-        XCTAssertEqual(order, ["inner 3"])
+        XCTAssertEqual(order.entries, ["inner 3"])
         subscription.dispose()
-        XCTAssertEqual(order, ["inner 3", "outer", "inner 1", "inner 2"])
+        XCTAssertEqual(order.entries, ["inner 3", "outer", "inner 1", "inner 2"])
     }
 
     func testMerge_AnInnerThatCompletesDuringItsSubscribeAfterAReentrantOne_EndsOnlyItself() {
@@ -522,5 +510,21 @@ final class MergeTests: RxCoreTestCase {
         XCTAssertEqual(received.current, 20_000)
         XCTAssertEqual(completed.current, 1)
         subscription.dispose()
+    }
+}
+
+/// The order in which a test's subscriptions were disposed.
+private final class DisposalLog {
+    var entries: [String] = []
+
+    /// `subject`'s elements; disposing the subscription appends `name`.
+    func recordingDisposal(of subject: PublishSubject<Int>, as name: String) -> Observable<Int> {
+        Observable<Int>.create { observer in
+            let inner = subject.subscribe(observer)
+            return Disposables.create {
+                inner.dispose()
+                self.entries.append(name)
+            }
+        }
     }
 }

@@ -87,31 +87,7 @@ where Observer.Element == HTTPClientResponse {
     func on(_ event: Event<HTTPClientResponse>) {
         switch event {
         case .next(let response):
-            let next: Observable<HTTPClientResponse>?
-            do {
-                next = try following.next(after: response)
-            } catch {
-                forwardError(error)
-                return
-            }
-            guard let next else {
-                forwardNext(response)
-                forwardCompleted()
-                return
-            }
-            let subscription = next.subscribe { [self] event in
-                switch event {
-                case .next(let response): forwardNext(response)
-                case .error(let error): forwardError(error)
-                case .completed: forwardCompleted()
-                }
-            }
-            let disposeNow = hop.withLock { hop -> Bool in
-                if hop.disposed { return true }
-                hop.subscription = subscription
-                return false
-            }
-            if disposeNow { subscription.dispose() }
+            onNext(response)
         case .error(let error):
             forwardError(error)
         case .completed:
@@ -119,6 +95,41 @@ where Observer.Element == HTTPClientResponse {
             break
         }
     }
+
+    /// The exchange's response: passed on, or, when it is a redirect to
+    /// follow, the next hop subscribed in its place. Taken directly, with
+    /// no `Event` built (in this generic sink, an `Event` would look its
+    /// metadata up in the runtime).
+    func onNext(_ response: HTTPClientResponse) {
+        let next: Observable<HTTPClientResponse>?
+        do {
+            next = try following.next(after: response)
+        } catch {
+            forwardError(error)
+            return
+        }
+        guard let next else {
+            forwardNext(response)
+            forwardCompleted()
+            return
+        }
+        let subscription = next.subscribe { [self] event in
+            switch event {
+            case .next(let response): forwardNext(response)
+            case .error(let error): forwardError(error)
+            case .completed: forwardCompleted()
+            }
+        }
+        let disposeNow = hop.withLock { hop -> Bool in
+            if hop.disposed { return true }
+            hop.subscription = subscription
+            return false
+        }
+        if disposeNow { subscription.dispose() }
+    }
+
+    /// A Single's completion, after its element, which ended this already.
+    func onCompleted() {}
 
     override func dispose() {
         let subscription = hop.withLock { hop -> Disposable? in

@@ -152,7 +152,7 @@ where Inner.Element == Observer.Element {
     /// when no other delivery is under way.
     func innerNext(_ element: Observer.Element) {
         guard inners.claimDelivery() else {
-            deliverInTurn(.next(element))
+            queueNext(element)
             return
         }
         forwardNext(element)
@@ -197,10 +197,24 @@ where Inner.Element == Observer.Element {
     @inline(never)
     private func forwardCompletion() {
         guard inners.claimLastDelivery() else {
-            deliverInTurn(.completed)
+            queueCompletion()
             return
         }
         forwardCompleted()
+    }
+
+    /// `deliverInTurn(.next(element))`, out of line: an `Event` built in
+    /// the caller's body would look its metadata up on every call, even
+    /// when nothing waits.
+    @inline(never)
+    private func queueNext(_ element: Observer.Element) {
+        deliverInTurn(.next(element))
+    }
+
+    /// `deliverInTurn(.completed)`, out of line for the same reason.
+    @inline(never)
+    private func queueCompletion() {
+        deliverInTurn(.completed)
     }
 
     /// Delivers `event` in turn: at once when the caller can take the

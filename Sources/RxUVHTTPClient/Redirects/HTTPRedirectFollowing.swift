@@ -91,8 +91,7 @@ where Observer.Element == HTTPClientResponse {
         case .error(let error):
             forwardError(error)
         case .completed:
-            // A Single's: after its element, which ended this already.
-            break
+            onCompleted()
         }
     }
 

@@ -43,6 +43,7 @@ let package = Package(
         .library(name: "RxUVHTTP", targets: ["RxUVHTTP"]),
         .library(name: "RxUVHTTPClient", targets: ["RxUVHTTPClient"]),
         .library(name: "RxUVWebSocket", targets: ["RxUVWebSocket"]),
+        .library(name: "RxUVHTTP2", targets: ["RxUVHTTP2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -84,6 +85,12 @@ let package = Package(
             path: "Sources/CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CNGHTTP2",
+            path: "Sources/CNGHTTP2",
+            pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]
         ),
         .target(name: "RxCore", swiftSettings: traceResources),
         .target(name: "RxTest", dependencies: ["RxCore"], swiftSettings: traceResources),
@@ -150,6 +157,13 @@ let package = Package(
         // Test support (the role of SwiftNIO's NIOTestUtils), shared by the
         // suites: RxCore's leak-gated base and live-object count, with no
         // libuv, so that RxCoreTests needs none...
+        .target(
+            name: "RxUVHTTP2",
+            dependencies: [
+                "RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", "CNGHTTP2", .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: traceResources
+        ),
         .target(name: "RxCoreTestSupport", dependencies: ["RxCore"], swiftSettings: traceResources),
         // ...and the bridge's on top: its leak-gated base, captured reports,
         // temporary directories, child processes, and an in-memory
@@ -264,7 +278,7 @@ let package = Package(
         example("statsd-agg", ["RxUVServiceLifecycle", coreMetrics]),
         example("wait-for"),
         example("rx-watch"),
-        example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVHTTPClient", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
+        example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVHTTP2", "RxUVHTTPClient", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
         example("fetch", ["RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", .product(name: "HTTPTypes", package: "swift-http-types")]),
         example("ws-chat", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVWebSocket", .product(name: "HTTPTypes", package: "swift-http-types")]),
     ]

@@ -4,6 +4,7 @@
 # - only the TLS product (Sources/RxUVTLS) imports COpenSSL;
 # - only the HTTP client (Sources/RxUVHTTPClient) and the WebSocket layer
 #   (Sources/RxUVWebSocket, for permessage-deflate) import CZlib;
+# - only the HTTP/2 product (Sources/RxUVHTTP2) imports CNGHTTP2;
 # - RxCore does not import Foundation;
 # - RxUVWebSocket imports only RxCore, RxUV, RxUVHTTP, RxUVHTTPClient,
 #   RxUVTLS, CZlib, HTTPTypes and the standard library's modules (no
@@ -30,6 +31,12 @@ fi
 outside=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import CZlib' Sources Examples Tests 2>/dev/null | grep -vE '^Sources/(RxUVHTTPClient|RxUVWebSocket)/' || true)
 if [ -n "$outside" ]; then
     echo "check-imports: CZlib is imported outside Sources/RxUVHTTPClient and Sources/RxUVWebSocket:" >&2
+    echo "$outside" >&2
+    status=1
+fi
+outside=$(grep -rlE '^\s*(@_implementationOnly |internal |public |private )?import CNGHTTP2' Sources Examples Tests 2>/dev/null | grep -v '^Sources/RxUVHTTP2/' || true)
+if [ -n "$outside" ]; then
+    echo "check-imports: CNGHTTP2 is imported outside Sources/RxUVHTTP2:" >&2
     echo "$outside" >&2
     status=1
 fi

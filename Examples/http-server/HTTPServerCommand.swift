@@ -5,6 +5,7 @@ import HTTPTypes
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVHTTP2
 import RxUVServiceLifecycle
 import Synchronization
 
@@ -12,13 +13,13 @@ import Synchronization
 import Glibc
 #endif
 
-/// `http-server`: HTTP/1.1 on every core: static files, a JSON document,
+/// `http-server`: HTTP/1.1 (or HTTP/2, `--http2`) on every core: static files, a JSON document,
 /// an echo, Prometheus metrics and a health check.
 @main
 struct HTTPServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "http-server",
-        abstract: "Serve HTTP/1.1: static files, JSON, /metrics and /healthz.",
+        abstract: "Serve HTTP/1.1 (or HTTP/2 with --http2): static files, JSON, /metrics and /healthz.",
         discussion: """
             Routes: GET /plaintext (hello), GET /json (a 1 KiB JSON document), \
             POST /echo (the body back, up to 1 MiB), POST /upload (the body's \
@@ -68,6 +69,13 @@ struct HTTPServerCommand: AsyncParsableCommand {
             connection metrics and a request costs no clock reads or histogram update.
             """)
     var requestMetrics = true
+
+    @Flag(
+        help: """
+            Speak HTTP/2 over cleartext (h2c, prior knowledge: curl --http2-prior-knowledge, \
+            h2load) instead of HTTP/1.1, with the same routes.
+            """)
+    var http2 = false
 
     @Option(help: "Report a loop that has not turned for this long as stalled (0: no watchdog).")
     var stallThreshold = Interval(argument: "500ms")!
@@ -154,7 +162,9 @@ struct HTTPServerCommand: AsyncParsableCommand {
             limits: HTTPLimits(maxBodyLength: maxBody), headTimeout: .nanoseconds(headTimeout.nanoseconds),
             idleTimeout: .nanoseconds(idleTimeout.nanoseconds), onResponse: requestMetrics ? RequestMetrics().record : nil)
         let server = ServerService(
-            group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler),
+            http2
+                ? group.rx.serveHTTP2(host: host, port: port, options: options, http: http, handler: handler)
+                : group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler),
             drainedBy: daemon, name: Endpoint.format(host: host, port: port)
         ) { server in
             started.withLock { $0 = server }

@@ -44,7 +44,7 @@ public final class OpenFile: Sendable {
             unsafeUninitializedCapacity: count,
             initializingWith: { (buffer: UnsafeMutableRawBufferPointer) -> Int in
                 do throws(UVError) {
-                    return Int(try systemCall("pread", address: path) { Int32(truncatingIfNeeded: pread(descriptor, buffer.baseAddress, count, off_t(offset))) })
+                    return try read(into: buffer, at: offset)
                 } catch {
                     failure = error
                     return 0
@@ -52,6 +52,13 @@ public final class OpenFile: Sendable {
             })
         if let failure { throw failure }
         return bytes
+    }
+
+    /// Reads into `buffer` at `offset` (`pread`, on the calling thread),
+    /// for a writer that hands its own memory (an HTTP/2 session's frame):
+    /// how many bytes it read, fewer at the file's end, none past it.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(UVError) -> Int {
+        Int(try systemCall("pread", address: path) { Int32(truncatingIfNeeded: pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))) })
     }
 
     deinit {

@@ -1,10 +1,11 @@
 import RxCore
 import RxUV
 
-/// A body that an `AsyncSequence` produces, pulled at the pace of the
-/// stream it is written to: the next piece is asked for only while the
-/// stream is writable (its write queue at or below its high watermark),
-/// else once `rx.writable` turns `true` again. A producer faster than the
+/// A body that an `AsyncSequence` produces, pulled at the pace of what it
+/// is written to (`HTTPBodyPace`: a stream's write queue at or below its
+/// high watermark, an HTTP/2 stream's send queue): the next piece is asked
+/// for only while the writer is writable, else once its writability turns
+/// `true` again. A producer faster than the
 /// peer is held to the peer's pace, with at most a watermark of its bytes
 /// queued: what a body streamed from another connection (a proxy) needs.
 ///
@@ -13,8 +14,8 @@ import RxUV
 /// an `Observable` of the pieces for the writer that already writes
 /// streamed bodies.
 package struct HTTPPacedBody: Sendable {
-    /// The pieces for `stream`, paced by it.
-    private let make: @Sendable (any ByteStream) -> Observable<ByteBuffer>
+    /// The pieces for a writer, paced by it.
+    private let make: @Sendable (HTTPBodyPace) -> Observable<ByteBuffer>
 
     /// A body of `sequence`'s pieces.
     package init<Values: AsyncSequence & SendableMetatype>(_ sequence: Values) where Values.Element == ByteBuffer, Values.AsyncIterator: SendableMetatype {
@@ -22,20 +23,20 @@ package struct HTTPPacedBody: Sendable {
         // body is written once), as `AsyncSequence.asObservable` hands a
         // sequence to its Task.
         let sequence = UncheckedSendable(sequence)
-        make = { stream in Self.observable(sequence.value, pacedBy: stream) }
+        make = { pace in Self.observable(sequence.value, pacedBy: pace) }
     }
 
-    /// The pieces as an `Observable` for a writer on `stream`: each
-    /// subscription iterates the sequence in a Task on the stream's loop,
+    /// The pieces as an `Observable` for a writer paced by `pace`: each
+    /// subscription iterates the sequence in a Task on the writer's loop,
     /// emitting each piece, then completion or the sequence's error; it
-    /// fails with `ENOTCONN` when the stream closes while it waits.
+    /// fails with `ENOTCONN` when the writer closes while it waits.
     /// Disposing cancels the Task.
-    package func pieces(for stream: any ByteStream) -> Observable<ByteBuffer> {
-        make(stream)
+    package func pieces(pacedBy pace: HTTPBodyPace) -> Observable<ByteBuffer> {
+        make(pace)
     }
 
     private static func observable<Values: AsyncSequence & SendableMetatype>(
-        _ sequence: Values, pacedBy stream: any ByteStream
+        _ sequence: Values, pacedBy pace: HTTPBodyPace
     ) -> Observable<ByteBuffer> where Values.Element == ByteBuffer, Values.AsyncIterator: SendableMetatype {
         Observable.create { observer in
             // The Task reports from the loop's thread, one event at a time,
@@ -43,13 +44,13 @@ package struct HTTPPacedBody: Sendable {
             // touched here again.
             let observer = UncheckedSendable(observer)
             let sequence = UncheckedSendable(sequence)
-            let task = Task(executorPreference: stream.loop) {
+            let task = Task(executorPreference: pace.loop) {
                 do {
                     for try await piece in sequence.value {
                         observer.value.onNext(piece)
-                        if !stream.isWritable {
-                            // Writability completes when the stream closes.
-                            let resumed = try await stream.writability.filter { $0 }.take(1).toArray().value
+                        if !pace.isWritable() {
+                            // Writability completes when the writer closes.
+                            let resumed = try await pace.writability().filter { $0 }.take(1).toArray().value
                             guard !resumed.isEmpty else { throw UVError(code: .notConnected, operation: "a paced body's write") }
                         }
                     }

@@ -16,12 +16,12 @@ import RxUV
 public final class HTTPRequestBody: Sendable {
     let source: HTTPBodySource?
 
-    init(source: HTTPBodySource?) {
+    package init(source: HTTPBodySource?) {
         self.source = source
     }
 
     /// The body of every request without one.
-    static let none = HTTPRequestBody(source: nil)
+    package static let none = HTTPRequestBody(source: nil)
 
     /// The length the client declared (`Content-Length`), 0 without a
     /// body, `nil` for a chunked one.

@@ -6,7 +6,7 @@ import RxUV
 public struct HTTPResponseBody: Sendable {
     // @unchecked Sendable: an Observable is immutable once made, and is
     // subscribed on the connection's loop thread only.
-    enum Content: @unchecked Sendable {
+    package enum Content: @unchecked Sendable {
         case bytes(ByteBuffer)
         case stream(Observable<ByteBuffer>, length: Int?)
         case paced(HTTPPacedBody, length: Int?)
@@ -14,7 +14,7 @@ public struct HTTPResponseBody: Sendable {
         case openFile(OpenFile, range: Range<Int64>)
     }
 
-    let content: Content
+    package let content: Content
 
     /// No body (`Content-Length: 0` where a body may be sent).
     public static let empty = HTTPResponseBody(content: .bytes(ByteBuffer()))

@@ -8,7 +8,8 @@ import Tracing
 public struct HTTPServerRequest: Sendable {
     /// The method, target and header fields.
     public var head: HTTPRequest
-    /// The minor version of HTTP/1.x the client spoke (0 or 1).
+    /// The minor version of HTTP the client spoke: 0 or 1 for HTTP/1.x,
+    /// 0 for HTTP/2.
     public var minorVersion: Int
     /// The body, streaming; empty for a request without one.
     public let body: HTTPRequestBody
@@ -24,6 +25,9 @@ public struct HTTPServerRequest: Sendable {
     /// `upgrade` in `Connection`; RFC 9110 §7.8): a handler may answer
     /// `HTTPServerResponse.switchingProtocols(to:headerFields:_:)`.
     public var asksToUpgrade = false
+    /// The major version of HTTP the client spoke: 1, or 2 for a request
+    /// served by RxUVHTTP2 (one stream of an HTTP/2 connection).
+    public var majorVersion = 1
     /// The request's server span, when the server traces
     /// (`HTTPServerOptions.tracer`): a child of the trace context the
     /// request's fields carry (W3C `traceparent` and `tracestate` with a
@@ -63,5 +67,17 @@ public struct HTTPServerRequest: Sendable {
         var target = target
         guard let offset = target.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return nil }
         return target.utf8.index(target.utf8.startIndex, offsetBy: offset)
+    }
+}
+
+extension HTTPServerRequest {
+    /// A request of another protocol's server (HTTP/2): what a handler
+    /// gets is the same value whichever version carried it.
+    package init(
+        head: HTTPRequest, majorVersion: Int, minorVersion: Int, body: HTTPRequestBody, peer: String?, loop: Loop,
+        trace: HTTPServerTrace?
+    ) {
+        self.init(head: head, minorVersion: minorVersion, body: body, parameters: [:], peer: peer, loop: loop, trace: trace)
+        self.majorVersion = majorVersion
     }
 }

@@ -7,13 +7,14 @@ import Tracing
 /// child of the trace context the request's header fields carry. A class,
 /// so that a request and its exchange hold one reference (nil when the
 /// server does not trace) rather than an existential each.
-final class HTTPServerTrace: Sendable {
+package final class HTTPServerTrace: Sendable {
     /// The span.
-    let span: any Span
+    package let span: any Span
 
     /// Starts the span of `request`, under the context `tracer` extracts
-    /// from its header fields (W3C `traceparent` for a W3C propagator).
-    init(_ request: HTTPRequest, minorVersion: Int, peer: String?, tracer: any Tracer) {
+    /// from its header fields (W3C `traceparent` for a W3C propagator);
+    /// `protocolVersion` is HTTP's (`1.1`, `2`).
+    package init(_ request: HTTPRequest, protocolVersion: String, peer: String?, tracer: any Tracer) {
         var context = ServiceContext.topLevel
         tracer.extract(request.headerFields, into: &context, using: HTTPFieldsExtractor())
         let span = tracer.startSpan(request.method.rawValue, context: context, ofKind: .server)
@@ -26,7 +27,7 @@ final class HTTPServerTrace: Sendable {
             span.attributes["url.path"] = target
         }
         span.attributes["network.protocol.name"] = "http"
-        span.attributes["network.protocol.version"] = minorVersion == 0 ? "1.0" : "1.1"
+        span.attributes["network.protocol.version"] = protocolVersion
         if let authority = request.authority {
             span.attributes["server.address"] = authority
         }
@@ -44,7 +45,7 @@ final class HTTPServerTrace: Sendable {
 
     /// Notes the response's status on `span`: a 5xx is the server's error
     /// (a 4xx is the client's, not the span's).
-    func answered(_ status: HTTPResponse.Status) {
+    package func answered(_ status: HTTPResponse.Status) {
         span.attributes["http.response.status_code"] = status.code
         if status.kind == .serverError {
             span.attributes["error.type"] = "\(status.code)"
@@ -60,17 +61,17 @@ final class HTTPServerTrace: Sendable {
     }
 
     /// The handler failed with `error`.
-    func failed(_ error: any Error) {
+    package func failed(_ error: any Error) {
         span.recordError(error)
     }
 
     /// The connection closed before the response was written.
-    func cutShort() {
+    package func cutShort() {
         span.setStatus(SpanStatus(code: .error, message: "the connection closed before the response was written"))
     }
 
     /// Ends the span: the exchange is over.
-    func end() {
+    package func end() {
         span.end()
     }
 }

@@ -86,7 +86,7 @@ final class HTTPClientConnection: HTTPBodyConnection, Sendable {
             state.value.bodyWork = source.subscribe(writer)
         case .paced(let body, let length):
             let writer = HTTPClientBodyWriter(connection: self, exchange: exchange, length: length)
-            state.value.bodyWork = body.pieces(for: stream).subscribe(writer)
+            state.value.bodyWork = body.pieces(pacedBy: .stream(stream)).subscribe(writer)
         case .file(let file, let range):
             state.value.bodyWork = stream.write(file, range: range).subscribe { [self] event in
                 switch event {

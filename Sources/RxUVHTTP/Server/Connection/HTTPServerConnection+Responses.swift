@@ -73,7 +73,7 @@ extension HTTPServerConnection {
             setWork(work, for: answer)
         case .paced(let body, let length):
             write(headBytes)
-            let work = body.pieces(for: stream).subscribe(
+            let work = body.pieces(pacedBy: .stream(stream)).subscribe(
                 HTTPBodyWriter(connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length))
             setWork(work, for: answer)
         }

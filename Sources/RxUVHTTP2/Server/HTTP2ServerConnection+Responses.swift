@@ -1,0 +1,232 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Answering a stream: the handler's response as a HEADERS frame (with
+/// `:status`, `date`, `content-length` when known, the handler's fields but
+/// those HTTP/2 forbids), its body as DATA frames nghttp2 pulls from the
+/// stream's queue as the client's windows allow.
+extension HTTP2ServerConnection {
+
+    /// The handler's answer for `exchange`, from any thread.
+    func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTP2Exchange) {
+        guard loop.isOnLoopThread else {
+            // The result and the exchange are touched on the loop thread only.
+            let sent = UncheckedSendable((result, exchange))
+            loop.enter { [self] in answered(sent.value.0, for: sent.value.1) }
+            return
+        }
+        guard let open = state.value.streams[exchange.stream], open.answer === exchange, !open.isAnswered else { return }
+        if case .failure(let error) = result {
+            open.trace?.failed(error)
+        }
+        switch result {
+        case .success(let response):
+            respond(open, response)
+        case .failure(let error as HTTPParseError):
+            respond(open, .text(error.reason + "\n", status: error.status))
+        case .failure(let error as HTTPError):
+            respond(open, .text((error.message ?? error.status.reasonPhrase) + "\n", status: error.status))
+        case .failure(let error):
+            report(error, reportContext)
+            respond(open, .text("Internal Server Error\n", status: .internalServerError))
+        }
+        flush()
+    }
+
+    /// Submits `response` on `open`'s stream.
+    func respond(_ open: HTTP2ServerStream, _ response: HTTPServerResponse) {
+        guard let session, !open.isAnswered else { return }
+        if response.upgrade != nil || response.status.kind == .informational {
+            // HTTP/2 has no 101, and this server sends no other 1xx.
+            report(HTTP2MisuseError(status: response.status.code), reportContext)
+            respond(open, .text("Internal Server Error\n", status: .internalServerError))
+            return
+        }
+        open.isAnswered = true
+        open.trace?.answered(response.status)
+        if let body = open.body, !body.isFinished, !body.isWanted {
+            body.discardRest()
+        }
+        if let onResponse = options.onResponse {
+            let nanoseconds = open.began.map { Loop.monotonicNanoseconds - $0 } ?? 0
+            onResponse(HTTPResponseRecord(method: open.requestMethod, status: response.status, nanoseconds: nanoseconds))
+        }
+        let status = response.status.code
+        let sendsBody = open.requestMethod != .head && status != 204 && status != 304
+        let length = response.body.length
+        let block = fields(of: response, length: status == 204 || status == 304 ? nil : length)
+        guard sendsBody, length != 0 else {
+            if !session.submitResponse(stream: open.id, fields: block, hasBody: false) {
+                session.reset(stream: open.id, code: .internalError)
+            }
+            return
+        }
+        switch response.body.content {
+        case .bytes(let bytes):
+            open.outbound = HTTP2ResponseBodyQueue(bytes: bytes)
+        case .openFile(let file, let range):
+            open.outbound.send(file, range: range)
+        case .file(let path, let range):
+            open.work = loop.rx.openFile(path: path).subscribe(
+                onSuccess: { [self] file in
+                    open.outbound.send(file, range: range)
+                    resume(open)
+                },
+                onFailure: { [self] error in bodyFailed(open, error) })
+        case .stream(let source, let length):
+            open.work = source.subscribe(HTTP2BodyWriter(connection: self, stream: open, length: length))
+        case .paced(let body, let length):
+            let pace = BehaviorSubject(value: true)
+            open.pace = pace
+            let paced = HTTPBodyPace(
+                loop: loop, isWritable: { [self] in isPaceWritable(open) }, writability: { pace.asObservable() })
+            open.work = body.pieces(pacedBy: paced).subscribe(HTTP2BodyWriter(connection: self, stream: open, length: length))
+        }
+        if !session.submitResponse(stream: open.id, fields: block, hasBody: true) {
+            session.reset(stream: open.id, code: .internalError)
+        }
+    }
+
+    /// The response's header block: `:status`, the handler's fields but
+    /// the connection-specific ones (RFC 9113 §8.2.2) and its own
+    /// `content-length`, then `content-length` when known, `date` and
+    /// `server`.
+    private func fields(of response: HTTPServerResponse, length: Int?) -> HTTP2FieldBlock {
+        var block = HTTP2FieldBlock()
+        block.append(":status", String(response.status.code))
+        for field in response.head.headerFields {
+            switch field.name {
+            case .connection, .transferEncoding, .upgrade, .contentLength, .date:
+                continue
+            default:
+                if Self.connectionSpecific.contains(field.name.canonicalName) { continue }
+                block.append(field.name.canonicalName, field.value)
+            }
+        }
+        if let length { block.append("content-length", String(length)) }
+        block.append("date", state.value.dates.value(secondsSince1970: Int64(time(nil))))
+        if let name = options.serverName { block.append("server", name) }
+        return block
+    }
+
+    /// Fields of HTTP/1.1's connection that HTTP/2 forbids, beside those
+    /// swift-http-types names.
+    private static let connectionSpecific: Set<String> = ["keep-alive", "proxy-connection"]
+
+    /// More of `open`'s body waits: nghttp2 asks for it again.
+    func resume(_ open: HTTP2ServerStream) {
+        guard let session, state.value.streams[open.id] === open else { return }
+        if open.outbound.isDeferred {
+            open.outbound.isDeferred = false
+            session.resumeBody(stream: open.id)
+        }
+        flush()
+    }
+
+    /// A body failed after its head went out: the stream is reset, the
+    /// response cut short, and the failure reported.
+    func bodyFailed(_ open: HTTP2ServerStream, _ error: any Error) {
+        guard let session, state.value.streams[open.id] === open else { return }
+        report(error, reportContext)
+        session.reset(stream: open.id, code: .internalError)
+        flush()
+    }
+
+    /// Whether `open` is still open and its response under way.
+    func isAnswering(_ open: HTTP2ServerStream) -> Bool {
+        session != nil && state.value.streams[open.id] === open
+    }
+
+    /// Whether a paced body may produce another piece: its stream's queue
+    /// is short enough.
+    private func isPaceWritable(_ open: HTTP2ServerStream) -> Bool {
+        open.outbound.queuedBytes <= HTTP2ServerStream.paceLimit
+    }
+
+    func sessionBody(stream id: Int32, into buffer: UnsafeMutableRawBufferPointer) -> HTTP2BodyChunk {
+        guard let open = state.value.streams[id] else { return .failed }
+        let chunk = open.outbound.read(into: buffer)
+        if case .failed = chunk, let failure = open.outbound.failure {
+            report(failure, reportContext)
+        }
+        if let pace = open.pace, open.outbound.queuedBytes <= HTTP2ServerStream.paceLimit {
+            pace.onNext(true)
+        }
+        return chunk
+    }
+}
+
+/// Hands a streamed body's buffers to its stream's queue; checks the
+/// length the handler declared. Its events may come on any thread and
+/// enter the connection's loop.
+// @unchecked Sendable: `written` and the stream are touched on the loop
+// thread only (every event enters the loop first).
+final class HTTP2BodyWriter: ObserverType, @unchecked Sendable {
+    private let connection: HTTP2ServerConnection
+    private let stream: HTTP2ServerStream
+    private let length: Int?
+    private var written = 0
+
+    init(connection: HTTP2ServerConnection, stream: HTTP2ServerStream, length: Int?) {
+        self.connection = connection
+        self.stream = stream
+        self.length = length
+    }
+
+    func on(_ event: Event<ByteBuffer>) {
+        guard connection.loop.isOnLoopThread else {
+            let sent = UncheckedSendable(event)
+            connection.loop.enter { [self] in on(sent.value) }
+            return
+        }
+        guard connection.isAnswering(stream) else { return }
+        switch event {
+        case .next(let bytes):
+            written += bytes.count
+            if let length, written > length {
+                connection.bodyFailed(stream, HTTP2BodyLengthError(declared: length, sent: written))
+                return
+            }
+            stream.outbound.append(bytes)
+            if let pace = stream.pace, stream.outbound.queuedBytes > HTTP2ServerStream.paceLimit {
+                pace.onNext(false)
+            }
+            connection.resume(stream)
+        case .completed:
+            if let length, written != length {
+                connection.bodyFailed(stream, HTTP2BodyLengthError(declared: length, sent: written))
+                return
+            }
+            stream.outbound.complete()
+            connection.resume(stream)
+        case .error(let error):
+            connection.bodyFailed(stream, error)
+        }
+    }
+}
+
+/// A streamed body sent another count of bytes than the length it
+/// declared: the stream was reset.
+struct HTTP2BodyLengthError: Error, CustomStringConvertible {
+    let declared: Int
+    let sent: Int
+
+    var description: String {
+        "HTTP/2 response body: \(sent) bytes sent for a declared length of \(declared); the stream was reset"
+    }
+}
+
+/// A handler answered HTTP/2 with a 1xx or an upgrade: answered `500`.
+struct HTTP2MisuseError: Error, CustomStringConvertible {
+    let status: Int
+
+    var description: String {
+        "HTTP/2 has no \(status) response (no protocol switch, no other 1xx from a handler); answered 500"
+    }
+}

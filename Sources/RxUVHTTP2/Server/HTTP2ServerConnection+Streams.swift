@@ -1,0 +1,190 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+
+/// What the session hears, stream by stream: a request's head as its
+/// fields come, its body into its `HTTPBodySource` (the window given back
+/// as the body is read), the stream's end.
+extension HTTP2ServerConnection {
+
+    func sessionBeginsRequest(stream id: Int32) {
+        guard case .serving = state.value.phase else { return }
+        state.value.streams[id] = HTTP2ServerStream(id: id, connection: self)
+        state.value.streamCount += 1
+        state.value.idleSince = nil
+    }
+
+    func sessionField(stream id: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let open = state.value.streams[id] else { return true }
+        open.fieldListSize += name.count + value.count + 32
+        guard open.refusal == nil else { return true }
+        if open.fieldListSize > options.limits.maxHeadLength || open.fields.count >= options.limits.maxHeaderFields {
+            open.refusal = HTTPError(.requestHeaderFieldsTooLarge, message: "Request Header Fields Too Large")
+            return true
+        }
+        // Trailers are counted against the limit, and not kept.
+        guard !open.isDispatched else { return true }
+        if name.first == UInt8(ascii: ":") {
+            let text = String(decoding: value, as: UTF8.self)
+            switch String(decoding: name, as: UTF8.self) {
+            case ":method": open.method = text
+            case ":scheme": open.scheme = text
+            case ":authority": open.authority = text
+            case ":path": open.path = text
+            default: open.refusal = HTTPError(.badRequest, message: "Bad Request")
+            }
+            return true
+        }
+        guard let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self)) else {
+            open.refusal = HTTPError(.badRequest, message: "Bad Request")
+            return true
+        }
+        // nghttp2 checked the value (RFC 9113 §8.2.1): taken as it is.
+        open.fields.append(HTTPField(name: fieldName, lenientValue: value))
+        return true
+    }
+
+    func sessionFieldsEnded(stream id: Int32, endsStream: Bool) {
+        guard let open = state.value.streams[id] else { return }
+        if !open.isDispatched {
+            dispatch(open, endsStream: endsStream)
+        } else if endsStream {
+            // Trailers end the body.
+            open.requestEnded = true
+            open.body?.end(last: ByteBuffer())
+        }
+    }
+
+    /// The request's head is whole: the handler is called with it (or
+    /// the refusal answers).
+    private func dispatch(_ open: HTTP2ServerStream, endsStream: Bool) {
+        open.isDispatched = true
+        open.requestEnded = endsStream
+        let exchange = HTTP2Exchange(connection: self, stream: open.id)
+        open.answer = exchange
+        let method = open.method.flatMap { HTTPRequest.Method($0) }
+        if open.refusal == nil, method == nil {
+            open.refusal = HTTPError(.badRequest, message: "Bad Request")
+        }
+        guard let method, open.refusal == nil else {
+            let refusal = open.refusal!
+            open.requestMethod = .get
+            respond(open, .text((refusal.message ?? refusal.status.reasonPhrase) + "\n", status: refusal.status))
+            return
+        }
+        open.requestMethod = method
+        let head = HTTPRequest(method: method, scheme: open.scheme, authority: open.authority, path: open.path, headerFields: open.fields)
+        open.fields = HTTPFields()
+        var body: HTTPBodySource?
+        if !endsStream {
+            let declared = head.headerFields[.contentLength].flatMap { Int($0) }
+            body = HTTPBodySource(loop: loop, declaredLength: declared, connection: open, bufferLimit: options.bodyBufferSize)
+            open.body = body
+        }
+        let trace = options.tracing.map { HTTPServerTrace(head, protocolVersion: "2", peer: peer, tracer: $0.tracer) }
+        open.trace = trace
+        open.began = options.onResponse != nil ? Loop.monotonicNanoseconds : nil
+        let request = HTTPServerRequest(
+            head: head, majorVersion: 2, minorVersion: 0, body: body.map { HTTPRequestBody(source: $0) } ?? .none, peer: peer, loop: loop,
+            trace: trace)
+        let subscription = handler(request).asObservable().subscribe(exchange)
+        if open.answer === exchange, !open.isAnswered {
+            open.work = subscription
+        }
+    }
+
+    func sessionData(stream id: Int32, _ bytes: UnsafeRawBufferPointer) {
+        guard let session else { return }
+        // The connection's window is the streams' to share: given back at
+        // once. Each stream's is given back as its body is read.
+        session.consumeConnection(bytes.count)
+        guard let open = state.value.streams[id], let body = open.body, !body.isFinished else {
+            session.consumeStream(id, bytes.count)
+            return
+        }
+        body.receive(ByteBuffer(bytes))
+        if open.bodyHeld {
+            open.unconsumed += bytes.count
+        } else {
+            session.consumeStream(id, bytes.count)
+        }
+    }
+
+    func sessionDataEnded(stream id: Int32) {
+        guard let open = state.value.streams[id] else { return }
+        open.requestEnded = true
+        open.body?.end(last: ByteBuffer())
+    }
+
+    /// The stream's body lets its window open again: what was held is
+    /// given back.
+    func giveBack(_ open: HTTP2ServerStream) {
+        guard open.unconsumed > 0, let session else { return }
+        let count = open.unconsumed
+        open.unconsumed = 0
+        session.consumeStream(open.id, count)
+        flush()
+    }
+
+    /// Nobody reads the rest of the stream's body: what comes is dropped
+    /// and its window given back as it comes.
+    func bodyAbandoned(_ open: HTTP2ServerStream) {
+        open.bodyHeld = false
+        giveBack(open)
+    }
+
+    func sessionControlFrame() {
+        guard !state.value.budget.take(now: Loop.monotonicNanoseconds), let session else { return }
+        report(
+            HTTP2FloodError(what: "PING and SETTINGS frames", limit: http2.controlFramesPerSecond), reportContext, level: .warning)
+        session.terminate(.enhanceYourCalm)
+    }
+
+    func sessionStreamClosed(stream id: Int32, code: UInt32) {
+        guard let open = state.value.streams.removeValue(forKey: id) else { return }
+        stopStream(open, cause: code == 0 ? nil : HTTP2StreamError(code: HTTP2ErrorCode(rawValue: code) ?? .internalError))
+        if state.value.streams.isEmpty, case .serving = state.value.phase { becameIdle() }
+    }
+
+    func sessionSentEnd(stream id: Int32) {
+        guard let open = state.value.streams[id] else { return }
+        open.responseEnded = true
+        // The answer is whole while the request still sends: it may stop
+        // (RFC 9113 §8.1).
+        if !open.requestEnded { session?.reset(stream: id, code: .noError) }
+    }
+
+    /// The stream is over: its handler's work is disposed, its body's
+    /// reader told, its span ended.
+    func stopStream(_ open: HTTP2ServerStream, cause: HTTP2StreamError?) {
+        if !open.responseEnded { open.trace?.cutShort() }
+        open.answer = nil
+        let work = open.work
+        open.work = nil
+        work?.dispose()
+        if let body = open.body, !body.isFinished {
+            body.fail(cause ?? HTTP2StreamError(code: .cancel))
+        }
+        open.body = nil
+        if let pace = open.pace {
+            open.pace = nil
+            pace.onCompleted()
+        }
+        if let trace = open.trace {
+            open.trace = nil
+            trace.end()
+        }
+    }
+}
+
+/// A peer sent more of what costs it nothing than its budget allows: the
+/// connection ended with GOAWAY `ENHANCE_YOUR_CALM`. Reported at `warning`.
+struct HTTP2FloodError: Error, CustomStringConvertible {
+    let what: String
+    let limit: Int
+
+    var description: String {
+        "HTTP/2: the peer sent more \(what) than \(limit) a second after its burst; the connection ends (ENHANCE_YOUR_CALM)"
+    }
+}

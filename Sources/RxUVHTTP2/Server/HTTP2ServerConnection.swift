@@ -1,0 +1,269 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+
+/// One connection's HTTP/2: an `HTTP2Session` fed the stream's reads, its
+/// streams each answered by the handler as an HTTP/1.1 request is, and
+/// what the session has to send written once per read (the frames a
+/// read's requests and answers produce go out as one write when the
+/// read's handling ends), or at once for an answer that comes later. The
+/// session's output waits while the stream is unwritable, so a client
+/// that does not read holds its own answers, not the server's memory.
+///
+/// Ends (the `Completable` of `serveHTTP2` completes, and the server closes
+/// the stream after its writes) when the session is over (a GOAWAY after
+/// a connection error or a flood), at the peer's end of input, at the idle
+/// timeout (a GOAWAY first), or on a drain once the streams in hand are
+/// answered (GOAWAY names the last stream taken).
+///
+/// What changes is in `state` (`HTTP2ServerConnectionState`), on the loop
+/// thread; `life`'s disposal, the handler's answers and write failures may
+/// come from any thread and enter the loop.
+// @unchecked Sendable: every mutable field is in `state`, a `LoopBound`;
+// the rest are constants of Sendable types, but for the
+// `SingleAssignmentDisposable` (thread-safe).
+final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unchecked Sendable {
+    let stream: any ByteStream
+    let loop: Loop
+    let quiesce: Observable<Void>
+    /// The server's name, for reports.
+    let server: String
+    let options: HTTPServerOptions
+    let http2: HTTP2Options
+    let handler: HTTPHandler
+    let state: LoopBound<HTTP2ServerConnectionState>
+    let quiescing = SingleAssignmentDisposable()
+    /// What every write of this connection reports to.
+    let writeWatcher: HTTP2WriteWatcher
+
+    /// The most the session's output gathered into one write.
+    static let outputLimit = 256 * 1024
+
+    init<Connection: ByteStream>(_ served: ServedConnection<Connection>, options: HTTPServerOptions, http2: HTTP2Options, handler: @escaping HTTPHandler) {
+        self.stream = served.connection
+        self.loop = served.loop
+        self.quiesce = served.quiesce
+        self.server = served.server
+        self.options = options
+        self.http2 = http2
+        self.handler = handler
+        self.state = LoopBound(
+            HTTP2ServerConnectionState(budget: HTTP2FrameBudget(burst: http2.controlFrameBurst, perSecond: http2.controlFramesPerSecond, now: Loop.monotonicNanoseconds)),
+            loop: served.loop)
+        self.writeWatcher = HTTP2WriteWatcher(loop: served.loop)
+    }
+
+    /// The connection's life: starts the session and reading when
+    /// subscribed, completes when the connection should close. Disposing
+    /// stops it.
+    var life: Completable {
+        Completable.create { [self] observer in
+            let stopped = Disposables.create { [self] in loop.enter { self.finish(notify: false) } }
+            // The observer is called on the loop thread only, once handed over.
+            let started = UncheckedSendable(observer)
+            loop.enter { [self] in
+                guard !stopped.isDisposed else { return }
+                start(started.value)
+            }
+            return stopped
+        }
+    }
+
+    /// The peer's description, asked for once.
+    var peer: String? {
+        if let peer = state.value.peer { return peer }
+        let peer = stream.peerDescription
+        state.value.peer = peer
+        return peer
+    }
+
+    var reportContext: ReportContext {
+        ReportContext(loop: loop, server: server, peer: peer)
+    }
+
+    // MARK: Starting
+
+    func start(_ observer: @escaping (CompletableEvent) -> Void) {
+        guard case .waiting = state.value.phase else { return }
+        let settings: [(id: Int32, value: UInt32)] = [
+            (HTTP2Setting.maxConcurrentStreams, UInt32(clamping: max(http2.maxConcurrentStreams, 0))),
+            (HTTP2Setting.initialWindowSize, UInt32(clamping: min(max(http2.initialWindowSize, 0), Int(Int32.max)))),
+            (HTTP2Setting.maxHeaderListSize, UInt32(clamping: max(options.limits.maxHeadLength, 0))),
+        ]
+        let session: HTTP2Session
+        do throws(HTTP2SessionError) {
+            session = try HTTP2Session(serverFor: self, settings: settings, limits: http2.sessionLimits)
+        } catch {
+            report(error, reportContext)
+            observer(.completed)
+            return
+        }
+        state.value.phase = .serving(session)
+        state.value.observer = observer
+        writeWatcher.watch(for: self)
+        quiescing.setDisposable(quiesce.subscribe(onNext: { [self] in drainStarted() }))
+        becameIdle()
+        stream.beginReading(self)
+        flush()
+    }
+
+    /// The session, while the connection serves or drains.
+    var session: HTTP2Session? {
+        switch state.value.phase {
+        case .serving(let session), .draining(let session): session
+        case .waiting, .closed: nil
+        }
+    }
+
+    // MARK: ByteStreamReader
+
+    func received(_ bytes: ByteBuffer) {
+        guard let session else { return }
+        state.value.handlingRead = true
+        do throws(HTTP2SessionError) {
+            try session.receive(bytes)
+        } catch {
+            // nghttp2 queued its GOAWAY: it goes out, then the connection
+            // ends (`flush` finds the session over).
+            state.value.sessionFailed = true
+        }
+    }
+
+    func readComplete() {
+        state.value.handlingRead = false
+        flush()
+    }
+
+    func ended(_ error: (any Error)?) {
+        state.value.inputEnded = true
+        finish()
+    }
+
+    // MARK: Writing
+
+    /// Writes what the session has to send, unless a read is being
+    /// handled (its end writes it) or the stream is unwritable (its
+    /// writability writes it); then ends the connection if the session is
+    /// over.
+    func flush() {
+        guard let session, !state.value.handlingRead else { return }
+        while session.wantsWrite {
+            guard stream.isWritable else {
+                awaitWritable()
+                return
+            }
+            let output: ByteBuffer?
+            do throws(HTTP2SessionError) {
+                output = try session.pendingOutput(limit: Self.outputLimit)
+            } catch {
+                report(error, reportContext)
+                finish()
+                return
+            }
+            guard let output else { break }
+            _ = stream.startWrite(.one(output), notifying: writeWatcher)
+        }
+        if state.value.sessionFailed || session.isOver {
+            finish()
+        } else if case .draining = state.value.phase, state.value.streams.isEmpty {
+            finish()
+        }
+    }
+
+    /// Flushes once the stream turns writable again.
+    func awaitWritable() {
+        guard state.value.writable == nil else { return }
+        let waiting = SingleAssignmentDisposable()
+        state.value.writable = waiting
+        waiting.setDisposable(
+            stream.writability.filter { $0 }.take(1).subscribe(onNext: { [self] _ in
+                state.value.writable = nil
+                flush()
+            }))
+    }
+
+    /// A write failed, on any thread: the read side sees the same failure;
+    /// stop answering.
+    func writeFailed() {
+        loop.enter { [self] in finish() }
+    }
+
+    // MARK: Timers and the drain
+
+    /// No stream is open: the idle timeout starts (or, for a connection
+    /// that has not spoken yet, the head timeout, for its preface).
+    func becameIdle() {
+        state.value.idleSince = Loop.monotonicNanoseconds
+        guard state.value.idleTimer == nil else { return }
+        let timeout = idleTimeout
+        guard timeout > 0 else { return }
+        scheduleIdleCheck(after: .nanoseconds(Int(timeout)))
+    }
+
+    /// The timeout of a connection with no stream open, in nanoseconds:
+    /// the head timeout until the first stream, then the idle timeout.
+    private var idleTimeout: Int64 {
+        RxTimeInterval(state.value.streamCount == 0 ? options.headTimeout : options.idleTimeout).nanoseconds
+    }
+
+    private func scheduleIdleCheck(after interval: RxTimeInterval) {
+        state.value.idleTimer = loop.scheduleRelative((), dueTime: interval) { [self] _ in
+            state.value.idleTimer = nil
+            idleCheck()
+            return Disposables.create()
+        }
+    }
+
+    private func idleCheck() {
+        guard session != nil, state.value.streams.isEmpty, let since = state.value.idleSince else { return }
+        let left = since + idleTimeout - Loop.monotonicNanoseconds
+        if left > 0 {
+            scheduleIdleCheck(after: .nanoseconds(Int(left)))
+            return
+        }
+        session?.goAway(.noError)
+        state.value.phase = session.map { .draining($0) } ?? .closed
+        flush()
+    }
+
+    func drainStarted() {
+        guard case .serving(let session) = state.value.phase else { return }
+        session.goAway(.noError)
+        state.value.phase = .draining(session)
+        flush()
+    }
+
+    // MARK: Ending
+
+    /// Ends the connection: stops reading, timers and every stream's work;
+    /// the server then closes the stream after its writes.
+    func finish(notify: Bool = true) {
+        if case .closed = state.value.phase { return }
+        let wasStarted: Bool
+        if case .waiting = state.value.phase { wasStarted = false } else { wasStarted = true }
+        state.value.phase = .closed
+        let observer = state.value.observer
+        state.value.observer = nil
+        state.value.idleTimer?.dispose()
+        state.value.idleTimer = nil
+        state.value.writable?.dispose()
+        state.value.writable = nil
+        quiescing.dispose()
+        if wasStarted, !state.value.inputEnded { stream.endReading(self) }
+        let streams = state.value.streams
+        state.value.streams = [:]
+        for (_, open) in streams {
+            stopStream(open, cause: HTTP2StreamError(code: .cancel))
+        }
+        writeWatcher.watch(for: nil)
+        if notify { observer?(.completed) }
+    }
+}
+
+/// The SETTINGS identifiers the server announces (RFC 9113 §6.5.2).
+enum HTTP2Setting {
+    static let maxConcurrentStreams: Int32 = 0x3
+    static let initialWindowSize: Int32 = 0x4
+    static let maxHeaderListSize: Int32 = 0x6
+}

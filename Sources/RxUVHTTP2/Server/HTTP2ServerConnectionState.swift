@@ -1,0 +1,96 @@
+import RxCore
+import RxUV
+import RxUVHTTP
+
+/// What an HTTP/2 connection holds, on its loop thread, in its one
+/// `LoopBound`.
+struct HTTP2ServerConnectionState {
+    /// Where the connection's life stands, and what each stage holds.
+    enum Phase {
+        /// Not started yet.
+        case waiting
+        /// Serving streams.
+        case serving(HTTP2Session)
+        /// A GOAWAY went out: the streams in hand are answered, no new
+        /// one is taken; the connection ends when none is left.
+        case draining(HTTP2Session)
+        /// Over.
+        case closed
+    }
+
+    var phase = Phase.waiting
+    /// The life's observer, told when the connection should close.
+    var observer: ((CompletableEvent) -> Void)?
+    /// The open streams, by identifier.
+    var streams: [Int32: HTTP2ServerStream] = [:]
+    /// Streams begun on this connection.
+    var streamCount = 0
+    /// A read is being handled: the session's output waits for its end.
+    var handlingRead = false
+    /// The session refused the peer's input; its GOAWAY goes out, then
+    /// the connection ends.
+    var sessionFailed = false
+    /// The peer's input ended.
+    var inputEnded = false
+    /// The wait for the stream to turn writable again, while the
+    /// session's output waits.
+    var writable: Disposable?
+    /// Since when no stream is open (`Loop.monotonicNanoseconds`).
+    var idleSince: Int64?
+    var idleTimer: Disposable?
+    /// PING and SETTINGS frames the peer may still send.
+    var budget: HTTP2FrameBudget
+    var dates = HTTPDateCache()
+    var peer: String?
+
+    init(budget: HTTP2FrameBudget) {
+        self.budget = budget
+    }
+}
+
+/// Watches a connection's writes: a failure stops its serving. One for
+/// all of a connection's writes, told of the connection when it starts and
+/// let go of it when it finishes (which ends the cycle between them).
+final class HTTP2WriteWatcher: ObserverType, Sendable {
+    private let connection: LoopBound<HTTP2ServerConnection?>
+
+    init(loop: Loop) {
+        connection = LoopBound(nil, loop: loop)
+    }
+
+    /// Watches for `connection` (`nil`: for nobody any more). Loop thread.
+    func watch(for connection: HTTP2ServerConnection?) {
+        self.connection.value = connection
+    }
+
+    func on(_ event: Event<Never>) {
+        if case .error = event {
+            let connection = self.connection.value
+            connection?.writeFailed()
+        }
+    }
+}
+
+/// The observer of one stream's handler `Single`: passes its outcome to
+/// the connection, from whatever thread it comes on. The stream names it
+/// as the answer it waits for, so an answer for a stream no longer open
+/// is recognised and dropped.
+final class HTTP2Exchange: ObserverType, Sendable {
+    /// Held strongly: the cycle ends when the stream closes, which
+    /// disposes the handler's `Single`.
+    private let connection: HTTP2ServerConnection
+    let stream: Int32
+
+    init(connection: HTTP2ServerConnection, stream: Int32) {
+        self.connection = connection
+        self.stream = stream
+    }
+
+    func on(_ event: Event<HTTPServerResponse>) {
+        switch event {
+        case .next(let response): connection.answered(.success(response), for: self)
+        case .error(let error): connection.answered(.failure(error), for: self)
+        case .completed: break
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import HTTPTypes
+import RxCore
+import RxUV
+import RxUVHTTP
+
+/// One stream of an HTTP/2 connection: its request's head as its fields
+/// arrive, its body, the handler's answer and the response body on its
+/// way out. What its request body asks of the connection (hold, let go,
+/// drop the rest) it turns into flow control: the stream's window opens
+/// only as the body is read. Loop thread; the connection holds it from the
+/// request's HEADERS until the stream closes.
+// @unchecked Sendable: touched on the connection's loop thread only (a
+// paced body's pace asks it from its Task, which runs on that loop).
+final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
+    let id: Int32
+    /// The connection owns its streams: it outlives each.
+    unowned let connection: HTTP2ServerConnection
+
+    // The request's head, while its fields arrive.
+    var method: String?
+    var scheme: String?
+    var authority: String?
+    var path: String?
+    var fields = HTTPFields()
+    /// The head's size as RFC 9113 §6.5.2 counts it (name, value, 32).
+    var fieldListSize = 0
+    /// The head cannot be taken: the answer, once it is whole.
+    var refusal: HTTPError?
+    /// The head is whole and was handed on.
+    var isDispatched = false
+
+    // The request's body.
+    var body: HTTPBodySource?
+    /// The body holds the stream's window shut.
+    var bodyHeld = false
+    /// DATA bytes received while held, not yet given back to the window.
+    var unconsumed = 0
+    /// The request has no more (END_STREAM received).
+    var requestEnded = false
+
+    // The answer.
+    var answer: HTTP2Exchange?
+    var requestMethod = HTTPRequest.Method.get
+    var work: Disposable?
+    var trace: HTTPServerTrace?
+    var began: Int64?
+    /// The response's head is submitted.
+    var isAnswered = false
+    /// The frame that ends the response went out.
+    var responseEnded = false
+    var outbound = HTTP2ResponseBodyQueue()
+    /// A streamed body's pace, made when a paced body asks for it.
+    var pace: BehaviorSubject<Bool>?
+
+    init(id: Int32, connection: HTTP2ServerConnection) {
+        self.id = id
+        self.connection = connection
+    }
+
+    /// The stream's send queue is at or below this: a paced body may
+    /// produce another piece.
+    static let paceLimit = 64 * 1024
+
+    // MARK: HTTPBodyConnection
+
+    func body(_ body: HTTPBodySource, holds held: Bool) {
+        bodyHeld = held
+        if !held { connection.giveBack(self) }
+    }
+
+    func bodyWanted(_ body: HTTPBodySource) {}
+
+    func bodyAbandoned(_ body: HTTPBodySource) {
+        connection.bodyAbandoned(self)
+    }
+}

@@ -1,0 +1,38 @@
+/// What an `HTTP2Session` tells its owner, called back by nghttp2 while the
+/// session receives or produces its output. Loop thread.
+protocol HTTP2SessionDelegate: AnyObject {
+    /// A request's HEADERS begin on a new `stream`.
+    func sessionBeginsRequest(stream: Int32)
+    /// One field of `stream`'s header block (or trailers), pseudo-fields
+    /// first, names in lower case, both checked by nghttp2 (RFC 9113
+    /// §8.2). `false` resets the stream.
+    func sessionField(stream: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool
+    /// `stream`'s header block is whole (its CONTINUATIONs included):
+    /// the request's head, or its trailers; `endsStream` when the
+    /// request has no more.
+    func sessionFieldsEnded(stream: Int32, endsStream: Bool)
+    /// DATA for `stream`: bytes of its body (valid during the call).
+    func sessionData(stream: Int32, _ bytes: UnsafeRawBufferPointer)
+    /// `stream`'s DATA ended its request.
+    func sessionDataEnded(stream: Int32)
+    /// A frame that costs the peer nothing to send and the server work
+    /// to answer (PING, SETTINGS) came: the delegate may end the session
+    /// for too many (`HTTP2Session.terminate`).
+    func sessionControlFrame()
+    /// `stream` closed, with `code` (`noError` when it ended well).
+    func sessionStreamClosed(stream: Int32, code: UInt32)
+    /// The frame that ends `stream`'s response went out.
+    func sessionSentEnd(stream: Int32)
+    /// The next piece of `stream`'s response body, written into `buffer`.
+    func sessionBody(stream: Int32, into buffer: UnsafeMutableRawBufferPointer) -> HTTP2BodyChunk
+}
+
+/// What a response body's reader gives nghttp2 for its next DATA frame.
+enum HTTP2BodyChunk {
+    /// `count` bytes written; `last`: the body ends with them.
+    case bytes(Int, last: Bool)
+    /// Nothing yet: asked again after `HTTP2Session.resumeBody`.
+    case deferred
+    /// The body cannot go on: the stream is reset.
+    case failed
+}

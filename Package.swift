@@ -247,6 +247,15 @@ let package = Package(
             swiftSettings: traceResources
         ),
         .testTarget(
+            name: "RxUVHTTP2Tests",
+            dependencies: [
+                "RxUVHTTP2", "RxUVHTTP", "RxUVTLS", "RxUV", "RxCore", "RxUVTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["Peers/h2-peer.py"],
+            swiftSettings: traceResources
+        ),
+        .testTarget(
             name: "RxUVWebSocketTests",
             dependencies: [
                 "RxUVWebSocket", "RxUVTestSupport", "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTPClient", "RxUVTLS",

@@ -16,7 +16,7 @@ public struct HTTP2Options: Sendable {
     /// a handler that has not subscribed yet).
     public var initialWindowSize: Int
     /// RST_STREAMs a client may send in a burst, and per second after it
-    /// (rapid reset, CVE-2023-44487): nghttp2's token bucket.
+    /// (rapid reset, CVE-2023-44487), nghttp2's figures.
     public var resetBurst: Int
     /// See `resetBurst`.
     public var resetsPerSecond: Int
@@ -35,8 +35,9 @@ public struct HTTP2Options: Sendable {
     public var maxOutboundAcks: Int
 
     /// Defaults: 100 streams, a 64 KiB window, 1,000 resets and 33 a
-    /// second (nghttp2's), 8 CONTINUATIONs, 1,000 PING/SETTINGS and 100 a
-    /// second, 32 entries a SETTINGS, 1,000 unsent acknowledgements.
+    /// second (nghttp2's), 8 CONTINUATIONs (nghttp2's), 1,000 PING/SETTINGS
+    /// and 100 a second, 32 entries a SETTINGS, 1,000 unsent
+    /// acknowledgements.
     public init(
         maxConcurrentStreams: Int = 100, initialWindowSize: Int = 65_535, resetBurst: Int = 1000, resetsPerSecond: Int = 33,
         maxContinuations: Int = 8, controlFrameBurst: Int = 1000, controlFramesPerSecond: Int = 100, maxSettingsEntries: Int = 32,
@@ -56,7 +57,6 @@ public struct HTTP2Options: Sendable {
     /// What nghttp2 enforces itself.
     var sessionLimits: HTTP2SessionLimits {
         HTTP2SessionLimits(
-            maxContinuations: max(maxContinuations, 0), maxSettingsEntries: max(maxSettingsEntries, 1), maxOutboundAcks: max(maxOutboundAcks, 1),
-            resetBurst: UInt64(max(resetBurst, 0)), resetsPerSecond: UInt64(max(resetsPerSecond, 0)))
+            maxContinuations: max(maxContinuations, 0), maxSettingsEntries: max(maxSettingsEntries, 1), maxOutboundAcks: max(maxOutboundAcks, 1))
     }
 }

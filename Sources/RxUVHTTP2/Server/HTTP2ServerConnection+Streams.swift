@@ -79,6 +79,10 @@ extension HTTP2ServerConnection {
         var body: HTTPBodySource?
         if !endsStream {
             let declared = head.headerFields[.contentLength].flatMap { Int($0) }
+            if let declared, declared > options.limits.maxBodyLength {
+                respond(open, .text("Content Too Large\n", status: .contentTooLarge))
+                return
+            }
             body = HTTPBodySource(loop: loop, declaredLength: declared, connection: open, bufferLimit: options.bodyBufferSize)
             open.body = body
         }
@@ -103,12 +107,33 @@ extension HTTP2ServerConnection {
             session.consumeStream(id, bytes.count)
             return
         }
+        open.received += bytes.count
+        guard open.received <= options.limits.maxBodyLength else {
+            tooLarge(open, body)
+            session.consumeStream(id, bytes.count)
+            return
+        }
         body.receive(ByteBuffer(bytes))
-        if open.bodyHeld {
+        // Until the handler reads the body, and while its reader holds it,
+        // the stream's window stays shut: the client sends no more than
+        // the window ahead of the reading.
+        if open.bodyHeld || !body.isWanted {
             open.unconsumed += bytes.count
         } else {
             session.consumeStream(id, bytes.count)
         }
+    }
+
+    /// The body passed `HTTPLimits.maxBodyLength`: its reader fails with
+    /// `413`, which answers the request if nothing has yet.
+    private func tooLarge(_ open: HTTP2ServerStream, _ body: HTTPBodySource) {
+        let refusal = HTTPError(.contentTooLarge)
+        body.fail(refusal)
+        guard !open.isAnswered else { return }
+        let work = open.work
+        open.work = nil
+        work?.dispose()
+        respond(open, .text("Content Too Large\n", status: .contentTooLarge))
     }
 
     func sessionDataEnded(stream id: Int32) {
@@ -117,10 +142,10 @@ extension HTTP2ServerConnection {
         open.body?.end(last: ByteBuffer())
     }
 
-    /// The stream's body lets its window open again: what was held is
-    /// given back.
+    /// The stream's body lets its window open again (read, or let go of):
+    /// what was held is given back.
     func giveBack(_ open: HTTP2ServerStream) {
-        guard open.unconsumed > 0, let session else { return }
+        guard open.unconsumed > 0, !open.bodyHeld, let session else { return }
         let count = open.unconsumed
         open.unconsumed = 0
         session.consumeStream(open.id, count)
@@ -131,19 +156,30 @@ extension HTTP2ServerConnection {
     /// and its window given back as it comes.
     func bodyAbandoned(_ open: HTTP2ServerStream) {
         open.bodyHeld = false
+        open.body = nil
         giveBack(open)
     }
 
-    func sessionControlFrame() {
-        guard !state.value.budget.take(now: Loop.monotonicNanoseconds), let session else { return }
-        report(
-            HTTP2FloodError(what: "PING and SETTINGS frames", limit: http2.controlFramesPerSecond), reportContext, level: .warning)
+    func sessionFreeFrame(_ kind: HTTP2FreeFrame) {
+        let now = Loop.monotonicNanoseconds
+        let flood: HTTP2FloodError
+        switch kind {
+        case .control:
+            guard !state.value.controlBudget.take(now: now) else { return }
+            flood = HTTP2FloodError(what: "PING and SETTINGS frames", burst: http2.controlFrameBurst, limit: http2.controlFramesPerSecond)
+        case .reset:
+            guard !state.value.resetBudget.take(now: now) else { return }
+            flood = HTTP2FloodError(what: "RST_STREAM frames (rapid reset)", burst: http2.resetBurst, limit: http2.resetsPerSecond)
+        }
+        guard let session, !state.value.sessionFailed else { return }
+        state.value.sessionFailed = true
+        report(flood, reportContext, level: .warning)
         session.terminate(.enhanceYourCalm)
     }
 
     func sessionStreamClosed(stream id: Int32, code: UInt32) {
         guard let open = state.value.streams.removeValue(forKey: id) else { return }
-        stopStream(open, cause: code == 0 ? nil : HTTP2StreamError(code: HTTP2ErrorCode(rawValue: code) ?? .internalError))
+        stopStream(open, cause: code == 0 ? nil : HTTP2StreamError(code: HTTP2ErrorCode(rawValue: code)))
         if state.value.streams.isEmpty, case .serving = state.value.phase { becameIdle() }
     }
 
@@ -182,9 +218,10 @@ extension HTTP2ServerConnection {
 /// connection ended with GOAWAY `ENHANCE_YOUR_CALM`. Reported at `warning`.
 struct HTTP2FloodError: Error, CustomStringConvertible {
     let what: String
+    let burst: Int
     let limit: Int
 
     var description: String {
-        "HTTP/2: the peer sent more \(what) than \(limit) a second after its burst; the connection ends (ENHANCE_YOUR_CALM)"
+        "HTTP/2: the peer sent more \(what) than \(burst) at once and \(limit) a second after; the connection ends (ENHANCE_YOUR_CALM)"
     }
 }

@@ -48,8 +48,11 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         self.options = options
         self.http2 = http2
         self.handler = handler
+        let now = Loop.monotonicNanoseconds
         self.state = LoopBound(
-            HTTP2ServerConnectionState(budget: HTTP2FrameBudget(burst: http2.controlFrameBurst, perSecond: http2.controlFramesPerSecond, now: Loop.monotonicNanoseconds)),
+            HTTP2ServerConnectionState(
+                controlBudget: HTTP2FrameBudget(burst: http2.controlFrameBurst, perSecond: http2.controlFramesPerSecond, now: now),
+                resetBudget: HTTP2FrameBudget(burst: http2.resetBurst, perSecond: http2.resetsPerSecond, now: now)),
             loop: served.loop)
         self.writeWatcher = HTTP2WriteWatcher(loop: served.loop)
     }
@@ -124,9 +127,13 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         do throws(HTTP2SessionError) {
             try session.receive(bytes)
         } catch {
-            // nghttp2 queued its GOAWAY: it goes out, then the connection
-            // ends (`flush` finds the session over).
-            state.value.sessionFailed = true
+            // A fatal error (a flood nghttp2 bounds itself, a bad preface):
+            // the GOAWAY goes out, then the connection ends.
+            if !state.value.sessionFailed {
+                state.value.sessionFailed = true
+                report(error, reportContext, level: .warning)
+                session.terminate(error.goAwayCode)
+            }
         }
     }
 
@@ -194,11 +201,17 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
     /// No stream is open: the idle timeout starts (or, for a connection
     /// that has not spoken yet, the head timeout, for its preface).
     func becameIdle() {
-        state.value.idleSince = Loop.monotonicNanoseconds
-        guard state.value.idleTimer == nil else { return }
+        let now = Loop.monotonicNanoseconds
+        state.value.idleSince = now
         let timeout = idleTimeout
         guard timeout > 0 else { return }
-        scheduleIdleCheck(after: .nanoseconds(Int(timeout)))
+        // A timer already due by then checks in time (and waits on for
+        // what is left); one due later (the head timeout's) is moved.
+        if let timer = state.value.idleTimer {
+            guard state.value.idleTimerDue > now + timeout else { return }
+            timer.dispose()
+        }
+        scheduleIdleCheck(after: timeout)
     }
 
     /// The timeout of a connection with no stream open, in nanoseconds:
@@ -207,8 +220,9 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         RxTimeInterval(state.value.streamCount == 0 ? options.headTimeout : options.idleTimeout).nanoseconds
     }
 
-    private func scheduleIdleCheck(after interval: RxTimeInterval) {
-        state.value.idleTimer = loop.scheduleRelative((), dueTime: interval) { [self] _ in
+    private func scheduleIdleCheck(after nanoseconds: Int64) {
+        state.value.idleTimerDue = Loop.monotonicNanoseconds + nanoseconds
+        state.value.idleTimer = loop.scheduleRelative((), dueTime: .nanoseconds(Int(nanoseconds))) { [self] _ in
             state.value.idleTimer = nil
             idleCheck()
             return Disposables.create()
@@ -219,7 +233,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         guard session != nil, state.value.streams.isEmpty, let since = state.value.idleSince else { return }
         let left = since + idleTimeout - Loop.monotonicNanoseconds
         if left > 0 {
-            scheduleIdleCheck(after: .nanoseconds(Int(left)))
+            scheduleIdleCheck(after: left)
             return
         }
         session?.goAway(.noError)

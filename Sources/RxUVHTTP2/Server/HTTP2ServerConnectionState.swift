@@ -37,14 +37,19 @@ struct HTTP2ServerConnectionState {
     var writable: Disposable?
     /// Since when no stream is open (`Loop.monotonicNanoseconds`).
     var idleSince: Int64?
+    /// The timer that checks the idle (or head) timeout, and when it fires.
     var idleTimer: Disposable?
+    var idleTimerDue: Int64 = 0
     /// PING and SETTINGS frames the peer may still send.
-    var budget: HTTP2FrameBudget
+    var controlBudget: HTTP2FrameBudget
+    /// RST_STREAM frames the peer may still send.
+    var resetBudget: HTTP2FrameBudget
     var dates = HTTPDateCache()
     var peer: String?
 
-    init(budget: HTTP2FrameBudget) {
-        self.budget = budget
+    init(controlBudget: HTTP2FrameBudget, resetBudget: HTTP2FrameBudget) {
+        self.controlBudget = controlBudget
+        self.resetBudget = resetBudget
     }
 }
 

@@ -7,7 +7,7 @@ import RxUVHTTP
 /// arrive, its body, the handler's answer and the response body on its
 /// way out. What its request body asks of the connection (hold, let go,
 /// drop the rest) it turns into flow control: the stream's window opens
-/// only as the body is read. Loop thread; the connection holds it from the
+/// only once the handler reads the body, and as it reads. Loop thread; the connection holds it from the
 /// request's HEADERS until the stream closes.
 // @unchecked Sendable: touched on the connection's loop thread only (a
 // paced body's pace asks it from its Task, which runs on that loop).
@@ -33,8 +33,11 @@ final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
     var body: HTTPBodySource?
     /// The body holds the stream's window shut.
     var bodyHeld = false
-    /// DATA bytes received while held, not yet given back to the window.
+    /// DATA bytes received while held or unread, not yet given back to
+    /// the window.
     var unconsumed = 0
+    /// DATA bytes received in all.
+    var received = 0
     /// The request has no more (END_STREAM received).
     var requestEnded = false
 
@@ -68,7 +71,9 @@ final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
         if !held { connection.giveBack(self) }
     }
 
-    func bodyWanted(_ body: HTTPBodySource) {}
+    func bodyWanted(_ body: HTTPBodySource) {
+        connection.giveBack(self)
+    }
 
     func bodyAbandoned(_ body: HTTPBodySource) {
         connection.bodyAbandoned(self)

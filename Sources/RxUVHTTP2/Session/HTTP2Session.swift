@@ -1,4 +1,5 @@
 internal import CNGHTTP2
+import HTTPTypes
 import RxUV
 
 /// One HTTP/2 session: nghttp2's state machine (frames, HPACK, flow
@@ -30,7 +31,9 @@ final class HTTP2Session {
         nghttp2_option_set_max_continuations(option, limits.maxContinuations)
         nghttp2_option_set_max_settings(option, limits.maxSettingsEntries)
         nghttp2_option_set_max_outbound_ack(option, limits.maxOutboundAcks)
-        nghttp2_option_set_stream_reset_rate_limit(option, limits.resetBurst, limits.resetsPerSecond)
+        // Resets are bounded by the delegate, with PINGs and SETTINGS
+        // (`sessionFreeFrame`): nghttp2's own bucket is set out of reach.
+        nghttp2_option_set_stream_reset_rate_limit(option, UInt64.max / 2, UInt64.max / 2)
         // Closed streams are not kept for priorities: the server ignores
         // priority (RFC 9113 §5.3.2 deprecates it).
         nghttp2_option_set_no_closed_streams(option, 1)
@@ -151,14 +154,24 @@ struct HTTP2SessionError: Error, CustomStringConvertible {
     var description: String {
         "HTTP/2: " + String(cString: nghttp2_strerror(code))
     }
+
+    /// The GOAWAY code that answers it: a flood (of acknowledgements the
+    /// peer does not read, of CONTINUATIONs, of SETTINGS entries) is
+    /// `ENHANCE_YOUR_CALM`, anything else the peer's `PROTOCOL_ERROR`.
+    var goAwayCode: HTTP2ErrorCode {
+        switch code {
+        case NGHTTP2_ERR_FLOODED.rawValue, NGHTTP2_ERR_TOO_MANY_CONTINUATIONS.rawValue, NGHTTP2_ERR_TOO_MANY_SETTINGS.rawValue:
+            .enhanceYourCalm
+        default:
+            .protocolError
+        }
+    }
 }
 
-/// The bounds nghttp2 enforces itself, each ending the session with a
-/// GOAWAY when passed (`HTTP2Options` documents each).
+/// The bounds nghttp2 enforces itself, each ending the session when
+/// passed (`HTTP2Options` documents each).
 struct HTTP2SessionLimits {
     var maxContinuations: Int
     var maxSettingsEntries: Int
     var maxOutboundAcks: Int
-    var resetBurst: UInt64
-    var resetsPerSecond: UInt64
 }

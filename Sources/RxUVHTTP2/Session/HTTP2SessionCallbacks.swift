@@ -48,7 +48,9 @@ enum HTTP2SessionCallbacks {
                 if endsStream { HTTP2SessionCallbacks.delegate(userData).sessionDataEnded(stream: header.stream_id) }
             case NGHTTP2_PING.rawValue, NGHTTP2_SETTINGS.rawValue:
                 // An acknowledgement answers our own frame: it costs nothing.
-                if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { HTTP2SessionCallbacks.delegate(userData).sessionControlFrame() }
+                if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { HTTP2SessionCallbacks.delegate(userData).sessionFreeFrame(.control) }
+            case NGHTTP2_RST_STREAM.rawValue:
+                HTTP2SessionCallbacks.delegate(userData).sessionFreeFrame(.reset)
             default:
                 break
             }

@@ -16,9 +16,9 @@ protocol HTTP2SessionDelegate: AnyObject {
     /// `stream`'s DATA ended its request.
     func sessionDataEnded(stream: Int32)
     /// A frame that costs the peer nothing to send and the server work
-    /// to answer (PING, SETTINGS) came: the delegate may end the session
-    /// for too many (`HTTP2Session.terminate`).
-    func sessionControlFrame()
+    /// came: the delegate may end the session for too many
+    /// (`HTTP2Session.terminate`).
+    func sessionFreeFrame(_ kind: HTTP2FreeFrame)
     /// `stream` closed, with `code` (`noError` when it ended well).
     func sessionStreamClosed(stream: Int32, code: UInt32)
     /// The frame that ends `stream`'s response went out.
@@ -35,4 +35,13 @@ enum HTTP2BodyChunk {
     case deferred
     /// The body cannot go on: the stream is reset.
     case failed
+}
+
+/// The frames a peer may send for nothing and make the server work.
+enum HTTP2FreeFrame {
+    /// A PING or SETTINGS (not an acknowledgement): answered with one.
+    case control
+    /// A RST_STREAM: the stream's work was begun for nothing (rapid
+    /// reset).
+    case reset
 }

@@ -229,8 +229,10 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
             answer = HTTPExchange(connection: self)
             state.value.spareExchange = answer
         }
-        let trace = options.tracing.map { HTTPServerTrace(
-                head.request, protocolVersion: head.minorVersion == 0 ? "1.0" : "1.1", peer: peer, tracer: $0.tracer) }
+        let trace = options.tracing.map {
+            HTTPServerTrace(
+                head.request, protocolVersion: head.minorVersion == 0 ? "1.0" : "1.1", peer: peer, tracer: $0.tracer)
+        }
         state.value.exchange.begin(
             answer: answer, method: head.request.method, minorVersion: head.minorVersion, expectsContinue: head.expectsContinue,
             body: body, keepAlive: keepAlive, began: options.onResponse != nil ? Loop.monotonicNanoseconds : nil,

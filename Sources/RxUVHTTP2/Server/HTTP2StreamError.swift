@@ -1,0 +1,19 @@
+import HTTPTypes
+
+/// A request body's stream ended before the body did: the peer reset it
+/// (RST_STREAM with `code`), or the connection ended (`cancel`). What
+/// `HTTPRequestBody.bytes` fails with over HTTP/2.
+public struct HTTP2StreamError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the stream ended (`CANCEL` for a client that gave up), in
+    /// swift-http-types' terms.
+    public let code: HTTP2ErrorCode
+
+    /// An error for a stream ended with `code`.
+    public init(code: HTTP2ErrorCode) {
+        self.code = code
+    }
+
+    public var description: String {
+        "HTTP/2 stream reset (\(code))"
+    }
+}

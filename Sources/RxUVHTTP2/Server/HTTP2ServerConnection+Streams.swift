@@ -8,11 +8,13 @@ import RxUVHTTP
 /// as the body is read), the stream's end.
 extension HTTP2ServerConnection {
 
-    func sessionBeginsRequest(stream id: Int32) {
+    func sessionBeginsFields(stream id: Int32, isRequest: Bool) {
         guard case .serving = state.value.phase else { return }
-        state.value.streams[id] = HTTP2ServerStream(id: id, connection: self)
-        state.value.streamCount += 1
-        state.value.idleSince = nil
+        if isRequest {
+            state.value.streams[id] = HTTP2ServerStream(id: id, connection: self)
+            state.value.streamCount += 1
+        }
+        headerBlockBegan(stream: id)
     }
 
     func sessionField(stream id: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -46,6 +48,7 @@ extension HTTP2ServerConnection {
     }
 
     func sessionFieldsEnded(stream id: Int32, endsStream: Bool) {
+        headerBlockEnded(stream: id)
         guard let open = state.value.streams[id] else { return }
         if !open.isDispatched {
             dispatch(open, endsStream: endsStream)
@@ -178,6 +181,7 @@ extension HTTP2ServerConnection {
     }
 
     func sessionStreamClosed(stream id: Int32, code: UInt32) {
+        headerBlockEnded(stream: id)
         guard let open = state.value.streams.removeValue(forKey: id) else { return }
         stopStream(open, cause: code == 0 ? nil : HTTP2StreamError(code: HTTP2ErrorCode(rawValue: code)))
         if state.value.streams.isEmpty, case .serving = state.value.phase { becameIdle() }

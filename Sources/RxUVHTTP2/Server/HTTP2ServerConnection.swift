@@ -196,50 +196,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         loop.enter { [self] in finish() }
     }
 
-    // MARK: Timers and the drain
-
-    /// No stream is open: the idle timeout starts (or, for a connection
-    /// that has not spoken yet, the head timeout, for its preface).
-    func becameIdle() {
-        let now = Loop.monotonicNanoseconds
-        state.value.idleSince = now
-        let timeout = idleTimeout
-        guard timeout > 0 else { return }
-        // A timer already due by then checks in time (and waits on for
-        // what is left); one due later (the head timeout's) is moved.
-        if let timer = state.value.idleTimer {
-            guard state.value.idleTimerDue > now + timeout else { return }
-            timer.dispose()
-        }
-        scheduleIdleCheck(after: timeout)
-    }
-
-    /// The timeout of a connection with no stream open, in nanoseconds:
-    /// the head timeout until the first stream, then the idle timeout.
-    private var idleTimeout: Int64 {
-        RxTimeInterval(state.value.streamCount == 0 ? options.headTimeout : options.idleTimeout).nanoseconds
-    }
-
-    private func scheduleIdleCheck(after nanoseconds: Int64) {
-        state.value.idleTimerDue = Loop.monotonicNanoseconds + nanoseconds
-        state.value.idleTimer = loop.scheduleRelative((), dueTime: .nanoseconds(Int(nanoseconds))) { [self] _ in
-            state.value.idleTimer = nil
-            idleCheck()
-            return Disposables.create()
-        }
-    }
-
-    private func idleCheck() {
-        guard session != nil, state.value.streams.isEmpty, let since = state.value.idleSince else { return }
-        let left = since + idleTimeout - Loop.monotonicNanoseconds
-        if left > 0 {
-            scheduleIdleCheck(after: left)
-            return
-        }
-        session?.goAway(.noError)
-        state.value.phase = session.map { .draining($0) } ?? .closed
-        flush()
-    }
+    // MARK: The drain
 
     func drainStarted() {
         guard case .serving(let session) = state.value.phase else { return }
@@ -259,8 +216,8 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         state.value.phase = .closed
         let observer = state.value.observer
         state.value.observer = nil
-        state.value.idleTimer?.dispose()
-        state.value.idleTimer = nil
+        state.value.timer?.dispose()
+        state.value.timer = nil
         state.value.writable?.dispose()
         state.value.writable = nil
         quiescing.dispose()

@@ -37,9 +37,13 @@ struct HTTP2ServerConnectionState {
     var writable: Disposable?
     /// Since when no stream is open (`Loop.monotonicNanoseconds`).
     var idleSince: Int64?
-    /// The timer that checks the idle (or head) timeout, and when it fires.
-    var idleTimer: Disposable?
-    var idleTimerDue: Int64 = 0
+    /// Since when a header block is being received (HTTP/2 allows one at
+    /// a time on a connection), and on which stream.
+    var headerBlockSince: Int64?
+    var headerBlockStream: Int32 = 0
+    /// The one timer that checks the timeouts, and when it fires.
+    var timer: Disposable?
+    var timerDue: Int64 = 0
     /// PING and SETTINGS frames the peer may still send.
     var controlBudget: HTTP2FrameBudget
     /// RST_STREAM frames the peer may still send.

@@ -24,10 +24,9 @@ enum HTTP2SessionCallbacks {
             fatalError("nghttp2_session_callbacks_new: out of memory")
         }
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, userData in
-            guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue),
-                frame.pointee.headers.cat.rawValue == NGHTTP2_HCAT_REQUEST.rawValue
-            else { return 0 }
-            HTTP2SessionCallbacks.delegate(userData).sessionBeginsRequest(stream: frame.pointee.hd.stream_id)
+            guard let frame, frame.pointee.hd.type == UInt8(NGHTTP2_HEADERS.rawValue) else { return 0 }
+            let isRequest = frame.pointee.headers.cat.rawValue == NGHTTP2_HCAT_REQUEST.rawValue
+            HTTP2SessionCallbacks.delegate(userData).sessionBeginsFields(stream: frame.pointee.hd.stream_id, isRequest: isRequest)
             return 0
         }
         nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, userData in

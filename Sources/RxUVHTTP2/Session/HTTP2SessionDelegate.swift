@@ -1,8 +1,9 @@
 /// What an `HTTP2Session` tells its owner, called back by nghttp2 while the
 /// session receives or produces its output. Loop thread.
 protocol HTTP2SessionDelegate: AnyObject {
-    /// A request's HEADERS begin on a new `stream`.
-    func sessionBeginsRequest(stream: Int32)
+    /// A header block begins on `stream`: a request's head on a new
+    /// stream (`isRequest`), or trailers.
+    func sessionBeginsFields(stream: Int32, isRequest: Bool)
     /// One field of `stream`'s header block (or trailers), pseudo-fields
     /// first, names in lower case, both checked by nghttp2 (RFC 9113
     /// §8.2). `false` resets the stream.

@@ -281,6 +281,42 @@ def idle():
             "after": round(time.monotonic() - started, 2)}
 
 
+def slow_head():
+    # A header block begun and never finished (slowloris).
+    # The SETTINGS are exchanged first: nothing may follow the block's
+    # HEADERS but its CONTINUATION, so the client then sends nothing.
+    sock, conn = connect()
+    run = Run(sock, conn)
+    run.pump(lambda r: r.settings)
+    sock.sendall(conn.data_to_send())
+    block = conn.encoder.encode([(":method", "GET"), (":scheme", "http"), (":authority", "x"), (":path", "/hello")])
+    sock.sendall(frame(0x1, 0x1, 1, block))
+    started = time.monotonic()
+    while time.monotonic() < DEADLINE:
+        try:
+            data = sock.recv(65536)
+        except socket.timeout:
+            break
+        except ConnectionResetError:
+            run.closed = True
+            break
+        if not data:
+            run.closed = True
+            break
+        for event in conn.receive_data(data):
+            run.on(event)
+    return {"goaway": run.goaway, "closed": run.closed, "after": round(time.monotonic() - started, 2)}
+
+
+def silent():
+    # The preface and nothing more.
+    sock, conn = connect()
+    run = Run(sock, conn)
+    started = time.monotonic()
+    run.drain_until_closed()
+    return {"goaway": run.goaway, "closed": run.closed, "after": round(time.monotonic() - started, 2)}
+
+
 def too_large_body():
     sock, conn = connect()
     run = Run(sock, conn)
@@ -309,7 +345,7 @@ SCENARIOS = {
     "concurrent": concurrent, "window": window, "reset": reset, "priority": priority, "malformed": malformed,
     "rapid-reset": rapid_reset, "ping-flood": ping_flood, "too-many-acks": too_many_acks, "settings-flood": settings_flood,
     "continuation-flood": continuation_flood, "big-head": big_head, "too-many-streams": too_many_streams,
-    "idle": idle, "too-large-body": too_large_body,
+    "idle": idle, "slow-head": slow_head, "silent": silent, "too-large-body": too_large_body,
 }
 
 print(json.dumps(SCENARIOS[SCENARIO](), sort_keys=True))

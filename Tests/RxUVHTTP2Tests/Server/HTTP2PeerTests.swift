@@ -144,6 +144,20 @@ final class HTTP2PeerTests: BridgeTestCase {
         XCTAssertTrue(output.contains("draining"), output)
     }
 
+    /// The head timeout, table-driven: a header block begun and not
+    /// finished (slowloris), and a connection that sends its preface and
+    /// no stream, each end with a GOAWAY (NO_ERROR) and a close.
+    func testHeadTimeout_SlowHeaderBlockOrNoStream_SendsGOAWAY_AndCloses() throws {
+        for scenario in ["slow-head", "silent"] {
+            let seen = try peer(scenario, http: HTTPServerOptions(headTimeout: .milliseconds(300)))
+            XCTAssertEqual(seen["goaway"] as? Int, 0, "\(scenario): \(seen)")
+            XCTAssertEqual(seen["closed"] as? Bool, true, scenario)
+            let after = try XCTUnwrap(seen["after"] as? Double, scenario)
+            XCTAssertGreaterThanOrEqual(after, 0.25, scenario)
+            XCTAssertLessThan(after, 2.0, scenario)
+        }
+    }
+
     /// A connection with no stream open for the idle timeout is told
     /// GOAWAY (NO_ERROR) and closed.
     func testIdleTimeout_SendsGOAWAY_AndCloses() throws {

@@ -33,15 +33,20 @@ public struct HTTP2Options: Sendable {
     /// SETTINGS and PING acknowledgements the server may hold unsent for
     /// a client that does not read.
     public var maxOutboundAcks: Int
+    /// Request body bytes the server reads and drops for a handler that
+    /// answered without reading them all (a `413`, a redirect): a client
+    /// still sending more once the answer is whole is asked to stop
+    /// (RST_STREAM `NO_ERROR`).
+    public var maxDiscardedBody: Int
 
     /// Defaults: 100 streams, a 64 KiB window, 1,000 resets and 33 a
     /// second (nghttp2's), 8 CONTINUATIONs (nghttp2's), 1,000 PING/SETTINGS
     /// and 100 a second, 32 entries a SETTINGS, 1,000 unsent
-    /// acknowledgements.
+    /// acknowledgements, 1 MiB of a request body dropped.
     public init(
         maxConcurrentStreams: Int = 100, initialWindowSize: Int = 65_535, resetBurst: Int = 1000, resetsPerSecond: Int = 33,
         maxContinuations: Int = 8, controlFrameBurst: Int = 1000, controlFramesPerSecond: Int = 100, maxSettingsEntries: Int = 32,
-        maxOutboundAcks: Int = 1000
+        maxOutboundAcks: Int = 1000, maxDiscardedBody: Int = 1 << 20
     ) {
         self.maxConcurrentStreams = maxConcurrentStreams
         self.initialWindowSize = initialWindowSize
@@ -52,6 +57,7 @@ public struct HTTP2Options: Sendable {
         self.controlFramesPerSecond = controlFramesPerSecond
         self.maxSettingsEntries = maxSettingsEntries
         self.maxOutboundAcks = maxOutboundAcks
+        self.maxDiscardedBody = max(maxDiscardedBody, 0)
     }
 
     /// What nghttp2 enforces itself.

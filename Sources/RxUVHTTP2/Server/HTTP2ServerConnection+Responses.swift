@@ -51,7 +51,11 @@ extension HTTP2ServerConnection {
         open.isAnswered = true
         open.trace?.answered(response.status)
         if let body = open.body, !body.isFinished, !body.isWanted {
+            // Nobody reads it: what comes is dropped, its window given
+            // back as it comes (up to `maxDiscardedBody`).
             body.discardRest()
+            open.body = nil
+            giveBack(open)
         }
         if let onResponse = options.onResponse {
             let nanoseconds = open.began.map { Loop.monotonicNanoseconds - $0 } ?? 0

@@ -82,6 +82,7 @@ extension HTTP2ServerConnection {
         var body: HTTPBodySource?
         if !endsStream {
             let declared = head.headerFields[.contentLength].flatMap { Int($0) }
+            open.declaredLength = declared
             if let declared, declared > options.limits.maxBodyLength {
                 respond(open, .text("Content Too Large\n", status: .contentTooLarge))
                 return
@@ -108,6 +109,7 @@ extension HTTP2ServerConnection {
         session.consumeConnection(bytes.count)
         guard let open = state.value.streams[id], let body = open.body, !body.isFinished else {
             session.consumeStream(id, bytes.count)
+            if let open = state.value.streams[id] { discarded(bytes.count, of: open) }
             return
         }
         open.received += bytes.count
@@ -190,9 +192,21 @@ extension HTTP2ServerConnection {
     func sessionSentEnd(stream id: Int32) {
         guard let open = state.value.streams[id] else { return }
         open.responseEnded = true
-        // The answer is whole while the request still sends: it may stop
-        // (RFC 9113 §8.1).
-        if !open.requestEnded { session?.reset(stream: id, code: .noError) }
+        discarded(0, of: open)
+    }
+
+    /// `count` bytes of `open`'s body were dropped (nobody reads them).
+    /// Once its answer is whole and more than `maxDiscardedBody` was
+    /// dropped, or would be (what its `content-length` still announces),
+    /// the request is asked to stop (RST_STREAM `NO_ERROR`, RFC 9113
+    /// §8.1); below that it may finish, as clients that take such a reset
+    /// for an error (curl 7) expect.
+    private func discarded(_ count: Int, of open: HTTP2ServerStream) {
+        open.discarded += count
+        let announced = max((open.declaredLength ?? 0) - open.received - open.discarded, 0)
+        guard open.responseEnded, !open.requestEnded, !open.isResetSent, open.discarded + announced > http2.maxDiscardedBody else { return }
+        open.isResetSent = true
+        session?.reset(stream: open.id, code: .noError)
     }
 
     /// The stream is over: its handler's work is disposed, its body's

@@ -36,8 +36,14 @@ final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
     /// DATA bytes received while held or unread, not yet given back to
     /// the window.
     var unconsumed = 0
-    /// DATA bytes received in all.
+    /// The request's `content-length`, if it said one.
+    var declaredLength: Int?
+    /// DATA bytes received in all (for the body's reader).
     var received = 0
+    /// DATA bytes dropped, nobody reading them.
+    var discarded = 0
+    /// The request was asked to stop (RST_STREAM `NO_ERROR`).
+    var isResetSent = false
     /// The request has no more (END_STREAM received).
     var requestEnded = false
 

@@ -317,6 +317,26 @@ def silent():
     return {"goaway": run.goaway, "closed": run.closed, "after": round(time.monotonic() - started, 2)}
 
 
+def unread_body(total):
+    # POST to /ignore, whose handler answers without reading: the body is
+    # dropped; past the server's bound the request is asked to stop.
+    sock, conn = connect()
+    run = Run(sock, conn)
+    stream = conn.get_next_available_stream_id()
+    conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "x"), (":path", "/ignore"),
+                               ("content-length", str(total))])
+    sent = 0
+    while stream not in run.resets and not run.closed and time.monotonic() < DEADLINE and sent < total:
+        room = min(conn.local_flow_control_window(stream), conn.max_outbound_frame_size, total - sent)
+        if room > 0:
+            conn.send_data(stream, b"q" * room, end_stream=sent + room == total)
+            sent += room
+        else:
+            run.pump(lambda r: r.conn.local_flow_control_window(stream) > 0 or stream in r.resets)
+    run.pump(lambda r: (stream in r.ended and (sent == total or stream in r.resets)) or stream in r.resets)
+    return {"status": run.status.get(stream), "reset": run.resets.get(stream), "sentAll": sent == total}
+
+
 def too_large_body():
     sock, conn = connect()
     run = Run(sock, conn)
@@ -345,7 +365,7 @@ SCENARIOS = {
     "concurrent": concurrent, "window": window, "reset": reset, "priority": priority, "malformed": malformed,
     "rapid-reset": rapid_reset, "ping-flood": ping_flood, "too-many-acks": too_many_acks, "settings-flood": settings_flood,
     "continuation-flood": continuation_flood, "big-head": big_head, "too-many-streams": too_many_streams,
-    "idle": idle, "slow-head": slow_head, "silent": silent, "too-large-body": too_large_body,
+    "idle": idle, "unread": lambda: unread_body(500_000), "slow-head": slow_head, "silent": silent, "too-large-body": too_large_body,
 }
 
 print(json.dumps(SCENARIOS[SCENARIO](), sort_keys=True))

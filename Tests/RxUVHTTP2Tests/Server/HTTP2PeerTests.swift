@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import RxCore
 import RxUV
@@ -112,6 +113,22 @@ final class HTTP2PeerTests: BridgeTestCase {
         let seen = try peer("too-large-body", http: HTTPServerOptions(limits: HTTPLimits(maxBodyLength: 100_000)))
         XCTAssertEqual(seen["declared"] as? String, "413")
         XCTAssertEqual(seen["streamed"] as? String, "413")
+    }
+
+    /// A 500 KB body the handler does not read is dropped, its window
+    /// given back: under the default bound (1 MiB) it is taken whole (no
+    /// reset, which curl 7 would take for an error); over a 100 KB bound
+    /// the request is asked to stop once the answer is out (RST_STREAM
+    /// NO_ERROR).
+    func testUnreadBody_DroppedUpToTheBound_ThenTheRequestIsAskedToStop() throws {
+        let small = try peer("unread")
+        XCTAssertEqual(small["status"] as? String, "200", "\(small)")
+        XCTAssertEqual(small["sentAll"] as? Bool, true, "\(small)")
+        XCTAssertTrue(small["reset"] is NSNull, "\(small)")
+        let big = try peer("unread", http2: HTTP2Options(maxDiscardedBody: 100_000))
+        XCTAssertEqual(big["status"] as? String, "200", "\(big)")
+        XCTAssertEqual(big["reset"] as? Int, 0, "\(big)")
+        XCTAssertEqual(big["sentAll"] as? Bool, false, "\(big)")
     }
 
     /// With 4 concurrent streams allowed, the 5th and 6th sent at once are

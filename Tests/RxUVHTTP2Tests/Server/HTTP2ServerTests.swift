@@ -21,6 +21,7 @@ final class HTTP2ServerTests: BridgeTestCase {
                 HTTPServerResponse(status: .ok, headerFields: [.contentType: "application/octet-stream"], body: .bytes(body))
             }
         }
+        router.post("/ignore") { _ in .just(.text("ignored")) }
         router.get("/stream") { _ in
             .just(HTTPServerResponse(body: .stream(Observable.from(["one ", "two ", "three"].map { ByteBuffer(string: $0) }))))
         }

@@ -1,6 +1,6 @@
 # Entry points for a fresh Debian/Ubuntu machine. Each target installs libuv
 # (through scripts/setup.sh) when it is missing.
-.PHONY: benchmarks-ws benchmarks-ws-quick benchmarks-ws-echo benchmarks-ws-echo-quick setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-client benchmarks-client-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions benchmarks-thresholds
+.PHONY: benchmarks-ws benchmarks-ws-quick benchmarks-ws-echo benchmarks-ws-echo-quick setup build test check-imports check-test-bases docs format lint sanitize sanitize-thread echo-server benchmarks benchmarks-quick benchmarks-net benchmarks-net-quick benchmarks-tls benchmarks-tls-quick benchmarks-http benchmarks-http-quick benchmarks-h2 benchmarks-h2-quick benchmarks-client benchmarks-client-quick fuzz fuzz-quick soak soak-quick benchmarks-kv benchmarks-statsd benchmarks-instructions benchmarks-thresholds
 
 setup:
 	@scripts/setup.sh
@@ -102,6 +102,15 @@ benchmarks-http: setup
 benchmarks-http-quick: setup
 	python3 Benchmarks/Scripts/httpbench.py --quick
 
+# HTTP/2: http-server --http2 against nginx's http_v2 and Hummingbird 2's
+# HTTP/2, h2load -c 100 -m 10, over h2c and over TLS (Benchmarks/Scripts/h2bench.py).
+benchmarks-h2: setup
+	python3 Benchmarks/Scripts/h2bench.py
+
+# One second of every HTTP/2 case, once, so they never rot.
+benchmarks-h2-quick: setup
+	python3 Benchmarks/Scripts/h2bench.py --quick
+
 # The HTTP client: RxUVHTTPClient against AsyncHTTPClient 1.37.0 (one
 # EventLoop) and wrk, client CPU per request on nginx's /plaintext at 1, 10
 # and 100 in flight, pinned with taskset (≈ 3.5 min; see Scripts/clientbench.py);
@@ -171,7 +180,7 @@ benchmarks-thresholds: setup
 # it). The archives land in .build/plugins/Swift-DocC/outputs/.
 docs: setup
 	swift package --disable-sandbox generate-documentation \
-		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxUVHTTP --target RxUVHTTPClient --target RxUVWebSocket --target RxFoundation --target RxBlocking --warnings-as-errors
+		--target RxCore --target RxTest --target RxUV --target RxUVServiceLifecycle --target RxUVTLS --target RxUVHTTP --target RxUVHTTPClient --target RxUVWebSocket --target RxUVHTTP2 --target RxFoundation --target RxBlocking --warnings-as-errors
 
 # The sources in the project's format (.swift-format); `lint` checks, CI runs it.
 SWIFT_SOURCES = Package.swift Sources Tests Examples Snippets Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources

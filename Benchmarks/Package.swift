@@ -84,6 +84,7 @@ let package = Package(
                 .product(name: "RxCore", package: "RxUV"),
                 .product(name: "RxUV", package: "RxUV"),
                 .product(name: "RxUVHTTP", package: "RxUV"),
+                .product(name: "RxUVHTTP2", package: "RxUV"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -197,6 +198,21 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+
+        // HTTP/2 (BENCHMARKS.md, Scripts/h2bench.py): Hummingbird 2's HTTP/2
+        // on one event-loop thread, against nginx and http-server --http2.
+        .executableTarget(
+            name: "hb-http2",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -147,13 +147,14 @@ def wait_connectable(port, process, seconds=10):
 
 
 class Nginx(Server):
-    """nginx with `nginx_config`, master and one worker pinned to the server core."""
+    """nginx with `make_config(directory, port, root)` (`nginx_config`),
+    master and one worker pinned to the server core."""
 
-    def __init__(self, pinning, directory, root):
+    def __init__(self, pinning, directory, root, make_config=None):
         self.port = free_port()
         config = os.path.join(directory, "nginx.conf")
         with open(config, "w") as file:
-            file.write(nginx_config(directory, self.port, root))
+            file.write((make_config or nginx_config)(directory, self.port, root))
         self.log = open(os.path.join(directory, "nginx.stderr"), "w")
         argv = pinning.server([NGINX, "-p", directory, "-e", os.path.join(directory, "error.log"), "-c", config])
         self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT)

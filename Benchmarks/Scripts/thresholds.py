@@ -284,6 +284,47 @@ def http_requests(port, target_of):
     return run
 
 
+def http2_requests(port, path, streams):
+    """HTTP/2 (h2c, prior knowledge) on one connection: `streams` requests
+    for `path` at once, then their whole answers, until `count` are done
+    (hyper-h2 on this side, uncounted)."""
+    import h2.config
+    import h2.connection
+    import h2.events
+
+    def run(count):
+        with connect(port) as sock:
+            conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+            conn.initiate_connection()
+            sock.sendall(conn.data_to_send())
+            done = 0
+            while done < count:
+                batch = min(streams, count - done)
+                ids = set()
+                for _ in range(batch):
+                    stream = conn.get_next_available_stream_id()
+                    conn.send_headers(stream, [(":method", "GET"), (":scheme", "http"), (":authority", "127.0.0.1"), (":path", path)],
+                                      end_stream=True)
+                    ids.add(stream)
+                sock.sendall(conn.data_to_send())
+                while ids:
+                    data = sock.recv(65536)
+                    if not data:
+                        raise RuntimeError("http2: the server closed the connection")
+                    for event in conn.receive_data(data):
+                        if isinstance(event, h2.events.ResponseReceived) and dict(event.headers)[b":status"] != b"200":
+                            raise RuntimeError(f"http2: {event.headers}")
+                        if isinstance(event, h2.events.DataReceived):
+                            conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                        if isinstance(event, h2.events.StreamEnded):
+                            ids.discard(event.stream_id)
+                    pending = conn.data_to_send()
+                    if pending:
+                        sock.sendall(pending)
+                done += batch
+    return run
+
+
 def tls_context(ca):
     context = ssl.create_default_context(cafile=ca)
     context.check_hostname = True
@@ -403,6 +444,10 @@ def http_cases(args, work):
     # Every request with a server span from the in-memory tracer.
     yield "http.plaintext.traced", lambda: server_case(
         work, "http.plaintext.traced", argv + ["--traced"], lambda port: http_requests(port, targets["http.plaintext"]), 2_000, 300)
+    # HTTP/2 (h2c): one stream at a time, and ten at once (h2load's -m 10).
+    for name, path, streams in (("http2.plaintext", "/plaintext", 1), ("http2.json", "/json", 1), ("http2.plaintext.m10", "/plaintext", 10)):
+        yield name, lambda name=name, path=path, streams=streams: server_case(
+            work, name, argv + ["--http2"], lambda port: http2_requests(port, path, streams), 2_000, 300)
 
 
 def kv_cases(args, work):

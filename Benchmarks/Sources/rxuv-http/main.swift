@@ -4,6 +4,7 @@ import Prometheus
 import RxCore
 import RxUV
 import RxUVHTTP
+import RxUVHTTP2
 
 #if canImport(Glibc)
 // @preconcurrency: Glibc declares `stdout` and `stderr` as mutable globals.
@@ -17,7 +18,7 @@ import RxUVHTTP
 // threads do not), and a request's instructions can be counted
 // (`Benchmarks/Scripts/httpcallgrind.sh`).
 //
-//   rxuv-http [--port N] [--metered] [--traced] [--keepalive-requests N]
+//   rxuv-http [--port N] [--metered] [--traced] [--keepalive-requests N] [--http2]
 //
 // Listens on 127.0.0.1 (port 0, the default, lets the system choose) and
 // prints "port N" once listening. `--metered` counts and times every
@@ -27,12 +28,14 @@ import RxUVHTTP
 // tracing's in-memory tracer (`HTTPServerOptions.tracer`), whose finished
 // spans are dropped at each response.
 // `--keepalive-requests N` closes a keep-alive connection after N requests
-// (1000, nginx's default, unless set).
+// (1000, nginx's default, unless set). `--http2` serves the same routes
+// over cleartext HTTP/2 (prior knowledge) instead of HTTP/1.1.
 
 var port = 0
 var metered = false
 var traced = false
 var keepaliveRequests = 1000
+var http2 = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -40,6 +43,8 @@ while let argument = arguments.next() {
         metered = true
     case "--traced":
         traced = true
+    case "--http2":
+        http2 = true
     case "--keepalive-requests":
         guard let value = arguments.next().flatMap(Int.init), value > 0 else {
             fputs("rxuv-http: --keepalive-requests needs a positive number\n", stderr)
@@ -53,7 +58,7 @@ while let argument = arguments.next() {
         }
         port = value
     default:
-        fputs("usage: rxuv-http [--port N] [--metered] [--traced] [--keepalive-requests N]\n", stderr)
+        fputs("usage: rxuv-http [--port N] [--metered] [--traced] [--keepalive-requests N] [--http2]\n", stderr)
         exit(2)
     }
 }
@@ -86,7 +91,11 @@ if traced {
 }
 
 let loop = try Loop()
-let serving = loop.rx.serveHTTP(host: "127.0.0.1", port: port, http: http, handler: router.handler).subscribe(
+let serve =
+    http2
+    ? loop.rx.serveHTTP2(host: "127.0.0.1", port: port, http: http, handler: router.handler)
+    : loop.rx.serveHTTP(host: "127.0.0.1", port: port, http: http, handler: router.handler)
+let serving = serve.subscribe(
     onSuccess: { server in
         print("port \(server.address.port)")
         fflush(stdout)

@@ -13,15 +13,15 @@ import Glibc
 /// stream's queue as the client's windows allow.
 extension HTTP2ServerConnection {
 
-    /// The handler's answer for `exchange`, from any thread.
-    func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTP2Exchange) {
+    /// The handler's answer for `open`'s request, from any thread.
+    func answered(_ result: Result<HTTPServerResponse, any Error>, for open: HTTP2ServerStream) {
         guard loop.isOnLoopThread else {
-            // The result and the exchange are touched on the loop thread only.
-            let sent = UncheckedSendable((result, exchange))
-            loop.enter { [self] in answered(sent.value.0, for: sent.value.1) }
+            // The result is touched on the loop thread only.
+            let sent = UncheckedSendable(result)
+            loop.enter { [self] in answered(sent.value, for: open) }
             return
         }
-        guard let open = state.value.streams[exchange.stream], open.answer === exchange, !open.isAnswered else { return }
+        guard !open.isClosed, !open.isAnswered else { return }
         if case .failure(let error) = result {
             open.trace?.failed(error)
         }
@@ -105,13 +105,9 @@ extension HTTP2ServerConnection {
         var block = HTTP2FieldBlock()
         block.append(":status", String(response.status.code))
         for field in response.head.headerFields {
-            switch field.name {
-            case .connection, .transferEncoding, .upgrade, .contentLength, .date:
-                continue
-            default:
-                if Self.connectionSpecific.contains(field.name.canonicalName) { continue }
-                block.append(field.name.canonicalName, field.value)
-            }
+            let name = field.name.canonicalName
+            if Self.isLeftOut(name) { continue }
+            block.append(name, field.value)
         }
         if let length { block.append("content-length", String(length)) }
         block.append("date", state.value.dates.value(secondsSince1970: Int64(time(nil))))
@@ -119,13 +115,26 @@ extension HTTP2ServerConnection {
         return block
     }
 
-    /// Fields of HTTP/1.1's connection that HTTP/2 forbids, beside those
-    /// swift-http-types names.
-    private static let connectionSpecific: Set<String> = ["keep-alive", "proxy-connection"]
+    /// Whether a handler's field named `name` is left out of an HTTP/2
+    /// head: HTTP/1.1's connection fields, which HTTP/2 forbids
+    /// (`connection`, `keep-alive`, `proxy-connection`,
+    /// `transfer-encoding`, `upgrade`), and those the server writes itself
+    /// (`content-length`, `date`).
+    private static func isLeftOut(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 4: name == "date"
+        case 7: name == "upgrade"
+        case 10: name == "connection" || name == "keep-alive"
+        case 14: name == "content-length"
+        case 16: name == "proxy-connection"
+        case 17: name == "transfer-encoding"
+        default: false
+        }
+    }
 
     /// More of `open`'s body waits: nghttp2 asks for it again.
     func resume(_ open: HTTP2ServerStream) {
-        guard let session, state.value.streams[open.id] === open else { return }
+        guard let session, !open.isClosed else { return }
         if open.outbound.isDeferred {
             open.outbound.isDeferred = false
             session.resumeBody(stream: open.id)
@@ -136,7 +145,7 @@ extension HTTP2ServerConnection {
     /// A body failed after its head went out: the stream is reset, the
     /// response cut short, and the failure reported.
     func bodyFailed(_ open: HTTP2ServerStream, _ error: any Error) {
-        guard let session, state.value.streams[open.id] === open else { return }
+        guard let session, !open.isClosed else { return }
         report(error, reportContext)
         session.reset(stream: open.id, code: .internalError)
         flush()
@@ -144,7 +153,7 @@ extension HTTP2ServerConnection {
 
     /// Whether `open` is still open and its response under way.
     func isAnswering(_ open: HTTP2ServerStream) -> Bool {
-        session != nil && state.value.streams[open.id] === open
+        session != nil && !open.isClosed
     }
 
     /// Whether a paced body may produce another piece: its stream's queue
@@ -154,7 +163,7 @@ extension HTTP2ServerConnection {
     }
 
     func sessionBody(stream id: Int32, into buffer: UnsafeMutableRawBufferPointer) -> HTTP2BodyChunk {
-        guard let open = state.value.streams[id] else { return .failed }
+        guard let open = openStream(id) else { return .failed }
         let chunk = open.outbound.read(into: buffer)
         if case .failed = chunk, let failure = open.outbound.failure {
             report(failure, reportContext)

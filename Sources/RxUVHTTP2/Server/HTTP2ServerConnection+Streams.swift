@@ -3,22 +3,34 @@ import RxCore
 import RxUV
 import RxUVHTTP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the session hears, stream by stream: a request's head as its
 /// fields come, its body into its `HTTPBodySource` (the window given back
 /// as the body is read), the stream's end.
 extension HTTP2ServerConnection {
 
+    /// The open stream `id`, through nghttp2's stream map (each is attached
+    /// there while `streams` holds it).
+    func openStream(_ id: Int32) -> HTTP2ServerStream? {
+        session?.attached(to: id, as: HTTP2ServerStream.self)
+    }
+
     func sessionBeginsFields(stream id: Int32, isRequest: Bool) {
         guard case .serving = state.value.phase else { return }
-        if isRequest {
-            state.value.streams[id] = HTTP2ServerStream(id: id, connection: self)
+        if isRequest, let session {
+            let open = HTTP2ServerStream(id: id, connection: self)
+            state.value.streams[id] = open
+            session.attach(open, to: id)
             state.value.streamCount += 1
         }
         headerBlockBegan(stream: id)
     }
 
     func sessionField(stream id: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let open = state.value.streams[id] else { return true }
+        guard let open = openStream(id) else { return true }
         open.fieldListSize += name.count + value.count + 32
         guard open.refusal == nil else { return true }
         if open.fieldListSize > options.limits.maxHeadLength || open.fields.count >= options.limits.maxHeaderFields {
@@ -29,12 +41,16 @@ extension HTTP2ServerConnection {
         guard !open.isDispatched else { return true }
         if name.first == UInt8(ascii: ":") {
             let text = String(decoding: value, as: UTF8.self)
-            switch String(decoding: name, as: UTF8.self) {
-            case ":method": open.method = text
-            case ":scheme": open.scheme = text
-            case ":authority": open.authority = text
-            case ":path": open.path = text
-            default: open.refusal = HTTPError(.badRequest, message: "Bad Request")
+            if Self.is(name, ":path") {
+                open.path = text
+            } else if Self.is(name, ":method") {
+                open.method = text
+            } else if Self.is(name, ":scheme") {
+                open.scheme = text
+            } else if Self.is(name, ":authority") {
+                open.authority = text
+            } else {
+                open.refusal = HTTPError(.badRequest, message: "Bad Request")
             }
             return true
         }
@@ -47,9 +63,14 @@ extension HTTP2ServerConnection {
         return true
     }
 
+    /// Whether `name` is `literal`, byte for byte.
+    private static func `is`(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        name.count == literal.utf8CodeUnitCount && memcmp(name.baseAddress!, literal.utf8Start, name.count) == 0
+    }
+
     func sessionFieldsEnded(stream id: Int32, endsStream: Bool) {
         headerBlockEnded(stream: id)
-        guard let open = state.value.streams[id] else { return }
+        guard let open = openStream(id) else { return }
         if !open.isDispatched {
             dispatch(open, endsStream: endsStream)
         } else if endsStream {
@@ -64,8 +85,6 @@ extension HTTP2ServerConnection {
     private func dispatch(_ open: HTTP2ServerStream, endsStream: Bool) {
         open.isDispatched = true
         open.requestEnded = endsStream
-        let exchange = HTTP2Exchange(connection: self, stream: open.id)
-        open.answer = exchange
         let method = open.method.flatMap { HTTPRequest.Method($0) }
         if open.refusal == nil, method == nil {
             open.refusal = HTTPError(.badRequest, message: "Bad Request")
@@ -96,8 +115,8 @@ extension HTTP2ServerConnection {
         let request = HTTPServerRequest(
             head: head, majorVersion: 2, minorVersion: 0, body: body.map { HTTPRequestBody(source: $0) } ?? .none, peer: peer, loop: loop,
             trace: trace)
-        let subscription = handler(request).asObservable().subscribe(exchange)
-        if open.answer === exchange, !open.isAnswered {
+        let subscription = handler(request).asObservable().subscribe(open)
+        if !open.isClosed, !open.isAnswered {
             open.work = subscription
         }
     }
@@ -107,9 +126,9 @@ extension HTTP2ServerConnection {
         // The connection's window is the streams' to share: given back at
         // once. Each stream's is given back as its body is read.
         session.consumeConnection(bytes.count)
-        guard let open = state.value.streams[id], let body = open.body, !body.isFinished else {
+        guard let open = openStream(id), let body = open.body, !body.isFinished else {
             session.consumeStream(id, bytes.count)
-            if let open = state.value.streams[id] { discarded(bytes.count, of: open) }
+            if let open = openStream(id) { discarded(bytes.count, of: open) }
             return
         }
         open.received += bytes.count
@@ -142,7 +161,7 @@ extension HTTP2ServerConnection {
     }
 
     func sessionDataEnded(stream id: Int32) {
-        guard let open = state.value.streams[id] else { return }
+        guard let open = openStream(id) else { return }
         open.requestEnded = true
         open.body?.end(last: ByteBuffer())
     }
@@ -185,12 +204,13 @@ extension HTTP2ServerConnection {
     func sessionStreamClosed(stream id: Int32, code: UInt32) {
         headerBlockEnded(stream: id)
         guard let open = state.value.streams.removeValue(forKey: id) else { return }
+        session?.detach(from: id)
         stopStream(open, cause: code == 0 ? nil : HTTP2StreamError(code: HTTP2ErrorCode(rawValue: code)))
         if state.value.streams.isEmpty, case .serving = state.value.phase { becameIdle() }
     }
 
     func sessionSentEnd(stream id: Int32) {
-        guard let open = state.value.streams[id] else { return }
+        guard let open = openStream(id) else { return }
         open.responseEnded = true
         discarded(0, of: open)
     }
@@ -213,7 +233,7 @@ extension HTTP2ServerConnection {
     /// reader told, its span ended.
     func stopStream(_ open: HTTP2ServerStream, cause: HTTP2StreamError?) {
         if !open.responseEnded { open.trace?.cutShort() }
-        open.answer = nil
+        open.isClosed = true
         let work = open.work
         open.work = nil
         work?.dispose()

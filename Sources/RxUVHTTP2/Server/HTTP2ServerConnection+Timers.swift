@@ -39,11 +39,11 @@ extension HTTP2ServerConnection {
     private func nearestDeadline() -> Int64? {
         var nearest: Int64?
         if let since = state.value.idleSince, state.value.streams.isEmpty {
-            let timeout = state.value.streamCount == 0 ? options.headTimeout : options.idleTimeout
-            if timeout > .zero { nearest = since + RxTimeInterval(timeout).nanoseconds }
+            let timeout = state.value.streamCount == 0 ? headTimeout : idleTimeout
+            if timeout > 0 { nearest = since + timeout }
         }
-        if let since = state.value.headerBlockSince, options.headTimeout > .zero {
-            let due = since + RxTimeInterval(options.headTimeout).nanoseconds
+        if let since = state.value.headerBlockSince, headTimeout > 0 {
+            let due = since + headTimeout
             nearest = min(nearest ?? due, due)
         }
         return nearest

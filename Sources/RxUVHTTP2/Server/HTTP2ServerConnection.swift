@@ -32,6 +32,9 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
     let options: HTTPServerOptions
     let http2: HTTP2Options
     let handler: HTTPHandler
+    /// The head and idle timeouts in nanoseconds (0: none), converted once.
+    let headTimeout: Int64
+    let idleTimeout: Int64
     let state: LoopBound<HTTP2ServerConnectionState>
     let quiescing = SingleAssignmentDisposable()
     /// What every write of this connection reports to.
@@ -48,6 +51,8 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         self.options = options
         self.http2 = http2
         self.handler = handler
+        self.headTimeout = options.headTimeout > .zero ? RxTimeInterval(options.headTimeout).nanoseconds : 0
+        self.idleTimeout = options.idleTimeout > .zero ? RxTimeInterval(options.idleTimeout).nanoseconds : 0
         let now = Loop.monotonicNanoseconds
         self.state = LoopBound(
             HTTP2ServerConnectionState(
@@ -152,13 +157,37 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
     /// Writes what the session has to send, unless a read is being
     /// handled (its end writes it) or the stream is unwritable (its
     /// writability writes it); then ends the connection if the session is
-    /// over.
+    /// over. Called again from within (a stream closed while its last
+    /// frame is produced disposes work that may answer at once), it asks
+    /// the flush under way to go round once more: nghttp2 produces its
+    /// output one call at a time.
     func flush() {
         guard let session, !state.value.handlingRead else { return }
+        guard !state.value.flushing else {
+            state.value.flushAgain = true
+            return
+        }
+        state.value.flushing = true
+        defer { state.value.flushing = false }
+        repeat {
+            state.value.flushAgain = false
+            guard write(session) else { return }
+        } while state.value.flushAgain
+        if state.value.sessionFailed || session.isOver {
+            finish()
+        } else if case .draining = state.value.phase, state.value.streams.isEmpty {
+            finish()
+        }
+    }
+
+    /// Writes the session's output while it has some and the stream takes
+    /// it; `false` when the flush must stop (the stream is unwritable, or
+    /// the session failed and the connection finished).
+    private func write(_ session: HTTP2Session) -> Bool {
         while session.wantsWrite {
             guard stream.isWritable else {
                 awaitWritable()
-                return
+                return false
             }
             let output: ByteBuffer?
             do throws(HTTP2SessionError) {
@@ -166,16 +195,12 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
             } catch {
                 report(error, reportContext)
                 finish()
-                return
+                return false
             }
             guard let output else { break }
             _ = stream.startWrite(.one(output), notifying: writeWatcher)
         }
-        if state.value.sessionFailed || session.isOver {
-            finish()
-        } else if case .draining = state.value.phase, state.value.streams.isEmpty {
-            finish()
-        }
+        return true
     }
 
     /// Flushes once the stream turns writable again.
@@ -213,6 +238,11 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
         if case .closed = state.value.phase { return }
         let wasStarted: Bool
         if case .waiting = state.value.phase { wasStarted = false } else { wasStarted = true }
+        // The session may outlive this call (a callback under way holds
+        // it): the streams let go below are detached from it first.
+        if let session {
+            for id in state.value.streams.keys { session.detach(from: id) }
+        }
         state.value.phase = .closed
         let observer = state.value.observer
         state.value.observer = nil

@@ -27,6 +27,9 @@ struct HTTP2ServerConnectionState {
     var streamCount = 0
     /// A read is being handled: the session's output waits for its end.
     var handlingRead = false
+    /// A flush is under way; one asked for meanwhile goes round again.
+    var flushing = false
+    var flushAgain = false
     /// The session refused the peer's input; its GOAWAY goes out, then
     /// the connection ends.
     var sessionFailed = false
@@ -76,30 +79,6 @@ final class HTTP2WriteWatcher: ObserverType, Sendable {
         if case .error = event {
             let connection = self.connection.value
             connection?.writeFailed()
-        }
-    }
-}
-
-/// The observer of one stream's handler `Single`: passes its outcome to
-/// the connection, from whatever thread it comes on. The stream names it
-/// as the answer it waits for, so an answer for a stream no longer open
-/// is recognised and dropped.
-final class HTTP2Exchange: ObserverType, Sendable {
-    /// Held strongly: the cycle ends when the stream closes, which
-    /// disposes the handler's `Single`.
-    private let connection: HTTP2ServerConnection
-    let stream: Int32
-
-    init(connection: HTTP2ServerConnection, stream: Int32) {
-        self.connection = connection
-        self.stream = stream
-    }
-
-    func on(_ event: Event<HTTPServerResponse>) {
-        switch event {
-        case .next(let response): connection.answered(.success(response), for: self)
-        case .error(let error): connection.answered(.failure(error), for: self)
-        case .completed: break
         }
     }
 }

@@ -7,14 +7,19 @@ import RxUVHTTP
 /// arrive, its body, the handler's answer and the response body on its
 /// way out. What its request body asks of the connection (hold, let go,
 /// drop the rest) it turns into flow control: the stream's window opens
-/// only once the handler reads the body, and as it reads. Loop thread; the connection holds it from the
-/// request's HEADERS until the stream closes.
-// @unchecked Sendable: touched on the connection's loop thread only (a
-// paced body's pace asks it from its Task, which runs on that loop).
-final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
+/// only once the handler reads the body, and as it reads. It is also the
+/// observer of the handler's `Single`, whose outcome it passes to the
+/// connection from whatever thread it comes on. Loop thread otherwise; the
+/// connection holds it from the request's HEADERS until the stream closes.
+// @unchecked Sendable: its mutable fields are touched on the connection's
+// loop thread only (a paced body's pace asks it from its Task, which runs
+// on that loop); `on(_:)`, from any thread, reads only constants.
+final class HTTP2ServerStream: HTTPBodyConnection, ObserverType, @unchecked Sendable {
     let id: Int32
-    /// The connection owns its streams: it outlives each.
-    unowned let connection: HTTP2ServerConnection
+    /// Held strongly: a handler's `Single` may answer after the stream
+    /// closed (and the connection finished); the cycle through the
+    /// connection's streams ends when the stream closes.
+    let connection: HTTP2ServerConnection
 
     // The request's head, while its fields arrive.
     var method: String?
@@ -48,7 +53,6 @@ final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
     var requestEnded = false
 
     // The answer.
-    var answer: HTTP2Exchange?
     var requestMethod = HTTPRequest.Method.get
     var work: Disposable?
     var trace: HTTPServerTrace?
@@ -58,6 +62,8 @@ final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
     /// The frame that ends the response went out.
     var responseEnded = false
     var outbound = HTTP2ResponseBodyQueue()
+    /// The stream closed: nothing more is done for it.
+    var isClosed = false
     /// A streamed body's pace, made when a paced body asks for it.
     var pace: BehaviorSubject<Bool>?
 
@@ -69,6 +75,18 @@ final class HTTP2ServerStream: HTTPBodyConnection, @unchecked Sendable {
     /// The stream's send queue is at or below this: a paced body may
     /// produce another piece.
     static let paceLimit = 64 * 1024
+
+    // MARK: The handler's answer
+
+    /// The handler's answer. A Single's grammar: one element or one error;
+    /// the completion after an element is nothing more.
+    func on(_ event: Event<HTTPServerResponse>) {
+        switch event {
+        case .next(let response): connection.answered(.success(response), for: self)
+        case .error(let error): connection.answered(.failure(error), for: self)
+        case .completed: break
+        }
+    }
 
     // MARK: HTTPBodyConnection
 

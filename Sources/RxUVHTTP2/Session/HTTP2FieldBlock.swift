@@ -5,19 +5,27 @@ internal import CNGHTTP2
 /// Names must be in lower case (RFC 9113 §8.2.1); pseudo-fields first.
 struct HTTP2FieldBlock {
     private var bytes: [UInt8] = []
-    private var spans: [(name: Range<Int>, value: Range<Int>)] = []
+    private var spans: [(nameStart: Int, valueStart: Int, end: Int)] = []
 
     init() {
         bytes.reserveCapacity(256)
+        spans.reserveCapacity(8)
     }
 
     /// Adds a field.
     mutating func append(_ name: String, _ value: String) {
         let nameStart = bytes.count
-        bytes.append(contentsOf: name.utf8)
+        append(name)
         let valueStart = bytes.count
-        bytes.append(contentsOf: value.utf8)
-        spans.append((nameStart..<valueStart, valueStart..<bytes.count))
+        append(value)
+        spans.append((nameStart, valueStart, bytes.count))
+    }
+
+    /// The UTF-8 bytes of `text`, copied at once from its contiguous
+    /// storage (a native string's).
+    private mutating func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// How many fields.
@@ -27,16 +35,21 @@ struct HTTP2FieldBlock {
 
     /// Calls `body` with the entries, valid during the call.
     func withEntries<Result>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> Result) -> Result {
-        var bytes = self.bytes
-        if bytes.isEmpty { bytes.append(0) }
-        return bytes.withUnsafeMutableBufferPointer { raw in
-            let base = raw.baseAddress!
-            let entries = spans.map { span in
-                nghttp2_nv(
-                    name: base + span.name.lowerBound, value: base + span.value.lowerBound, namelen: span.name.count,
-                    valuelen: span.value.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+        bytes.withUnsafeBufferPointer { raw in
+            // nghttp2 copies names and values when a block is submitted and
+            // writes to neither: the entries may point into this array.
+            let base = UnsafeMutablePointer(mutating: raw.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            return withUnsafeTemporaryAllocation(of: nghttp2_nv.self, capacity: max(spans.count, 1)) { entries in
+                for (index, span) in spans.enumerated() {
+                    entries.initializeElement(
+                        at: index,
+                        to: nghttp2_nv(
+                            name: base + span.nameStart, value: base + span.valueStart, namelen: span.valueStart - span.nameStart,
+                            valuelen: span.end - span.valueStart, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                }
+                defer { _ = entries.prefix(spans.count).deinitialize() }
+                return body(UnsafePointer(entries.baseAddress!), spans.count)
             }
-            return entries.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
         }
     }
 }

@@ -109,6 +109,26 @@ final class HTTP2Session {
         }
     }
 
+    /// Attaches `object` to `stream` (nghttp2's stream user data), not
+    /// retained: its owner detaches it (`detach(from:)`) before letting it
+    /// go.
+    func attach<Object: AnyObject>(_ object: Object, to stream: Int32) {
+        _ = nghttp2_session_set_stream_user_data(session, stream, Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// Takes off what `attach(_:to:)` attached to `stream`.
+    func detach(from stream: Int32) {
+        _ = nghttp2_session_set_stream_user_data(session, stream, nil)
+    }
+
+    /// The object of type `Object` attached to `stream`, if it is open and
+    /// has one: found in nghttp2's own stream map, with no lookup of ours.
+    /// Only objects of that type are ever attached.
+    func attached<Object: AnyObject>(to stream: Int32, as type: Object.Type) -> Object? {
+        guard let pointer = nghttp2_session_get_stream_user_data(session, stream) else { return nil }
+        return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
     /// A body whose reader said "nothing yet" has more (or its end).
     func resumeBody(stream: Int32) {
         _ = nghttp2_session_resume_data(session, stream)

@@ -7,6 +7,7 @@ import RxUV
 import RxUVHTTP
 import RxUVHTTP2
 import RxUVServiceLifecycle
+import RxUVTLS
 import Synchronization
 
 #if canImport(Glibc)
@@ -72,10 +73,17 @@ struct HTTPServerCommand: AsyncParsableCommand {
 
     @Flag(
         help: """
-            Speak HTTP/2 over cleartext (h2c, prior knowledge: curl --http2-prior-knowledge, \
-            h2load) instead of HTTP/1.1, with the same routes.
+            Speak HTTP/2, with the same routes: over cleartext with prior knowledge (h2c: \
+            curl --http2-prior-knowledge, h2load) instead of HTTP/1.1; with --tls-cert, \
+            HTTP/2 or HTTP/1.1 as each client's ALPN asks.
             """)
     var http2 = false
+
+    @Option(help: "Serve HTTPS with this PEM certificate chain (leaf first); needs --tls-key.")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert.")
+    var tlsKey: String?
 
     @Option(help: "Report a loop that has not turned for this long as stalled (0: no watchdog).")
     var stallThreshold = Interval(argument: "500ms")!
@@ -100,6 +108,9 @@ struct HTTPServerCommand: AsyncParsableCommand {
         }
         guard maxBody >= 0 else {
             throw ValidationError("--max-body must not be negative.")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together.")
         }
         if let shedAbove, !(0...1).contains(shedAbove) {
             throw ValidationError("--shed-above must be between 0 and 1.")
@@ -161,10 +172,21 @@ struct HTTPServerCommand: AsyncParsableCommand {
         let http = HTTPServerOptions(
             limits: HTTPLimits(maxBodyLength: maxBody), headTimeout: .nanoseconds(headTimeout.nanoseconds),
             idleTimeout: .nanoseconds(idleTimeout.nanoseconds), onResponse: requestMetrics ? RequestMetrics().record : nil)
+        let serving: Single<Server>
+        if let tlsCert, let tlsKey {
+            var configuration = TLSConfiguration.server(identity: TLSIdentity(certificateChain: .file(tlsCert), privateKey: .file(tlsKey)))
+            configuration.applicationProtocols = http2 ? ["h2", "http/1.1"] : ["http/1.1"]
+            let context = try TLSContext(configuration: configuration)
+            serving = group.rx.serveHTTPS(
+                host: host, port: port, tls: context, versions: http2 ? [.http1, .http2] : [.http1], options: options, http: http,
+                handler: handler)
+        } else if http2 {
+            serving = group.rx.serveHTTP2(host: host, port: port, options: options, http: http, handler: handler)
+        } else {
+            serving = group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler)
+        }
         let server = ServerService(
-            http2
-                ? group.rx.serveHTTP2(host: host, port: port, options: options, http: http, handler: handler)
-                : group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler),
+            serving,
             drainedBy: daemon, name: Endpoint.format(host: host, port: port)
         ) { server in
             started.withLock { $0 = server }

@@ -280,3 +280,65 @@ def udp_drops(port):
             if fields[1] == local:
                 return int(fields[-1])
     raise AssertionError(f"no UDP socket on 127.0.0.1:{port} in /proc/net/udp")
+
+
+def browser_verdict(url, timeout=30, flags=()):
+    """Opens `url` in headless Chromium and returns the text of its
+    `#verdict` once it is no longer `running`, read through the DevTools
+    protocol (`Runtime.evaluate`): `--dump-dom` dumps at the load event,
+    before a page's WebSocket exchange is over. `flags` go on Chromium's
+    command line (a test certificate's SPKI to trust)."""
+    import asyncio
+    import json
+    import shutil
+    import tempfile
+    import urllib.request
+
+    from websockets.asyncio.client import connect as websocket_connect
+
+    profile = tempfile.mkdtemp(prefix="rxuv-chromium-")
+    chrome = subprocess.Popen(
+        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
+         f"--user-data-dir={profile}", *flags, url],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout
+    try:
+        port = None
+        while port is None:
+            line = chrome.stderr.readline()
+            if not line and chrome.poll() is not None:
+                raise AssertionError(f"chromium exited ({chrome.returncode}) before its DevTools port")
+            found = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
+            if found:
+                port = int(found.group(1))
+
+        async def poll():
+            while True:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as answer:
+                    pages = [t for t in json.load(answer) if t.get("type") == "page" and t["url"].startswith(url)]
+                if pages:
+                    break
+                if time.monotonic() > deadline:
+                    return "no page"
+                await asyncio.sleep(0.1)
+            async with websocket_connect(pages[0]["webSocketDebuggerUrl"], max_size=2**24) as devtools:
+                ask = 0
+                while time.monotonic() < deadline:
+                    ask += 1
+                    await devtools.send(json.dumps({"id": ask, "method": "Runtime.evaluate", "params": {
+                        "expression": "(document.getElementById('verdict') || {}).textContent"}}))
+                    while True:
+                        reply = json.loads(await devtools.recv())
+                        if reply.get("id") == ask:
+                            break
+                    value = reply.get("result", {}).get("result", {}).get("value")
+                    if value and value != "running":
+                        return value
+                    await asyncio.sleep(0.1)
+                return "timeout"
+        return asyncio.run(poll())
+    finally:
+        chrome.kill()
+        chrome.wait()
+        chrome.stderr.close()
+        shutil.rmtree(profile, ignore_errors=True)

@@ -16,7 +16,25 @@ import h2.connection
 import h2.events
 from prometheus_client.parser import text_string_to_metric_families
 
-from support import Example, connect
+from support import Example, browser_verdict, connect, tls_certificates
+
+# A page that fetches six resources at once and says which protocol carried
+# the page and them, and their sizes.
+H2_PAGE = b"""<!doctype html><html><body><div id="verdict">running</div><script>
+(async () => {
+  const verdict = document.getElementById("verdict");
+  try {
+    const paths = ["/plaintext", "/json", "/static/data.bin", "/json?2", "/plaintext?2", "/healthz"];
+    const bodies = await Promise.all(paths.map(async (path) => (await fetch(path)).arrayBuffer()));
+    const page = performance.getEntriesByType("navigation")[0].nextHopProtocol;
+    const resources = [...new Set(performance.getEntriesByType("resource").map((entry) => entry.nextHopProtocol))];
+    verdict.textContent = `ok ${page} ${resources.join(",")} ${bodies.map((body) => body.byteLength).join(" ")}`;
+  } catch (error) {
+    verdict.textContent = `error ${error}`;
+  }
+})();
+</script></body></html>
+"""
 
 
 def h2_client(port):
@@ -134,6 +152,30 @@ class HTTPServerHTTP2Tests(unittest.TestCase):
             s.close()
         self.assertEqual(body, b"%d\n" % total)
         self.assertLess(peak[0] - baseline, 32 * 1024, "peak RSS grew %d KiB" % (peak[0] - baseline))
+
+    def test_chromium_loads_a_page_and_its_resources_over_h2(self):
+        """Headless Chromium over HTTPS (ALPN h2; the test server
+        certificate trusted on its command line by its key's SPKI): the page
+        and six resources fetched at once all come over HTTP/2, whole."""
+        with open(os.path.join(self.root, "h2.html"), "wb") as f:
+            f.write(H2_PAGE)
+        certificates = tls_certificates()
+        server, port = self.start("--tls-cert", os.path.join(certificates, "server.pem"),
+                                  "--tls-key", os.path.join(certificates, "server.key"))
+        spki = subprocess.run(
+            "openssl x509 -pubkey -noout -in %s | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+            % os.path.join(certificates, "server.pem"), shell=True, capture_output=True, text=True, check=True).stdout.strip()
+        verdict = browser_verdict("https://127.0.0.1:%d/static/h2.html" % port, flags=["--ignore-certificate-errors-spki-list=" + spki])
+        self.assertEqual(verdict, "ok h2 h2 5 1024 300000 1024 5 3")
+
+    def test_https_speaks_h2_or_http1_as_alpn_asks(self):
+        certificates = tls_certificates()
+        server, port = self.start("--tls-cert", os.path.join(certificates, "server.pem"),
+                                  "--tls-key", os.path.join(certificates, "server.key"))
+        for flag, version in (("--http2", "2"), ("--http1.1", "1.1")):
+            out = subprocess.run(["curl", "-sS", flag, "--cacert", os.path.join(certificates, "ca.pem"), "-w", " %{http_version}",
+                                  "https://127.0.0.1:%d/plaintext" % port], capture_output=True, timeout=30, text=True, check=True).stdout
+            self.assertEqual(out, "hello " + version)
 
     def test_sigterm_says_goaway_then_exits(self):
         server, port = self.start()

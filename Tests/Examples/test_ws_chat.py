@@ -5,73 +5,13 @@ clients chat through /chat, a socket that stops reading is closed with
 port the system chose."""
 
 import asyncio
-import json
-import re
-import shutil
 import signal
-import subprocess
-import tempfile
-import time
 import unittest
-import urllib.request
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from support import Example
-
-
-def browser_verdict(url, timeout=30):
-    """Opens `url` in headless Chromium and returns the text of its
-    `#verdict` once it is no longer `running`, read through the DevTools
-    protocol (`Runtime.evaluate`): `--dump-dom` dumps at the load event,
-    before a page's WebSocket exchange is over."""
-    profile = tempfile.mkdtemp(prefix="rxuv-chromium-")
-    chrome = subprocess.Popen(
-        ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
-         f"--user-data-dir={profile}", url],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + timeout
-    try:
-        port = None
-        while port is None:
-            line = chrome.stderr.readline()
-            if not line and chrome.poll() is not None:
-                raise AssertionError(f"chromium exited ({chrome.returncode}) before its DevTools port")
-            found = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
-            if found:
-                port = int(found.group(1))
-
-        async def poll():
-            while True:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as answer:
-                    pages = [t for t in json.load(answer) if t.get("type") == "page" and t["url"].startswith(url)]
-                if pages:
-                    break
-                if time.monotonic() > deadline:
-                    return "no page"
-                await asyncio.sleep(0.1)
-            async with connect(pages[0]["webSocketDebuggerUrl"], max_size=2**24) as devtools:
-                ask = 0
-                while time.monotonic() < deadline:
-                    ask += 1
-                    await devtools.send(json.dumps({"id": ask, "method": "Runtime.evaluate", "params": {
-                        "expression": "(document.getElementById('verdict') || {}).textContent"}}))
-                    while True:
-                        reply = json.loads(await devtools.recv())
-                        if reply.get("id") == ask:
-                            break
-                    value = reply.get("result", {}).get("result", {}).get("value")
-                    if value and value != "running":
-                        return value
-                    await asyncio.sleep(0.1)
-                return "timeout"
-        return asyncio.run(poll())
-    finally:
-        chrome.kill()
-        chrome.wait()
-        chrome.stderr.close()
-        shutil.rmtree(profile, ignore_errors=True)
+from support import Example, browser_verdict
 
 
 class WSChatTests(unittest.TestCase):

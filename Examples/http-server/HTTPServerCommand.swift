@@ -73,9 +73,9 @@ struct HTTPServerCommand: AsyncParsableCommand {
 
     @Flag(
         help: """
-            Speak HTTP/2, with the same routes: over cleartext with prior knowledge (h2c: \
-            curl --http2-prior-knowledge, h2load) instead of HTTP/1.1; with --tls-cert, \
-            HTTP/2 or HTTP/1.1 as each client's ALPN asks.
+            Speak HTTP/2 too, with the same routes: over cleartext, HTTP/2 with prior knowledge \
+            (h2c: curl --http2-prior-knowledge, h2load) or HTTP/1.1 as each client's first \
+            bytes speak; with --tls-cert, as each client's ALPN asks.
             """)
     var http2 = false
 
@@ -181,7 +181,7 @@ struct HTTPServerCommand: AsyncParsableCommand {
                 host: host, port: port, tls: context, versions: http2 ? [.http1, .http2] : [.http1], options: options, http: http,
                 handler: handler)
         } else if http2 {
-            serving = group.rx.serveHTTP2(host: host, port: port, options: options, http: http, handler: handler)
+            serving = group.rx.serveHTTP(host: host, port: port, versions: [.http1, .http2], options: options, http: http, handler: handler)
         } else {
             serving = group.rx.serveHTTP(host: host, port: port, options: options, http: http, handler: handler)
         }

@@ -72,6 +72,10 @@ class HTTPServerHTTP2Tests(unittest.TestCase):
     def test_routes_answer_over_h2c(self):
         server, port = self.start()
         self.assertEqual(self.curl(port, "/plaintext"), (200, "2", b"hello"))
+        # HTTP/1.1 on the same port: the first bytes tell.
+        out = subprocess.run(["curl", "-sS", "--http1.1", "-w", " %{http_version}", "http://127.0.0.1:%d/plaintext" % port],
+                             capture_output=True, timeout=30, text=True, check=True).stdout
+        self.assertEqual(out, "hello 1.1")
         status, version, body = self.curl(port, "/json")
         self.assertEqual((status, version, len(body), body[:12]), (200, "2", 1024, b'{"message":"'))
         self.assertEqual(self.curl(port, "/echo", "--data-binary", "abc"), (200, "2", b"abc"))
@@ -95,7 +99,7 @@ class HTTPServerHTTP2Tests(unittest.TestCase):
         status, _, body = self.curl(port, "/metrics")
         families = {family.name: family for family in text_string_to_metric_families(body.decode())}
         requests = {(s.labels["method"], s.labels["status"]): s.value for s in families["http_requests"].samples if s.name == "http_requests_total"}
-        self.assertEqual(requests[("GET", "200")], 4)
+        self.assertEqual(requests[("GET", "200")], 5)
         self.assertEqual(requests[("GET", "404")], 1)
 
     def test_h2load_many_streams_on_many_connections_all_succeed(self):

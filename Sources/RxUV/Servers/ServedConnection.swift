@@ -29,3 +29,13 @@ public struct ServedConnection<Connection: ByteStream>: @unchecked Sendable {
     /// (`127.0.0.1:8080`, a socket path).
     public let server: String
 }
+
+extension ServedConnection {
+    /// The same connection as served through `connection`, a stream over
+    /// this one's (bytes a protocol sniffer read handed back, as RxUVHTTP2
+    /// does to choose between HTTP/1.1 and HTTP/2): the same loop, drain
+    /// signal and server name.
+    package func over<Other: ByteStream>(_ connection: Other) -> ServedConnection<Other> {
+        ServedConnection<Other>(connection: connection, loop: loop, quiesce: quiesce, server: server)
+    }
+}

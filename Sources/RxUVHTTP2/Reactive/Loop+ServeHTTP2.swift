@@ -18,6 +18,17 @@ extension Reactive where Base == LoopGroup {
         serve(host: host, port: port, options: options) { $0.serveHTTP2(options: http, http2: http2, handler: handler) }
     }
 
+    /// Listens on `host`:`port` and serves the `versions` of HTTP asked for
+    /// over cleartext with `handler`: for both, each connection speaks
+    /// whichever its client's first bytes do, HTTP/2 with prior knowledge
+    /// or HTTP/1.1 (`ServedConnection.serveHTTP(versions:options:http2:handler:)`).
+    public func serveHTTP(
+        host: String, port: Int, versions: HTTPVersions, options: ServerOptions = ServerOptions(),
+        http: HTTPServerOptions = HTTPServerOptions(), http2: HTTP2Options = HTTP2Options(), handler: @escaping HTTPHandler
+    ) -> Single<Server> {
+        serve(host: host, port: port, options: options) { $0.serveHTTP(versions: versions, options: http, http2: http2, handler: handler) }
+    }
+
     /// Listens on `host`:`port` and serves HTTPS with `handler`: TLS with
     /// `context`, then HTTP/2 or HTTP/1.1 as ALPN agreed
     /// (`ServedConnection.serveHTTP(versions:options:http2:handler:)`);
@@ -41,6 +52,17 @@ extension Reactive where Base == Loop {
         http2: HTTP2Options = HTTP2Options(), handler: @escaping HTTPHandler
     ) -> Single<Server> {
         serve(host: host, port: port, options: options) { $0.serveHTTP2(options: http, http2: http2, handler: handler) }
+    }
+
+    /// Listens on `host`:`port` and serves the `versions` of HTTP asked for
+    /// over cleartext on this loop: `LoopGroup`'s
+    /// `serveHTTP(host:port:versions:options:http:http2:handler:)` with one
+    /// loop.
+    public func serveHTTP(
+        host: String, port: Int, versions: HTTPVersions, options: ServerOptions = ServerOptions(),
+        http: HTTPServerOptions = HTTPServerOptions(), http2: HTTP2Options = HTTP2Options(), handler: @escaping HTTPHandler
+    ) -> Single<Server> {
+        serve(host: host, port: port, options: options) { $0.serveHTTP(versions: versions, options: http, http2: http2, handler: handler) }
     }
 
     /// Listens on `host`:`port` and serves HTTPS (HTTP/2 or HTTP/1.1 by

@@ -82,3 +82,42 @@ public struct HTTPVersions: OptionSet, Sendable, Hashable {
     /// HTTP/2.
     public static let http2 = HTTPVersions(rawValue: 1 << 1)
 }
+
+extension ServedConnection {
+    /// Serves the `versions` of HTTP asked for on this connection, with the
+    /// same `handler`: `serveHTTP(options:handler:)` for `[.http1]`,
+    /// `serveHTTP2(options:http2:handler:)` for `[.http2]`, and for both,
+    /// whichever the client's first bytes speak: HTTP/2's preface (prior
+    /// knowledge, `h2c`) or an HTTP/1.1 request. The bytes read to tell
+    /// (at most 24) are handed to the protocol chosen, which reads them
+    /// first. A client that sends nothing for `options.headTimeout` is
+    /// closed. Over TLS, `ServedConnection<TLSStream>` chooses by ALPN
+    /// instead. On the connection's loop thread.
+    public func serveHTTP(
+        versions: HTTPVersions, options: HTTPServerOptions = HTTPServerOptions(), http2: HTTP2Options = HTTP2Options(),
+        handler: @escaping HTTPHandler
+    ) -> Completable {
+        if !versions.contains(.http2) { return serveHTTP(options: options, handler: handler) }
+        if !versions.contains(.http1) { return serveHTTP2(options: options, http2: http2, handler: handler) }
+        let served = self
+        let sniffing = Single<HTTPVersionSniffer.Verdict>.create { observer in
+            let sniffer = HTTPVersionSniffer(stream: served.connection) { observer(.success($0)) }
+            // The sniffer is touched on the loop thread only.
+            let sending = UncheckedSendable(sniffer)
+            served.loop.enter { served.connection.beginReading(sending.value) }
+            return Disposables.create { served.loop.enter { sending.value.stop() } }
+        }
+        let timed = options.headTimeout > .zero ? sniffing.timeout(RxTimeInterval(options.headTimeout), scheduler: loop) : sniffing
+        return timed.flatMapCompletable { verdict in
+            switch verdict {
+            case .http1(let bytes):
+                served.over(ReplayedStream(served.connection, prefix: bytes)).serveHTTP(options: options, handler: handler)
+            case .http2(let bytes):
+                served.over(ReplayedStream(served.connection, prefix: bytes)).serveHTTP2(options: options, http2: http2, handler: handler)
+            case .ended:
+                Completable.empty()
+            }
+        }
+        .catch { _ in Completable.empty() }
+    }
+}

@@ -123,4 +123,59 @@ final class HTTP2ServerTests: BridgeTestCase {
         XCTAssertTrue(output.contains("4000 succeeded, 0 failed, 0 errored, 0 timeout"), output)
         XCTAssertTrue(output.contains("status codes: 4000 2xx"), output)
     }
+
+    /// HTTP/1.1 and HTTP/2 with prior knowledge on one cleartext port, the
+    /// version told by each connection's first bytes, table-driven: curl
+    /// over HTTP/1.1 (a body too), curl and nghttp over h2c, and a client
+    /// that sends its first bytes one at a time (the sniffer waits for
+    /// enough of them) and one that sends nothing (closed at the head
+    /// timeout).
+    func testOnePort_HTTP1AndH2c_ToldByTheFirstBytes() throws {
+        var routes = HTTPRouter()
+        routes.get("/version") { request in .just(.text("HTTP/\(request.majorVersion).\(request.minorVersion)")) }
+        routes.post("/echo") { request in request.body.collect(upTo: 1 << 20).map { HTTPServerResponse(body: .bytes($0)) } }
+        let router = routes
+        let outputs = try loop.run { [loop = loop!] in
+            let server = try await loop.rx.serveHTTP(
+                host: "127.0.0.1", port: 0, versions: [.http1, .http2], http: HTTPServerOptions(headTimeout: .milliseconds(300)),
+                handler: router.handler
+            ).value
+            let url = "http://127.0.0.1:\(server.address.port)"
+            var outputs = [
+                try await loop.run("curl", ["-sS", "--http1.1", url + "/version"]),
+                try await loop.run("curl", ["-sS", "--http1.1", "--data-binary", "hello", url + "/echo"]),
+                try await loop.run("curl", ["-sS", "--http2-prior-knowledge", url + "/version"]),
+                try await loop.run("curl", ["-sS", "--http2-prior-knowledge", "--data-binary", "hello", url + "/echo"]),
+                try await loop.run("nghttp", [url + "/version"]),
+            ]
+            // One byte at a time, then a half-close: "GET /version..."
+            // parts from the preface at its first byte; HTTP/2's preface,
+            // SETTINGS and a HEADERS for GET /version (HPACK: :method GET,
+            // :scheme http, :path as a literal, :authority) is told at its
+            // 24th. Each answer's body is found in what comes back.
+            let http1 = Array("GET /version HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            let head: [UInt8] = [0x82, 0x86, 0x44, 0x08] + Array("/version".utf8) + [0x41, 0x01, UInt8(ascii: "x")]
+            let http2 =
+                Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + [0, 0, 0, 0x4, 0, 0, 0, 0, 0]
+                + [0, 0, UInt8(head.count), 0x1, 0x5, 0, 0, 0, 1] + head
+            for request in [http1, http2] {
+                let client = try await loop.rx.connect(host: "127.0.0.1", port: server.address.port).value
+                for byte in request { try await client.write(ByteBuffer([byte])).value }
+                try await client.shutdown().value
+                let answer = try await client.rx.data.reduce(ByteBuffer()) { $0 + $1 }.timeout(.seconds(5), scheduler: loop).asSingle().value
+                outputs.append(["HTTP/1.1", "HTTP/2.0"].first { answer.string.contains($0 + "\n") || answer.string.hasSuffix($0) } ?? answer.string)
+                client.close()
+            }
+            // Nothing: closed at the head timeout.
+            let silent = try await loop.rx.connect(host: "127.0.0.1", port: server.address.port).value
+            let started = Loop.monotonicNanoseconds
+            let heard = try await silent.rx.data.reduce(0) { $0 + $1.count }.timeout(.seconds(5), scheduler: loop).asSingle().value
+            let waited = Double(Loop.monotonicNanoseconds - started) / 1e9
+            silent.close()
+            outputs.append("silent: \(heard) bytes, \(waited >= 0.25 && waited < 2 ? "closed at the timeout" : "closed after \(waited) s")")
+            try await server.drain(deadline: .seconds(2)).value
+            return outputs
+        }
+        XCTAssertEqual(outputs, ["HTTP/1.1", "hello", "HTTP/2.0", "hello", "HTTP/2.0", "HTTP/1.1", "HTTP/2.0", "silent: 0 bytes, closed at the timeout"])
+    }
 }

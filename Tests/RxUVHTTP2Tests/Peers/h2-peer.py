@@ -337,6 +337,33 @@ def unread_body(total):
     return {"status": run.status.get(stream), "reset": run.resets.get(stream), "sentAll": sent == total}
 
 
+def slow_reader():
+    # GET /endless and read for a second without giving any window back:
+    # the server can send no more than the stream's window.
+    sock, conn = connect()
+    stream = request(conn, "/endless")
+    sock.sendall(conn.data_to_send())
+    sock.settimeout(0.2)
+    received, status, started = 0, None, time.monotonic()
+    while time.monotonic() - started < 1.0:
+        try:
+            data = sock.recv(65536)
+        except socket.timeout:
+            continue
+        if not data:
+            break
+        for event in conn.receive_data(data):
+            if isinstance(event, h2.events.ResponseReceived):
+                status = dict(event.headers)[":status"]
+            elif isinstance(event, h2.events.DataReceived) and event.stream_id == stream:
+                received += len(event.data)
+        # SETTINGS and PING acknowledgements only: no WINDOW_UPDATE.
+        pending = conn.data_to_send()
+        if pending:
+            sock.sendall(pending)
+    return {"status": status, "received": received}
+
+
 def too_large_body():
     sock, conn = connect()
     run = Run(sock, conn)
@@ -365,7 +392,7 @@ SCENARIOS = {
     "concurrent": concurrent, "window": window, "reset": reset, "priority": priority, "malformed": malformed,
     "rapid-reset": rapid_reset, "ping-flood": ping_flood, "too-many-acks": too_many_acks, "settings-flood": settings_flood,
     "continuation-flood": continuation_flood, "big-head": big_head, "too-many-streams": too_many_streams,
-    "idle": idle, "unread": lambda: unread_body(500_000), "slow-head": slow_head, "silent": silent, "too-large-body": too_large_body,
+    "idle": idle, "slow-reader": slow_reader, "unread": lambda: unread_body(500_000), "slow-head": slow_head, "silent": silent, "too-large-body": too_large_body,
 }
 
 print(json.dumps(SCENARIOS[SCENARIO](), sort_keys=True))

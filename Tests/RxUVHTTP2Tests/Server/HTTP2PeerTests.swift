@@ -99,6 +99,37 @@ final class HTTP2PeerTests: BridgeTestCase {
         XCTAssertEqual(reports.names.filter { $0.hasPrefix("HTTP/2: ") }.count, 5, "\(reports.names)")
     }
 
+    /// A paced body (`HTTPResponseBody.values`) for a client that reads
+    /// and gives no window back: the server sends the stream's window
+    /// (65,535 bytes) and the producer stops one queue's worth (64 KiB)
+    /// and a piece beyond it, not at the body's 64 MiB.
+    func testPacedBody_ToAClientThatDoesNotOpenItsWindow_IsHeldAtTheStreamsPace() throws {
+        let produced = Shared(0)
+        let directory = try TemporaryDirectory("rxuv-http2-pace")
+        defer { directory.remove() }
+        var router = HTTP2ServerTests.router(files: directory.path, loop: loop)
+        router.get("/endless") { _ in
+            let piece = ByteBuffer(Array(repeating: UInt8(ascii: "e"), count: 16_384))
+            let pieces = AsyncStream<ByteBuffer>(unfolding: {
+                var total = 0
+                produced.mutate {
+                    $0 += piece.count
+                    total = $0
+                }
+                return total <= 64 << 20 ? piece : nil
+            })
+            return .just(HTTPServerResponse(body: .values(pieces)))
+        }
+        let routes = router
+        let seen = try withHTTP2Server(handler: routes.handler) { [loop = loop!] server in
+            UncheckedSendable(try await loop.h2Peer("slow-reader", port: server.address.port))
+        }.value
+        XCTAssertEqual(seen["status"] as? String, "200")
+        let received = try XCTUnwrap(seen["received"] as? Int)
+        XCTAssertEqual(received, 65_535, "the stream's window, all of it and no more")
+        XCTAssertLessThanOrEqual(produced.value, 65_535 + 65_536 + 2 * 16_384, "the producer ran ahead of the stream's pace")
+    }
+
     /// A head past `HTTPLimits.maxHeadLength` is answered `431`, and the
     /// connection serves on.
     func testHeadOverTheLimit_Answered431() throws {

@@ -16,7 +16,11 @@ The load, all on 127.0.0.1 and bounded in rate:
 - statsd-agg: 1,000 datagrams a second (counters, gauges, timers, sets over
   200 names), flushing every second;
 - rx-watch: a directory whose files are created, written, renamed over and
-  deleted several times a second; each burst runs a command (`true`).
+  deleted several times a second; each burst runs a command (`true`);
+- http-server --http2: 1,000 requests a second over 10 HTTP/2 connections
+  (hyper-h2), ten streams at once (GET /plaintext, GET /json, POST /echo
+  of 1 KiB), one connection replaced each second, and an HTTP/1.1 request
+  on the same port every tenth step.
 
 Every load checks what it gets back (echoes, replies, messages): a wrong
 or missing answer fails the run, as does a daemon that exits.
@@ -45,7 +49,7 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "Examples"))
 from resp import RespConnection, encode  # noqa: E402
 from support import Example, cpu_seconds, status_kib  # noqa: E402
 
-DAEMONS = ["echo-server", "kv-server", "statsd-agg", "rx-watch"]
+DAEMONS = ["echo-server", "kv-server", "statsd-agg", "rx-watch", "http-server"]
 
 
 def log(message):
@@ -227,6 +231,85 @@ class FileChurnLoad(Load):
                 pass
 
 
+class HTTP2Load(Load):
+    """10 HTTP/2 connections; each step ten streams at once on one of them
+    (1,000 requests a second), every answer checked; one connection replaced
+    each second; an HTTP/1.1 request on the same port every tenth step."""
+
+    JSON = b'{"message":"' + b"x" * 1010 + b'"}'
+
+    def __init__(self, port, stop, failures):
+        super().__init__("http2", rate=100, stop=stop, failures=failures)
+        self.port = port
+        self.connections = [self.connect() for _ in range(10)]
+
+    def connect(self):
+        import h2.config
+        import h2.connection
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        conn.initiate_connection()
+        sock.sendall(conn.data_to_send())
+        return sock, conn
+
+    def step(self):
+        import h2.events
+        sock, conn = self.connections[self.steps % len(self.connections)]
+        expected = {}
+        for index in range(10):
+            stream = conn.get_next_available_stream_id()
+            kind = index % 3
+            if kind == 2:
+                body = b"%04d" % self.steps * 256
+                conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "x"), (":path", "/echo"),
+                                           ("content-length", str(len(body)))])
+                conn.send_data(stream, body, end_stream=True)
+            else:
+                body = b"hello" if kind == 0 else self.JSON
+                conn.send_headers(stream, [(":method", "GET"), (":scheme", "http"), (":authority", "x"),
+                                           (":path", "/plaintext" if kind == 0 else "/json")], end_stream=True)
+            expected[stream] = body
+        sock.sendall(conn.data_to_send())
+        got = {stream: b"" for stream in expected}
+        ended = set()
+        while len(ended) < len(expected):
+            data = sock.recv(65536)
+            if not data:
+                raise EOFError("http-server closed an HTTP/2 connection")
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.DataReceived):
+                    got[event.stream_id] += event.data
+                    conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+                elif isinstance(event, h2.events.StreamEnded):
+                    ended.add(event.stream_id)
+                elif isinstance(event, h2.events.StreamReset):
+                    raise AssertionError(f"stream {event.stream_id} reset ({event.error_code})")
+            pending = conn.data_to_send()
+            if pending:
+                sock.sendall(pending)
+        for stream, body in expected.items():
+            if got[stream] != body:
+                raise AssertionError(f"stream {stream}: {len(got[stream])} bytes, expected {len(body)}")
+        if self.steps % 10 == 0:
+            import http.client
+            client = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            try:
+                client.request("GET", "/plaintext")
+                answer = client.getresponse()
+                if answer.status != 200 or answer.read() != b"hello":
+                    raise AssertionError(f"HTTP/1.1 on the HTTP/2 port: {answer.status}")
+            finally:
+                client.close()
+        if self.steps % 100 == 0:
+            index = random.randrange(len(self.connections))
+            self.connections[index][0].close()
+            self.connections[index] = self.connect()
+
+    def close(self):
+        for sock, _ in self.connections:
+            sock.close()
+
+
 def open_descriptors(pid):
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -288,7 +371,7 @@ def plot(rows, path, warmup):
     descriptors.set_ylabel("open descriptors")
     descriptors.set_ylim(bottom=0)
     descriptors.set_xlabel("minutes (dotted: end of warm-up)")
-    memory.legend(loc="lower right", ncol=4, fontsize="small")
+    memory.legend(loc="lower right", ncol=5, fontsize="small")
     memory.set_title("Soak: one process per daemon under steady mixed load (release builds)")
     figure.tight_layout()
     figure.savefig(path, dpi=100)
@@ -325,6 +408,7 @@ def main():
         "kv-server": Example("kv-server", "--port", 0, "--threads", 1),
         "statsd-agg": Example("statsd-agg", "--port", 0, "--stdout", "--flush-interval", "1s"),
         "rx-watch": Example("rx-watch", "--debounce", "50ms", watched, "--", "true"),
+        "http-server": Example("http-server", "--http2", "--port", 0, "--threads", 1, "--no-request-metrics"),
     }
     stop = threading.Event()
     failures = []
@@ -334,6 +418,7 @@ def main():
             EchoLoad(listening_port(examples["echo-server"]), stop, failures),
             KVLoad(listening_port(examples["kv-server"]), stop, failures),
             StatsdLoad(listening_port(examples["statsd-agg"]), stop, failures),
+            HTTP2Load(listening_port(examples["http-server"]), stop, failures),
         ]
         time.sleep(0.5)  # rx-watch has no line to wait for: let it watch first
         loads.append(FileChurnLoad(watched, stop, failures))
@@ -399,6 +484,7 @@ def main():
         "kv-server": f"{steps.get('kv', 0) * 21:,} commands, {steps.get('kv', 0):,} messages × 3",
         "statsd-agg": f"{steps.get('statsd', 0):,} datagrams",
         "rx-watch": f"{steps.get('files', 0):,} file changes",
+        "http-server": f"{steps.get('http2', 0) * 10:,} HTTP/2 requests, {steps.get('http2', 0) // 10:,} HTTP/1.1",
     }
     for daemon in DAEMONS:
         samples = [row for row in rows if row["daemon"] == daemon]

@@ -251,6 +251,8 @@ let package = Package(
             dependencies: [
                 "RxUVHTTP2", "RxUVHTTP", "RxUVTLS", "RxUV", "RxCore", "RxUVTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             exclude: ["Peers/h2-peer.py"],
             swiftSettings: traceResources

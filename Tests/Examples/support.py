@@ -342,3 +342,25 @@ def browser_verdict(url, timeout=30, flags=()):
         chrome.wait()
         chrome.stderr.close()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def peak_rss_growth(server, work):
+    """Runs `work()`, sampling `server`'s RSS every 20 ms; returns what
+    `work` returned, the RSS before and its peak, in KiB."""
+    baseline = server.rss_kib()
+    peak = [baseline]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak[0] = max(peak[0], server.rss_kib())
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        result = work()
+    finally:
+        done.set()
+        sampler.join()
+    return result, baseline, peak[0]

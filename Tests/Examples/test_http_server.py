@@ -11,13 +11,12 @@ import signal
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 import unittest
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from support import Example, connect, cpu_seconds
+from support import Example, connect, cpu_seconds, peak_rss_growth
 
 
 class HTTPServerTests(unittest.TestCase):
@@ -62,27 +61,6 @@ class HTTPServerTests(unittest.TestCase):
                     break
                 reply += chunk
             return reply
-
-    def peak_rss_growth(self, server, work):
-        """Runs `work()`, sampling `server`'s RSS every 20 ms; returns what
-        `work` returned, the RSS before and its peak, in KiB."""
-        baseline = server.rss_kib()
-        peak = [baseline]
-        done = threading.Event()
-
-        def sample():
-            while not done.is_set():
-                peak[0] = max(peak[0], server.rss_kib())
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        try:
-            result = work()
-        finally:
-            done.set()
-            sampler.join()
-        return result, baseline, peak[0]
 
     def raw(self, port, data):
         """Sends `data`, half-closes, and returns everything read until the
@@ -331,7 +309,7 @@ class HTTPServerTests(unittest.TestCase):
         server, port = self.start()
         self.ask(port, "GET", "/plaintext")
         total = 1 << 30
-        reply, baseline, peak = self.peak_rss_growth(server, lambda: self.upload(port, b"/upload", total, b"u" * (1 << 20)))
+        reply, baseline, peak = peak_rss_growth(server, lambda: self.upload(port, b"/upload", total, b"u" * (1 << 20)))
         self.assertTrue(reply.startswith(b"HTTP/1.1 200 OK\r\n"), reply)
         self.assertTrue(reply.endswith(b"\r\n\r\n%d\n" % total), reply)
         growth = peak - baseline
@@ -349,7 +327,7 @@ class HTTPServerTests(unittest.TestCase):
         self.assertEqual(self.ask(port, "POST", "/proxy/echo", b"through")[::2], (200, b"through"))
         self.assertEqual(self.ask(port, "GET", "/proxy/plaintext")[::2], (200, b"hello"))
         total = 256 << 20
-        reply, baseline, peak = self.peak_rss_growth(proxy, lambda: self.upload(port, b"/proxy/upload", total, b"p" * (1 << 20)))
+        reply, baseline, peak = peak_rss_growth(proxy, lambda: self.upload(port, b"/proxy/upload", total, b"p" * (1 << 20)))
         self.assertTrue(reply.startswith(b"HTTP/1.1 200 OK\r\n"), reply)
         self.assertTrue(reply.endswith(b"\r\n\r\n%d\n" % total), reply)
         growth = peak - baseline

@@ -7,7 +7,6 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import threading
 import time
 import unittest
 
@@ -16,7 +15,7 @@ import h2.connection
 import h2.events
 from prometheus_client.parser import text_string_to_metric_families
 
-from support import Example, browser_verdict, connect, tls_certificates
+from support import Example, browser_verdict, connect, peak_rss_growth, tls_certificates
 
 # A page that fetches six resources at once and says which protocol carried
 # the page and them, and their sizes.
@@ -117,22 +116,12 @@ class HTTPServerHTTP2Tests(unittest.TestCase):
         server, port = self.start()
         total, piece = 128 << 20, b"u" * 16384
         s, conn = h2_client(port)
-        baseline = server.rss_kib()
-        peak = [baseline]
-        done = threading.Event()
 
-        def sample():
-            while not done.is_set():
-                peak[0] = max(peak[0], server.rss_kib())
-                time.sleep(0.02)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        stream = conn.get_next_available_stream_id()
-        conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "x"), (":path", "/upload")])
-        sent, body, ended = 0, b"", False
-        deadline = time.monotonic() + 60
-        try:
+        def upload():
+            stream = conn.get_next_available_stream_id()
+            conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "x"), (":path", "/upload")])
+            sent, body, ended = 0, b"", False
+            deadline = time.monotonic() + 60
             while not ended and time.monotonic() < deadline:
                 room = min(conn.local_flow_control_window(stream), conn.max_outbound_frame_size, total - sent)
                 while room > 0:
@@ -150,12 +139,14 @@ class HTTPServerHTTP2Tests(unittest.TestCase):
                     elif isinstance(event, h2.events.StreamEnded):
                         ended = True
                 s.sendall(conn.data_to_send())
+            return body
+
+        try:
+            body, baseline, peak = peak_rss_growth(server, upload)
         finally:
-            done.set()
-            sampler.join()
             s.close()
         self.assertEqual(body, b"%d\n" % total)
-        self.assertLess(peak[0] - baseline, 32 * 1024, "peak RSS grew %d KiB" % (peak[0] - baseline))
+        self.assertLess(peak - baseline, 32 * 1024, "peak RSS grew %d KiB" % (peak - baseline))
 
     def test_chromium_loads_a_page_and_its_resources_over_h2(self):
         """Headless Chromium over HTTPS (ALPN h2; the test server

@@ -66,16 +66,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
     /// subscribed, completes when the connection should close. Disposing
     /// stops it.
     var life: Completable {
-        Completable.create { [self] observer in
-            let stopped = Disposables.create { [self] in loop.enter { self.finish(notify: false) } }
-            // The observer is called on the loop thread only, once handed over.
-            let started = UncheckedSendable(observer)
-            loop.enter { [self] in
-                guard !stopped.isDisposed else { return }
-                start(started.value)
-            }
-            return stopped
-        }
+        HTTPConnectionLife.completable(on: loop, start: { [self] in start($0) }, stop: { [self] in finish(notify: false) })
     }
 
     /// The peer's description, asked for once.

@@ -1,9 +1,10 @@
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUVHTTP2
 
 /// The token bucket that bounds PING and SETTINGS frames.
-final class HTTP2FrameBudgetTests: XCTestCase {
+final class HTTP2FrameBudgetTests: BridgeTestCase {
     func testBurst_ThenRefillAtTheRate_CappedAtTheBurst() {
         var budget = HTTP2FrameBudget(burst: 3, perSecond: 2, now: 0)
         XCTAssertEqual((0..<4).map { _ in budget.take(now: 0) }, [true, true, true, false])

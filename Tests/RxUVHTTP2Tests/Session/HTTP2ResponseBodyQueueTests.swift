@@ -1,10 +1,11 @@
 import RxUV
+import RxUVTestSupport
 import XCTest
 
 @testable import RxUVHTTP2
 
 /// A response body's queue, as nghttp2 pulls DATA frames from it.
-final class HTTP2ResponseBodyQueueTests: XCTestCase {
+final class HTTP2ResponseBodyQueueTests: BridgeTestCase {
     /// Reads `queue` into frames of at most `size` bytes until it defers,
     /// ends or fails.
     private func frames(_ queue: inout HTTP2ResponseBodyQueue, size: Int) -> [String] {

@@ -71,8 +71,10 @@ extension ServedConnection where Connection == TLSStream {
 /// The versions of HTTP a server speaks on a TLS connection, chosen by
 /// ALPN (`ServedConnection.serveHTTP(versions:options:http2:handler:)`).
 public struct HTTPVersions: OptionSet, Sendable, Hashable {
+    /// The set's bits: `http1` is bit 0, `http2` bit 1.
     public let rawValue: Int
 
+    /// The set of `rawValue`'s bits.
     public init(rawValue: Int) {
         self.rawValue = rawValue
     }

@@ -13,6 +13,8 @@ public struct HTTP2StreamError: Error, Sendable, Hashable, CustomStringConvertib
         self.code = code
     }
 
+    /// `HTTP/2 stream reset (CANCEL (0x8))`: the code as the RFC names it,
+    /// with its value.
     public var description: String {
         "HTTP/2 stream reset (\(code))"
     }

@@ -126,9 +126,10 @@ extension HTTP2ServerConnection {
         // The connection's window is the streams' to share: given back at
         // once. Each stream's is given back as its body is read.
         session.consumeConnection(bytes.count)
-        guard let open = openStream(id), let body = open.body, !body.isFinished else {
+        let open = openStream(id)
+        guard let open, let body = open.body, !body.isFinished else {
             session.consumeStream(id, bytes.count)
-            if let open = openStream(id) { discarded(bytes.count, of: open) }
+            if let open { discarded(bytes.count, of: open) }
             return
         }
         open.received += bytes.count

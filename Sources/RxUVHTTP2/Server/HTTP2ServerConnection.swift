@@ -23,7 +23,7 @@ import RxUVHTTP
 // @unchecked Sendable: every mutable field is in `state`, a `LoopBound`;
 // the rest are constants of Sendable types, but for the
 // `SingleAssignmentDisposable` (thread-safe).
-final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unchecked Sendable {
+final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPWriteFailureListener, @unchecked Sendable {
     let stream: any ByteStream
     let loop: Loop
     let quiesce: Observable<Void>
@@ -38,7 +38,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
     let state: LoopBound<HTTP2ServerConnectionState>
     let quiescing = SingleAssignmentDisposable()
     /// What every write of this connection reports to.
-    let writeWatcher: HTTP2WriteWatcher
+    let writeWatcher: HTTPWriteWatcher
 
     /// The most the session's output gathered into one write.
     static let outputLimit = 256 * 1024
@@ -59,7 +59,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, @unch
                 controlBudget: HTTP2FrameBudget(burst: http2.controlFrameBurst, perSecond: http2.controlFramesPerSecond, now: now),
                 resetBudget: HTTP2FrameBudget(burst: http2.resetBurst, perSecond: http2.resetsPerSecond, now: now)),
             loop: served.loop)
-        self.writeWatcher = HTTP2WriteWatcher(loop: served.loop)
+        self.writeWatcher = HTTPWriteWatcher(loop: served.loop)
     }
 
     /// The connection's life: starts the session and reading when

@@ -59,26 +59,3 @@ struct HTTP2ServerConnectionState {
         self.resetBudget = resetBudget
     }
 }
-
-/// Watches a connection's writes: a failure stops its serving. One for
-/// all of a connection's writes, told of the connection when it starts and
-/// let go of it when it finishes (which ends the cycle between them).
-final class HTTP2WriteWatcher: ObserverType, Sendable {
-    private let connection: LoopBound<HTTP2ServerConnection?>
-
-    init(loop: Loop) {
-        connection = LoopBound(nil, loop: loop)
-    }
-
-    /// Watches for `connection` (`nil`: for nobody any more). Loop thread.
-    func watch(for connection: HTTP2ServerConnection?) {
-        self.connection.value = connection
-    }
-
-    func on(_ event: Event<Never>) {
-        if case .error = event {
-            let connection = self.connection.value
-            connection?.writeFailed()
-        }
-    }
-}

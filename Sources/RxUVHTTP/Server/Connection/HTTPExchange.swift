@@ -110,13 +110,11 @@ struct HTTPExchangeState {
 /// What the observers of a connection's parts and answers call: the
 /// connection, behind a protocol so that they are not generic (a generic
 /// observer looks its metadata up on every event).
-protocol HTTPServerEvents: AnyObject, Sendable {
+protocol HTTPServerEvents: HTTPWriteFailureListener {
     /// What the decoder cut, in order. Loop thread.
     func input(_ input: HTTPServerInput)
     /// The handler's answer for `exchange`, from any thread.
     func answered(_ result: Result<HTTPServerResponse, any Error>, for exchange: HTTPExchange)
-    /// A write failed, from any thread.
-    func writeFailed()
 }
 
 /// Passes the decoder's events to the connection. Holds it strongly (a
@@ -135,31 +133,6 @@ final class HTTPPartObserver: ObserverType {
         case .next(let part): connection.input(.part(part))
         case .error(let error): connection.input(.failed(error))
         case .completed: connection.input(.ended)
-        }
-    }
-}
-
-/// Watches a connection's writes: a failure stops its answering. One for
-/// all of a connection's writes, told of the connection when it starts and
-/// let go of it when it finishes (which ends the cycle between them).
-final class HTTPWriteWatcher: ObserverType, Sendable {
-    /// The connection, while it serves. Writes end and the connection
-    /// finishes on the loop thread.
-    private let connection: LoopBound<(any HTTPServerEvents)?>
-
-    init(loop: Loop) {
-        connection = LoopBound(nil, loop: loop)
-    }
-
-    /// Watches for `connection` (`nil`: for nobody any more). Loop thread.
-    func watch(for connection: (any HTTPServerEvents)?) {
-        self.connection.value = connection
-    }
-
-    func on(_ event: Event<Never>) {
-        if case .error = event {
-            let connection = self.connection.value
-            connection?.writeFailed()
         }
     }
 }

@@ -134,13 +134,14 @@ let package = Package(
             ],
             swiftSettings: traceResources
         ),
-        // The HTTP client: a target of its own, on RxUVHTTP's wire layer and
-        // RxUVTLS, so that a server without TLS links no OpenSSL.
+        // The HTTP client: a target of its own, on RxUVHTTP's wire layer,
+        // RxUVTLS and RxUVHTTP2's session (HTTP/2 through ALPN), so that a
+        // server without TLS links no OpenSSL.
         .target(
             name: "RxUVHTTPClient",
             dependencies: [
-                "RxCore", "RxUV", "RxUVHTTP", "RxUVTLS", "CZlib", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "RxCore", "RxUV", "RxUVHTTP", "RxUVHTTP2", "RxUVTLS", "CZlib", coreMetrics,
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: traceResources
         ),
@@ -236,14 +237,14 @@ let package = Package(
         .testTarget(
             name: "RxUVHTTPClientTests",
             dependencies: [
-                "RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", "RxUV", "RxCore", "RxBlocking", "RxUVTestSupport",
+                "RxUVHTTPClient", "RxUVHTTP", "RxUVHTTP2", "RxUVTLS", "RxUV", "RxCore", "RxBlocking", "RxUVTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 coreMetrics,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
-            exclude: ["Peers/h11-edge-server.py"],
+            exclude: ["Peers/h11-edge-server.py", "Peers/h2-edge-server.py"],
             swiftSettings: traceResources
         ),
         .testTarget(

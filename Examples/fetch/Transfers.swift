@@ -75,7 +75,7 @@ struct Transfers: Sendable {
 
     /// `HTTP/1.1 200 OK`, with the reason phrase as the server sent it.
     static func statusLine(of response: HTTPClientResponse) -> String {
-        "HTTP/1.\(response.minorVersion) \(response.status.code) \(response.status.reasonPhrase)"
+        (response.majorVersion == 2 ? "HTTP/2" : "HTTP/1.\(response.minorVersion)") + " \(response.status.code) \(response.status.reasonPhrase)"
     }
 
     /// What `-i` writes: the status line and the fields in the order they

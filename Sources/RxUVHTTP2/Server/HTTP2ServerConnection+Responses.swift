@@ -73,7 +73,7 @@ extension HTTP2ServerConnection {
         }
         switch response.body.content {
         case .bytes(let bytes):
-            open.outbound = HTTP2ResponseBodyQueue(bytes: bytes)
+            open.outbound = HTTP2BodyQueue(bytes: bytes)
         case .openFile(let file, let range):
             open.outbound.send(file, range: range)
         case .file(let path, let range):
@@ -84,13 +84,13 @@ extension HTTP2ServerConnection {
                 },
                 onFailure: { [self] error in bodyFailed(open, error) })
         case .stream(let source, let length):
-            open.work = source.subscribe(HTTP2BodyWriter(connection: self, stream: open, length: length))
+            open.work = source.subscribe(HTTP2BodyWriter(sender: open, length: length))
         case .paced(let body, let length):
             let pace = BehaviorSubject(value: true)
             open.pace = pace
             let paced = HTTPBodyPace(
                 loop: loop, isWritable: { [self] in isPaceWritable(open) }, writability: { pace.asObservable() })
-            open.work = body.pieces(pacedBy: paced).subscribe(HTTP2BodyWriter(connection: self, stream: open, length: length))
+            open.work = body.pieces(pacedBy: paced).subscribe(HTTP2BodyWriter(sender: open, length: length))
         }
         if !session.submitResponse(stream: open.id, fields: block, hasBody: true) {
             session.reset(stream: open.id, code: .internalError)
@@ -123,12 +123,8 @@ extension HTTP2ServerConnection {
     private static func isLeftOut(_ name: String) -> Bool {
         switch name.utf8.count {
         case 4: name == "date"
-        case 7: name == "upgrade"
-        case 10: name == "connection" || name == "keep-alive"
         case 14: name == "content-length"
-        case 16: name == "proxy-connection"
-        case 17: name == "transfer-encoding"
-        default: false
+        default: HTTP2FieldBlock.isConnectionSpecific(name)
         }
     }
 
@@ -159,7 +155,7 @@ extension HTTP2ServerConnection {
     /// Whether a paced body may produce another piece: its stream's queue
     /// is short enough.
     private func isPaceWritable(_ open: HTTP2ServerStream) -> Bool {
-        open.outbound.queuedBytes <= HTTP2ServerStream.paceLimit
+        open.outbound.queuedBytes <= HTTP2BodyWriter<HTTP2ServerStream>.paceLimit
     }
 
     func sessionBody(stream id: Int32, into buffer: UnsafeMutableRawBufferPointer) -> HTTP2BodyChunk {
@@ -168,70 +164,10 @@ extension HTTP2ServerConnection {
         if case .failed = chunk, let failure = open.outbound.failure {
             report(failure, reportContext)
         }
-        if let pace = open.pace, open.outbound.queuedBytes <= HTTP2ServerStream.paceLimit {
+        if let pace = open.pace, open.outbound.queuedBytes <= HTTP2BodyWriter<HTTP2ServerStream>.paceLimit {
             pace.onNext(true)
         }
         return chunk
-    }
-}
-
-/// Hands a streamed body's buffers to its stream's queue; checks the
-/// length the handler declared. Its events may come on any thread and
-/// enter the connection's loop.
-// @unchecked Sendable: `written` and the stream are touched on the loop
-// thread only (every event enters the loop first).
-final class HTTP2BodyWriter: ObserverType, @unchecked Sendable {
-    private let connection: HTTP2ServerConnection
-    private let stream: HTTP2ServerStream
-    private let length: Int?
-    private var written = 0
-
-    init(connection: HTTP2ServerConnection, stream: HTTP2ServerStream, length: Int?) {
-        self.connection = connection
-        self.stream = stream
-        self.length = length
-    }
-
-    func on(_ event: Event<ByteBuffer>) {
-        guard connection.loop.isOnLoopThread else {
-            let sent = UncheckedSendable(event)
-            connection.loop.enter { [self] in on(sent.value) }
-            return
-        }
-        guard connection.isAnswering(stream) else { return }
-        switch event {
-        case .next(let bytes):
-            written += bytes.count
-            if let length, written > length {
-                connection.bodyFailed(stream, HTTP2BodyLengthError(declared: length, sent: written))
-                return
-            }
-            stream.outbound.append(bytes)
-            if let pace = stream.pace, stream.outbound.queuedBytes > HTTP2ServerStream.paceLimit {
-                pace.onNext(false)
-            }
-            connection.resume(stream)
-        case .completed:
-            if let length, written != length {
-                connection.bodyFailed(stream, HTTP2BodyLengthError(declared: length, sent: written))
-                return
-            }
-            stream.outbound.complete()
-            connection.resume(stream)
-        case .error(let error):
-            connection.bodyFailed(stream, error)
-        }
-    }
-}
-
-/// A streamed body sent another count of bytes than the length it
-/// declared: the stream was reset.
-struct HTTP2BodyLengthError: Error, CustomStringConvertible {
-    let declared: Int
-    let sent: Int
-
-    var description: String {
-        "HTTP/2 response body: \(sent) bytes sent for a declared length of \(declared); the stream was reset"
     }
 }
 

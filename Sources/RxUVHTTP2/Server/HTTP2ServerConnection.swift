@@ -23,7 +23,7 @@ import RxUVHTTP
 // @unchecked Sendable: every mutable field is in `state`, a `LoopBound`;
 // the rest are constants of Sendable types, but for the
 // `SingleAssignmentDisposable` (thread-safe).
-final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPWriteFailureListener, @unchecked Sendable {
+final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2OutputOwner, HTTPWriteFailureListener, @unchecked Sendable {
     let stream: any ByteStream
     let loop: Loop
     let quiesce: Observable<Void>
@@ -39,9 +39,8 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
     let quiescing = SingleAssignmentDisposable()
     /// What every write of this connection reports to.
     let writeWatcher: HTTPWriteWatcher
-
-    /// The most the session's output gathered into one write.
-    static let outputLimit = 256 * 1024
+    /// The session's way out.
+    let output: HTTP2Output
 
     init<Connection: ByteStream>(_ served: ServedConnection<Connection>, options: HTTPServerOptions, http2: HTTP2Options, handler: @escaping HTTPHandler) {
         self.stream = served.connection
@@ -60,6 +59,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
                 resetBudget: HTTP2FrameBudget(burst: http2.resetBurst, perSecond: http2.resetsPerSecond, now: now)),
             loop: served.loop)
         self.writeWatcher = HTTPWriteWatcher(loop: served.loop)
+        self.output = HTTP2Output(stream: served.connection, watcher: writeWatcher)
     }
 
     /// The connection's life: starts the session and reading when
@@ -119,7 +119,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
 
     func received(_ bytes: ByteBuffer) {
         guard let session else { return }
-        state.value.handlingRead = true
+        output.readBegan()
         do throws(HTTP2SessionError) {
             try session.receive(bytes)
         } catch {
@@ -134,7 +134,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
     }
 
     func readComplete() {
-        state.value.handlingRead = false
+        output.readEnded()
         flush()
     }
 
@@ -145,25 +145,15 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
 
     // MARK: Writing
 
-    /// Writes what the session has to send, unless a read is being
-    /// handled (its end writes it) or the stream is unwritable (its
-    /// writability writes it); then ends the connection if the session is
-    /// over. Called again from within (a stream closed while its last
-    /// frame is produced disposes work that may answer at once), it asks
-    /// the flush under way to go round once more: nghttp2 produces its
-    /// output one call at a time.
+    /// Writes what the session has to send (`HTTP2Output`).
     func flush() {
-        guard let session, !state.value.handlingRead else { return }
-        guard !state.value.flushing else {
-            state.value.flushAgain = true
-            return
-        }
-        state.value.flushing = true
-        defer { state.value.flushing = false }
-        repeat {
-            state.value.flushAgain = false
-            guard write(session) else { return }
-        } while state.value.flushAgain
+        guard let session else { return }
+        output.flush(session, for: self)
+    }
+
+    /// Everything the session had went out: the connection ends once the
+    /// session is over, or the drain has answered every stream.
+    func outputWritten(_ session: HTTP2Session) {
         if state.value.sessionFailed || session.isOver {
             finish()
         } else if case .draining = state.value.phase, state.value.streams.isEmpty {
@@ -171,45 +161,24 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
         }
     }
 
-    /// Writes the session's output while it has some and the stream takes
-    /// it; `false` when the flush must stop (the stream is unwritable, or
-    /// the session failed and the connection finished).
-    private func write(_ session: HTTP2Session) -> Bool {
-        while session.wantsWrite {
-            guard stream.isWritable else {
-                awaitWritable()
-                return false
-            }
-            let output: ByteBuffer?
-            do throws(HTTP2SessionError) {
-                output = try session.pendingOutput(limit: Self.outputLimit)
-            } catch {
-                report(error, reportContext)
-                finish()
-                return false
-            }
-            guard let output else { break }
-            _ = stream.startWrite(.one(output), notifying: writeWatcher)
-        }
-        return true
-    }
-
-    /// Flushes once the stream turns writable again.
-    func awaitWritable() {
-        guard state.value.writable == nil else { return }
-        let waiting = SingleAssignmentDisposable()
-        state.value.writable = waiting
-        waiting.setDisposable(
-            stream.writability.filter { $0 }.take(1).subscribe(onNext: { [self] _ in
-                state.value.writable = nil
-                flush()
-            }))
+    func outputFailed(_ error: HTTP2SessionError) {
+        report(error, reportContext)
+        finish()
     }
 
     /// A write failed, on any thread: the read side sees the same failure;
     /// stop answering.
     func writeFailed() {
         loop.enter { [self] in finish() }
+    }
+
+    func sessionPeerSettings() {
+        // The client's limits bind nghttp2's output; nothing waits on them.
+    }
+
+    func sessionGoAway(lastStream: Int32, code: UInt32) {
+        // The client opens no more streams: those open are answered, and
+        // the connection ends at the client's end of input.
     }
 
     // MARK: The drain
@@ -239,8 +208,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
         state.value.observer = nil
         state.value.timer?.dispose()
         state.value.timer = nil
-        state.value.writable?.dispose()
-        state.value.writable = nil
+        output.stop()
         quiescing.dispose()
         if wasStarted, !state.value.inputEnded { stream.endReading(self) }
         let streams = state.value.streams
@@ -251,11 +219,4 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTPW
         writeWatcher.watch(for: nil)
         if notify { observer?(.completed) }
     }
-}
-
-/// The SETTINGS identifiers the server announces (RFC 9113 §6.5.2).
-enum HTTP2Setting {
-    static let maxConcurrentStreams: Int32 = 0x3
-    static let initialWindowSize: Int32 = 0x4
-    static let maxHeaderListSize: Int32 = 0x6
 }

@@ -25,19 +25,11 @@ struct HTTP2ServerConnectionState {
     var streams: [Int32: HTTP2ServerStream] = [:]
     /// Streams begun on this connection.
     var streamCount = 0
-    /// A read is being handled: the session's output waits for its end.
-    var handlingRead = false
-    /// A flush is under way; one asked for meanwhile goes round again.
-    var flushing = false
-    var flushAgain = false
     /// The session refused the peer's input; its GOAWAY goes out, then
     /// the connection ends.
     var sessionFailed = false
     /// The peer's input ended.
     var inputEnded = false
-    /// The wait for the stream to turn writable again, while the
-    /// session's output waits.
-    var writable: Disposable?
     /// Since when no stream is open (`Loop.monotonicNanoseconds`).
     var idleSince: Int64?
     /// Since when a header block is being received (HTTP/2 allows one at

@@ -14,7 +14,7 @@ import RxUVHTTP
 // @unchecked Sendable: its mutable fields are touched on the connection's
 // loop thread only (a paced body's pace asks it from its Task, which runs
 // on that loop); `on(_:)`, from any thread, reads only constants.
-final class HTTP2ServerStream: HTTPBodyConnection, ObserverType, @unchecked Sendable {
+final class HTTP2ServerStream: HTTPBodyConnection, HTTP2BodySender, ObserverType, @unchecked Sendable {
     let id: Int32
     /// Held strongly: a handler's `Single` may answer after the stream
     /// closed (and the connection finished); the cycle through the
@@ -61,7 +61,7 @@ final class HTTP2ServerStream: HTTPBodyConnection, ObserverType, @unchecked Send
     var isAnswered = false
     /// The frame that ends the response went out.
     var responseEnded = false
-    var outbound = HTTP2ResponseBodyQueue()
+    var outbound = HTTP2BodyQueue()
     /// The stream closed: nothing more is done for it.
     var isClosed = false
     /// A streamed body's pace, made when a paced body asks for it.
@@ -71,10 +71,6 @@ final class HTTP2ServerStream: HTTPBodyConnection, ObserverType, @unchecked Send
         self.id = id
         self.connection = connection
     }
-
-    /// The stream's send queue is at or below this: a paced body may
-    /// produce another piece.
-    static let paceLimit = 64 * 1024
 
     // MARK: The handler's answer
 
@@ -86,6 +82,24 @@ final class HTTP2ServerStream: HTTPBodyConnection, ObserverType, @unchecked Send
         case .error(let error): connection.answered(.failure(error), for: self)
         case .completed: break
         }
+    }
+
+    // MARK: HTTP2BodySender
+
+    var loop: Loop {
+        connection.loop
+    }
+
+    var isSendingBody: Bool {
+        connection.isAnswering(self)
+    }
+
+    func bodyAppended() {
+        connection.resume(self)
+    }
+
+    func bodyFailed(_ error: any Error) {
+        connection.bodyFailed(self, error)
     }
 
     // MARK: HTTPBodyConnection

@@ -3,17 +3,17 @@ internal import CNGHTTP2
 /// A header block to submit: names and values in one byte array, handed to
 /// nghttp2 as its `nghttp2_nv` entries (which it copies when submitted).
 /// Names must be in lower case (RFC 9113 §8.2.1); pseudo-fields first.
-struct HTTP2FieldBlock {
+package struct HTTP2FieldBlock {
     private var bytes: [UInt8] = []
     private var spans: [(nameStart: Int, valueStart: Int, end: Int)] = []
 
-    init() {
+    package init() {
         bytes.reserveCapacity(256)
         spans.reserveCapacity(8)
     }
 
     /// Adds a field.
-    mutating func append(_ name: String, _ value: String) {
+    package mutating func append(_ name: String, _ value: String) {
         let nameStart = bytes.count
         append(name)
         let valueStart = bytes.count
@@ -28,8 +28,22 @@ struct HTTP2FieldBlock {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Whether a field named `name` (in lower case) is one of HTTP/1.1's
+    /// connection fields, which HTTP/2 forbids (RFC 9113 §8.2.2):
+    /// `connection`, `keep-alive`, `proxy-connection`, `transfer-encoding`,
+    /// `upgrade`.
+    package static func isConnectionSpecific(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 7: name == "upgrade"
+        case 10: name == "connection" || name == "keep-alive"
+        case 16: name == "proxy-connection"
+        case 17: name == "transfer-encoding"
+        default: false
+        }
+    }
+
     /// How many fields.
-    var count: Int {
+    package var count: Int {
         spans.count
     }
 

@@ -45,11 +45,20 @@ enum HTTP2SessionCallbacks {
                 HTTP2SessionCallbacks.delegate(userData).sessionFieldsEnded(stream: header.stream_id, endsStream: endsStream)
             case NGHTTP2_DATA.rawValue:
                 if endsStream { HTTP2SessionCallbacks.delegate(userData).sessionDataEnded(stream: header.stream_id) }
-            case NGHTTP2_PING.rawValue, NGHTTP2_SETTINGS.rawValue:
+            case NGHTTP2_PING.rawValue:
                 // An acknowledgement answers our own frame: it costs nothing.
                 if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { HTTP2SessionCallbacks.delegate(userData).sessionFreeFrame(.control) }
+            case NGHTTP2_SETTINGS.rawValue:
+                if header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 {
+                    let delegate = HTTP2SessionCallbacks.delegate(userData)
+                    delegate.sessionPeerSettings()
+                    delegate.sessionFreeFrame(.control)
+                }
             case NGHTTP2_RST_STREAM.rawValue:
                 HTTP2SessionCallbacks.delegate(userData).sessionFreeFrame(.reset)
+            case NGHTTP2_GOAWAY.rawValue:
+                let goAway = frame.pointee.goaway
+                HTTP2SessionCallbacks.delegate(userData).sessionGoAway(lastStream: goAway.last_stream_id, code: goAway.error_code)
             default:
                 break
             }

@@ -1,8 +1,9 @@
 /// What an `HTTP2Session` tells its owner, called back by nghttp2 while the
 /// session receives or produces its output. Loop thread.
-protocol HTTP2SessionDelegate: AnyObject {
+package protocol HTTP2SessionDelegate: AnyObject {
     /// A header block begins on `stream`: a request's head on a new
-    /// stream (`isRequest`), or trailers.
+    /// stream (`isRequest`, a server's session), or a response's head, an
+    /// interim response's or trailers.
     func sessionBeginsFields(stream: Int32, isRequest: Bool)
     /// One field of `stream`'s header block (or trailers), pseudo-fields
     /// first, names in lower case, both checked by nghttp2 (RFC 9113
@@ -20,6 +21,13 @@ protocol HTTP2SessionDelegate: AnyObject {
     /// came: the delegate may end the session for too many
     /// (`HTTP2Session.terminate`).
     func sessionFreeFrame(_ kind: HTTP2FreeFrame)
+    /// The peer's SETTINGS arrived: its limits (the concurrent streams it
+    /// takes) now apply.
+    func sessionPeerSettings()
+    /// The peer sent GOAWAY: it takes no stream above `lastStream` (those
+    /// were not processed, and may be sent again elsewhere); `code` says
+    /// why (0 for a graceful shutdown).
+    func sessionGoAway(lastStream: Int32, code: UInt32)
     /// `stream` closed, with `code` (`noError` when it ended well).
     func sessionStreamClosed(stream: Int32, code: UInt32)
     /// The frame that ends `stream`'s response went out.
@@ -29,7 +37,7 @@ protocol HTTP2SessionDelegate: AnyObject {
 }
 
 /// What a response body's reader gives nghttp2 for its next DATA frame.
-enum HTTP2BodyChunk {
+package enum HTTP2BodyChunk {
     /// `count` bytes written; `last`: the body ends with them.
     case bytes(Int, last: Bool)
     /// Nothing yet: asked again after `HTTP2Session.resumeBody`.
@@ -39,7 +47,7 @@ enum HTTP2BodyChunk {
 }
 
 /// The frames a peer may send for nothing and make the server work.
-enum HTTP2FreeFrame {
+package enum HTTP2FreeFrame {
     /// A PING or SETTINGS (not an acknowledgement): answered with one.
     case control
     /// A RST_STREAM: the stream's work was begun for nothing (rapid

@@ -1,6 +1,7 @@
 import CoreMetrics
 import HTTPTypes
 import RxUVHTTP
+import RxUVHTTP2
 import RxUVTLS
 import Tracing
 
@@ -41,8 +42,18 @@ public struct HTTPClientConfiguration: Sendable {
     /// (by default `User-Agent: RxUV`).
     public var defaultHeaderFields: HTTPFields
     /// How `https` connections are made: the trust roots and checks, a
-    /// client certificate; `ALPN` is `http/1.1`.
+    /// client certificate. Its `applicationProtocols` are set by
+    /// `httpVersions` (ALPN `h2` and `http/1.1`).
     public var tls: TLSConfiguration
+    /// The versions of HTTP the client speaks (by default both): with
+    /// both, an `https` connection speaks HTTP/2 when the server's ALPN
+    /// agrees on `h2` (one connection a host then carries every request,
+    /// up to the server's concurrent-stream limit, and more wait in the
+    /// queue), HTTP/1.1 otherwise, and `http` speaks HTTP/1.1. With
+    /// `[.http2]` alone, `http` speaks HTTP/2 with prior knowledge (`h2c`)
+    /// and `https` requires ALPN `h2`. An upgrade (`rx.upgrade`, a
+    /// WebSocket) always goes over HTTP/1.1.
+    public var httpVersions: HTTPVersions
     /// Whether responses are asked for compressed and inflated (by default
     /// not).
     public var decompression: HTTPDecompression
@@ -83,6 +94,7 @@ public struct HTTPClientConfiguration: Sendable {
         limits: HTTPLimits = HTTPLimits(maxBodyLength: .max),
         defaultHeaderFields: HTTPFields = [.userAgent: "RxUV"],
         tls: TLSConfiguration = .client(),
+        httpVersions: HTTPVersions = [.http1, .http2],
         decompression: HTTPDecompression = .disabled,
         redirects: HTTPRedirectPolicy = .default,
         retriesOnStaleConnection: Bool = true,
@@ -100,6 +112,7 @@ public struct HTTPClientConfiguration: Sendable {
         self.limits = limits
         self.defaultHeaderFields = defaultHeaderFields
         self.tls = tls
+        self.httpVersions = httpVersions.isEmpty ? [.http1] : httpVersions
         self.decompression = decompression
         self.redirects = redirects
         self.retriesOnStaleConnection = retriesOnStaleConnection

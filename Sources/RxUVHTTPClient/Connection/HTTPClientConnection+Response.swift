@@ -76,7 +76,7 @@ extension HTTPClientConnection {
         var source: HTTPBodySource?
         let decoder: HTTPContentDecoder?
         do {
-            decoder = head.body == .none ? nil : try contentDecoder(for: head)
+            decoder = head.body == .none ? nil : try HTTPContentDecoder(for: head.response, pool.configuration.decompression)
         } catch {
             fail(error, retrying: false)
             return
@@ -95,15 +95,6 @@ extension HTTPClientConnection {
         let response = HTTPClientResponse(head: head.response, minorVersion: head.minorVersion, body: HTTPClientResponseBody(source: source))
         exchange.responded(response, on: self)
         settle()
-    }
-
-    /// The inflater of `head`'s body, when decompression is on and the body
-    /// has one coding it knows (`gzip`, `deflate`).
-    func contentDecoder(for head: HTTPResponseHead) throws(HTTPClientError) -> HTTPContentDecoder? {
-        guard case .enabled(let limit) = pool.configuration.decompression else { return nil }
-        let codings = head.response.headerFields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
-        guard codings.count == 1, let coding = HTTPContentDecoder.coding(forContentEncoding: String(codings[0])) else { return nil }
-        return try HTTPContentDecoder(coding, maxDecodedLength: max(0, limit))
     }
 
     /// The server switched protocols for `exchange`: the connection leaves

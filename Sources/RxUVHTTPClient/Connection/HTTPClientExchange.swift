@@ -29,7 +29,9 @@ final class HTTPClientExchange: Sendable {
     ) throws(HTTPClientError) {
         self.loop = loop
         self.upgrades = upgrades
-        self.key = try HTTPPoolKey(request)
+        var key = try HTTPPoolKey(request)
+        key.versions = HTTPPoolKey.Versions(configuration.httpVersions, isSecure: key.isSecure, upgrades: upgrades)
+        self.key = key
         self.body = body
         var request = request
         if request.path == nil || request.path == "" {
@@ -101,10 +103,10 @@ final class HTTPClientExchange: Sendable {
         return false
     }
 
-    /// The response's head arrived on `connection`: the caller has it.
-    func responded(_ response: HTTPClientResponse, on connection: HTTPClientConnection) {
+    /// The response's head arrived on `carrier`: the caller has it.
+    func responded(_ response: HTTPClientResponse, on carrier: any HTTPExchangeCarrier) {
         guard !isFinished else { return }
-        state.value.phase = .responding(connection)
+        state.value.phase = .responding(carrier)
         let observer = state.value.observer
         state.value.observer = nil
         observer?(.success(response))
@@ -128,7 +130,8 @@ final class HTTPClientExchange: Sendable {
     }
 
     /// The caller disposed: a queued request leaves its queue, one on a
-    /// connection closes it (a response cut short cannot be read past).
+    /// connection closes it (a response cut short cannot be read past),
+    /// one on an HTTP/2 stream resets the stream.
     /// Once the response began, its body's reader decides.
     func cancel() {
         switch state.value.phase {

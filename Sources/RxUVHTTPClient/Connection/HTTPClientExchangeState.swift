@@ -8,10 +8,11 @@ struct HTTPClientExchangeState {
         case new
         /// In its host's queue, for a connection.
         case queued(HTTPHostPool)
-        /// On a connection: being sent, or waiting for its response's head.
-        case sending(HTTPClientConnection)
+        /// On a connection (an HTTP/2 stream): being sent, or waiting for
+        /// its response's head.
+        case sending(any HTTPExchangeCarrier)
         /// Its response began: the caller has it, the body still arrives.
-        case responding(HTTPClientConnection)
+        case responding(any HTTPExchangeCarrier)
         /// Over: answered whole, failed, or disposed.
         case finished
     }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import RxUV
 
 /// Inflates a response body sent with `Content-Encoding: gzip` or
@@ -324,5 +325,16 @@ final class HTTPContentDecoder {
         let error = HTTPClientError(.decompression, detail)
         phase = .failed(error)
         return error
+    }
+}
+
+extension HTTPContentDecoder {
+    /// The inflater of `response`'s body when `decompression` is on and the
+    /// body has one coding it knows (`gzip`, `deflate`); `nil` otherwise.
+    convenience init?(for response: HTTPResponse, _ decompression: HTTPDecompression) throws(HTTPClientError) {
+        guard case .enabled(let limit) = decompression else { return nil }
+        let codings = response.headerFields[values: .contentEncoding].flatMap { $0.split(separator: ",") }
+        guard codings.count == 1, let coding = HTTPContentDecoder.coding(forContentEncoding: String(codings[0])) else { return nil }
+        try self.init(coding, maxDecodedLength: max(0, limit))
     }
 }

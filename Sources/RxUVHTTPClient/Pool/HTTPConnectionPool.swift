@@ -17,8 +17,9 @@ final class HTTPConnectionPool: Sendable {
 
     struct State {
         var pools: [HTTPPoolKey: HTTPHostPool] = [:]
-        /// The TLS context, once an `https` request needed it.
-        var tls: TLSContext?
+        /// The TLS contexts, by what they offer through ALPN, once an
+        /// `https` request needed each.
+        var tls: [HTTPPoolKey.Versions: TLSContext] = [:]
         var isShuttingDown = false
         /// Told when the shutdown is over.
         var shutdownObservers: [Completable.CompletableObserver] = []
@@ -48,21 +49,34 @@ final class HTTPConnectionPool: Sendable {
     }
 
     /// A connection to `key`: TCP, then for `https` a TLS handshake with
-    /// SNI and the host's name checked (an IP address against the
-    /// certificate's addresses).
-    func connect(_ key: HTTPPoolKey) throws -> Single<any ByteStream> {
-        let tcp = loop.rx.connect(host: key.host, port: key.port)
-        guard key.isSecure else { return tcp.map { $0 as any ByteStream } }
-        let context = try tlsContext()
-        return loop.rx.connect(host: key.host, port: key.port, tls: context).map { $0 as any ByteStream }
+    /// SNI, the host's name checked (an IP address against the
+    /// certificate's addresses) and ALPN offering the key's versions; and
+    /// whether it speaks HTTP/2 (prior knowledge, or ALPN's `h2`). Fails
+    /// with `HTTPClientError.connectionClosed` when an HTTP/2-only key's
+    /// server did not agree on `h2`.
+    func connect(_ key: HTTPPoolKey) throws -> Single<(stream: any ByteStream, speaksHTTP2: Bool)> {
+        guard key.isSecure else {
+            let speaksHTTP2 = key.versions == .http2
+            return loop.rx.connect(host: key.host, port: key.port).map { ($0 as any ByteStream, speaksHTTP2) }
+        }
+        let context = try tlsContext(key.versions)
+        let versions = key.versions
+        return loop.rx.connect(host: key.host, port: key.port, tls: context).map { stream in
+            let agreed = stream.session?.applicationProtocol == "h2"
+            if versions == .http2, !agreed {
+                stream.close(.now)
+                throw HTTPClientError(.connectionClosed, "\(key) did not agree on HTTP/2 (ALPN h2)")
+            }
+            return (stream as any ByteStream, agreed)
+        }
     }
 
-    private func tlsContext() throws -> TLSContext {
-        if let context = state.value.tls { return context }
+    private func tlsContext(_ versions: HTTPPoolKey.Versions) throws -> TLSContext {
+        if let context = state.value.tls[versions] { return context }
         var tls = configuration.tls
-        if tls.applicationProtocols.isEmpty { tls.applicationProtocols = ["http/1.1"] }
+        tls.applicationProtocols = versions.applicationProtocols
         let context = try TLSContext(configuration: tls)
-        state.value.tls = context
+        state.value.tls[versions] = context
         return context
     }
 

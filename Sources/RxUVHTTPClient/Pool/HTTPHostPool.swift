@@ -10,6 +10,13 @@ import RxUVTLS
 /// request or goes idle (closed after `idleTimeout`). A connect that fails
 /// fails the oldest waiting request with its error.
 ///
+/// A host that may speak HTTP/2 gets one connect at a time until the
+/// first tells (ALPN): HTTP/1.1, and the pool goes on as above; HTTP/2,
+/// and that one connection carries the requests, as many at once as the
+/// server allows, the rest waiting in the queue for a stream to end. A new
+/// one is made only once it goes away (a GOAWAY, an error, its idle
+/// timeout).
+///
 /// Its state is in one `LoopBound`; every method runs on the loop thread.
 final class HTTPHostPool: Sendable {
     let key: HTTPPoolKey
@@ -38,6 +45,10 @@ final class HTTPHostPool: Sendable {
     func submit(_ exchange: HTTPClientExchange, first: Bool = false) {
         guard !state.value.isShuttingDown else {
             exchange.fail(HTTPClientError(.shutdown, "the client is shut down"))
+            return
+        }
+        if let connection = state.value.multiplexed.last, connection.hasRoom {
+            connection.run(exchange)
             return
         }
         if let connection = state.value.idle.popLast() {
@@ -79,8 +90,17 @@ final class HTTPHostPool: Sendable {
     // MARK: Connections
 
     /// Starts connects while requests wait beyond the connects under way
-    /// and the bound allows.
+    /// and the bound allows; for a host that speaks HTTP/2, or may, one
+    /// connect when requests wait and no connection takes new streams.
     func connectIfNeeded() {
+        if key.versions != .http1, state.value.speaksHTTP2 != false {
+            guard state.value.waitingCount > 0, state.value.connecting.isEmpty,
+                state.value.open < configuration.maxConnectionsPerHost,
+                !state.value.multiplexed.contains(where: { $0.takesStreams })
+            else { return }
+            connect()
+            return
+        }
         while state.value.waitingCount > state.value.connecting.count,
             state.value.open + state.value.connecting.count < configuration.maxConnectionsPerHost
         {
@@ -98,7 +118,7 @@ final class HTTPHostPool: Sendable {
             connectFailed(id, HTTPClientError(.connectTimeout, "no connection to \(key) within \(timeout)"))
             return Disposables.create()
         }
-        let attempt: Single<any ByteStream>
+        let attempt: Single<(stream: any ByteStream, speaksHTTP2: Bool)>
         do {
             attempt = try owner.connect(key)
         } catch {
@@ -117,13 +137,13 @@ final class HTTPHostPool: Sendable {
                 timer,
                 attempt.subscribe { [self] result in
                     switch result {
-                    case .success(let stream): connected(id, stream)
+                    case .success(let made): connected(id, made.stream, speaksHTTP2: made.speaksHTTP2)
                     case .failure(let error): connectFailed(id, error)
                     }
                 }))
     }
 
-    private func connected(_ id: Int, _ stream: any ByteStream) {
+    private func connected(_ id: Int, _ stream: any ByteStream, speaksHTTP2: Bool) {
         guard let connecting = state.value.connecting.removeValue(forKey: id) else {
             stream.close(.now)
             return
@@ -131,9 +151,20 @@ final class HTTPHostPool: Sendable {
         connecting.dispose()
         state.value.open += 1
         owner.metrics.open.increment()
+        if speaksHTTP2 {
+            state.value.speaksHTTP2 = true
+            let connection = HTTP2ClientConnection(stream: stream, pool: self)
+            state.value.multiplexed.append(connection)
+            connection.start()
+            fill(connection)
+            return
+        }
+        if key.versions != .http1 { state.value.speaksHTTP2 = false }
         let connection = HTTPClientConnection(stream: stream, pool: self)
         connection.start()
         release(connection)
+        // A host found to speak HTTP/1.1 may need more connections.
+        connectIfNeeded()
     }
 
     private func connectFailed(_ id: Int, _ error: any Error) {
@@ -181,6 +212,34 @@ final class HTTPHostPool: Sendable {
         owner.forgetIfEmpty(self)
     }
 
+    // MARK: HTTP/2 connections
+
+    /// `connection` has room for more streams: it takes waiting requests
+    /// while it has.
+    func fill(_ connection: HTTP2ClientConnection) {
+        while connection.hasRoom, let exchange = state.value.dequeue() {
+            owner.metrics.queued.decrement()
+            connection.run(exchange)
+        }
+        connectIfNeeded()
+    }
+
+    /// `connection` takes no new stream any more (a GOAWAY, the shutdown):
+    /// a request that waits needs a new connection.
+    func goingAway(_ connection: HTTP2ClientConnection) {
+        connectIfNeeded()
+    }
+
+    /// `connection` closed: it leaves the pool.
+    func removed(_ connection: HTTP2ClientConnection) {
+        guard let index = state.value.multiplexed.firstIndex(where: { $0 === connection }) else { return }
+        state.value.multiplexed.remove(at: index)
+        state.value.open -= 1
+        owner.metrics.open.decrement()
+        connectIfNeeded()
+        owner.forgetIfEmpty(self)
+    }
+
     // MARK: Shutdown
 
     /// Takes no more requests: those waiting fail with `.shutdown`, idle
@@ -197,6 +256,7 @@ final class HTTPHostPool: Sendable {
         state.value.connecting = [:]
         for connect in connects.values { connect.dispose() }
         for connection in state.value.idle.reversed() { connection.close() }
+        for connection in state.value.multiplexed { connection.shutdown() }
         owner.forgetIfEmpty(self)
     }
 }

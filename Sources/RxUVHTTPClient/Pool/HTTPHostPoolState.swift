@@ -5,7 +5,14 @@ struct HTTPHostPoolState {
     /// Connections waiting for an exchange, the most recently used last
     /// (taken first: its socket is the likeliest to be alive).
     var idle: [HTTPClientConnection] = []
-    /// Open connections, idle or carrying an exchange.
+    /// The HTTP/2 connections, each carrying many exchanges; the one that
+    /// takes new streams, if any, last.
+    var multiplexed: [HTTP2ClientConnection] = []
+    /// Whether the host's connections were found to speak HTTP/2; `nil`
+    /// until the first connect of a host that may tells.
+    var speaksHTTP2: Bool?
+    /// Open connections (HTTP/1.1's, idle or carrying an exchange, and
+    /// HTTP/2's).
     var open = 0
     /// Connects under way, and what cancels each.
     var connecting: [Int: Disposable] = [:]

@@ -1,12 +1,50 @@
 import HTTPTypes
+import RxUVHTTP2
 
 /// Where a request goes, and so which pool of connections serves it: the
 /// scheme (`http` or `https`), the host (lower-cased; an IPv6 address
-/// without its brackets) and the port (by default 80 or 443).
+/// without its brackets), the port (by default 80 or 443), and the HTTP
+/// versions its connections may speak.
 struct HTTPPoolKey: Hashable, Sendable, CustomStringConvertible {
     var isSecure: Bool
     var host: String
     var port: Int
+    /// The versions the pool's connections speak: HTTP/1.1 only unless
+    /// the request's exchange says otherwise (`HTTPClientExchange`).
+    var versions = Versions.http1
+
+    /// Which HTTP a pool's connections speak.
+    enum Versions: Hashable, Sendable {
+        /// HTTP/1.1 (TLS offers ALPN `http/1.1`).
+        case http1
+        /// What TLS's ALPN agrees on: `h2`, else HTTP/1.1.
+        case negotiated
+        /// HTTP/2 only: with prior knowledge over cleartext (`h2c`), ALPN
+        /// `h2` over TLS (a server that does not agree fails the connect).
+        case http2
+
+        /// The versions a request's connections speak when the client
+        /// allows `versions`: HTTP/1.1 for an upgrade (HTTP/2 has none),
+        /// and HTTP/2 over cleartext only when HTTP/1.1 is not allowed.
+        init(_ versions: HTTPVersions, isSecure: Bool, upgrades: Bool) {
+            if upgrades || !versions.contains(.http2) {
+                self = .http1
+            } else if !versions.contains(.http1) {
+                self = .http2
+            } else {
+                self = isSecure ? .negotiated : .http1
+            }
+        }
+
+        /// What TLS offers through ALPN, most preferred first.
+        var applicationProtocols: [String] {
+            switch self {
+            case .http1: ["http/1.1"]
+            case .negotiated: ["h2", "http/1.1"]
+            case .http2: ["h2"]
+            }
+        }
+    }
 
     /// The key of `request`'s scheme and authority; throws
     /// `HTTPClientError.invalidRequest` for a scheme other than `http` and

@@ -12,10 +12,21 @@ public struct HTTPClientResponse: Sendable {
     /// The status (with its reason phrase as sent) and the header fields,
     /// in order.
     public var head: HTTPResponse
-    /// The minor version of HTTP/1.x the server answered with.
+    /// The major version of HTTP the server answered with: 1, or 2 on a
+    /// connection where ALPN agreed on `h2` (or with prior knowledge).
+    public var majorVersion: Int
+    /// The minor version of HTTP/1.x the server answered with; 0 over
+    /// HTTP/2.
     public var minorVersion: Int
     /// The body.
     public var body: HTTPClientResponseBody
+
+    init(head: HTTPResponse, majorVersion: Int = 1, minorVersion: Int, body: HTTPClientResponseBody) {
+        self.head = head
+        self.majorVersion = majorVersion
+        self.minorVersion = minorVersion
+        self.body = body
+    }
 
     /// The status.
     public var status: HTTPResponse.Status {

@@ -14,9 +14,11 @@ enum TestCertificates {
         folder + "/" + name
     }
 
-    /// A server's context presenting `name.pem` with `name.key`.
-    static func server(_ name: String = "server", requiringClientCertificates: Bool = false) throws -> TLSContext {
+    /// A server's context presenting `name.pem` with `name.key`, offering
+    /// `applicationProtocols` through ALPN.
+    static func server(_ name: String = "server", requiringClientCertificates: Bool = false, applicationProtocols: [String] = []) throws -> TLSContext {
         var configuration = TLSConfiguration.server(identity: identity(name))
+        configuration.applicationProtocols = applicationProtocols
         if requiringClientCertificates {
             configuration.trustRoots = .certificates(.file(file("ca.pem")))
             configuration.peerVerification = .required

@@ -5,10 +5,10 @@ import XCTest
 @testable import RxUVHTTP2
 
 /// A response body's queue, as nghttp2 pulls DATA frames from it.
-final class HTTP2ResponseBodyQueueTests: BridgeTestCase {
+final class HTTP2BodyQueueTests: BridgeTestCase {
     /// Reads `queue` into frames of at most `size` bytes until it defers,
     /// ends or fails.
-    private func frames(_ queue: inout HTTP2ResponseBodyQueue, size: Int) -> [String] {
+    private func frames(_ queue: inout HTTP2BodyQueue, size: Int) -> [String] {
         var frames: [String] = []
         var buffer = [UInt8](repeating: 0, count: size)
         while true {
@@ -28,13 +28,13 @@ final class HTTP2ResponseBodyQueueTests: BridgeTestCase {
     }
 
     func testWholeBytes_CutIntoFrames_LastMarked() {
-        var queue = HTTP2ResponseBodyQueue(bytes: ByteBuffer(string: "abcdefgh"))
+        var queue = HTTP2BodyQueue(bytes: ByteBuffer(string: "abcdefgh"))
         XCTAssertEqual(frames(&queue, size: 3), ["abc", "def", "gh|end"])
         XCTAssertEqual(queue.queuedBytes, 0)
     }
 
     func testStreamedPieces_FramesSpanPieces_DefersWhenEmpty_EndsOnCompletion() {
-        var queue = HTTP2ResponseBodyQueue()
+        var queue = HTTP2BodyQueue()
         queue.append(ByteBuffer(string: "ab"))
         queue.append(ByteBuffer(string: "cde"))
         XCTAssertEqual(queue.queuedBytes, 5)
@@ -46,7 +46,7 @@ final class HTTP2ResponseBodyQueueTests: BridgeTestCase {
     }
 
     func testEmptyCompletedBody_EndsAtOnce() {
-        var queue = HTTP2ResponseBodyQueue()
+        var queue = HTTP2BodyQueue()
         queue.complete()
         XCTAssertEqual(frames(&queue, size: 4), ["|end"])
     }

@@ -1,27 +1,28 @@
 import RxUV
 
-/// A response body on its way into DATA frames: the buffers handed to it
+/// A message body (a server's response's, a client's request's) on its
+/// way into DATA frames: the buffers handed to it
 /// and not yet framed, or the part of a file not yet read, and whether
 /// more comes. nghttp2 pulls from it as the peer's windows allow
 /// (`read(into:)`), so bytes wait here, not in the connection's write
 /// queue. Loop thread.
-struct HTTP2ResponseBodyQueue {
+package struct HTTP2BodyQueue {
     private var buffers: [ByteBuffer] = []
     /// How much of `buffers[0]` is already framed.
     private var headOffset = 0
     /// Bytes handed to it and not framed yet.
-    private(set) var queuedBytes = 0
+    package private(set) var queuedBytes = 0
     /// The file the body is, and where its next read starts.
     private var file: (file: OpenFile, next: Int64, end: Int64)?
     /// No more bytes will be handed to it.
-    private(set) var isComplete = false
+    package private(set) var isComplete = false
     /// The reader told nghttp2 "nothing yet": more must resume it.
-    var isDeferred = false
+    package var isDeferred = false
     /// The file's read failed or it ended early.
-    private(set) var failure: UVError?
+    package private(set) var failure: UVError?
 
     /// A body of `bytes`, whole.
-    init(bytes: ByteBuffer) {
+    package init(bytes: ByteBuffer) {
         if !bytes.isEmpty {
             buffers = [bytes]
             queuedBytes = bytes.count
@@ -30,30 +31,30 @@ struct HTTP2ResponseBodyQueue {
     }
 
     /// A body still to come.
-    init() {}
+    package init() {}
 
     /// Adds `bytes` behind what waits.
-    mutating func append(_ bytes: ByteBuffer) {
+    package mutating func append(_ bytes: ByteBuffer) {
         guard !bytes.isEmpty else { return }
         buffers.append(bytes)
         queuedBytes += bytes.count
     }
 
     /// The body's bytes are `range` of `file`, all of them.
-    mutating func send(_ file: OpenFile, range: Range<Int64>) {
+    package mutating func send(_ file: OpenFile, range: Range<Int64>) {
         self.file = (file, range.lowerBound, range.upperBound)
         isComplete = true
     }
 
     /// Nothing more will be appended.
-    mutating func complete() {
+    package mutating func complete() {
         isComplete = true
     }
 
     /// Frames up to `buffer.count` bytes: how many, and whether the body
     /// ends with them; `.deferred` when nothing waits yet; `.failed` when
     /// the file cannot be read (`failure` says why).
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTP2BodyChunk {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> HTTP2BodyChunk {
         if let (open, next, end) = file {
             let count = Int(min(Int64(buffer.count), end - next))
             guard count > 0 else { return .bytes(0, last: true) }

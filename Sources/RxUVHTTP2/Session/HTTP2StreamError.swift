@@ -1,8 +1,10 @@
 import HTTPTypes
 
-/// A request body's stream ended before the body did: the peer reset it
+/// An HTTP/2 stream ended before its message did: the peer reset it
 /// (RST_STREAM with `code`), or the connection ended (`cancel`). What
-/// `HTTPRequestBody.bytes` fails with over HTTP/2.
+/// `HTTPRequestBody.bytes` fails with over HTTP/2 on a server, and what an
+/// `HTTPClient` request (or its response's body) fails with when the
+/// server resets its stream.
 public struct HTTP2StreamError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the stream ended (`CANCEL` for a client that gave up), in
     /// swift-http-types' terms.

@@ -291,7 +291,7 @@ let package = Package(
         example("wait-for"),
         example("rx-watch"),
         example("http-server", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVHTTP2", "RxUVTLS", "RxUVHTTPClient", coreMetrics, .product(name: "HTTPTypes", package: "swift-http-types")]),
-        example("fetch", ["RxUVHTTPClient", "RxUVHTTP", "RxUVTLS", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        example("fetch", ["RxUVHTTPClient", "RxUVHTTP", "RxUVHTTP2", "RxUVTLS", .product(name: "HTTPTypes", package: "swift-http-types")]),
         example("ws-chat", ["RxUVServiceLifecycle", "RxUVHTTP", "RxUVWebSocket", .product(name: "HTTPTypes", package: "swift-http-types")]),
     ]
 )

@@ -4,6 +4,7 @@ import HTTPTypes
 import Logging
 import RxCore
 import RxUV
+import RxUVHTTP2
 import RxUVHTTPClient
 import RxUVTLS
 
@@ -82,6 +83,12 @@ struct Fetch: ParsableCommand {
 
     @Option(help: ArgumentHelp("Fetch the URLs N at a time (from standard input when none is given); print a line per URL.", valueName: "n"))
     var parallel: Int?
+
+    @Flag(name: .customLong("http1.1"), help: "Speak HTTP/1.1 only (by default https agrees on HTTP/2 through ALPN when the server offers it).")
+    var http1 = false
+
+    @Flag(name: .customLong("http2-prior-knowledge"), help: "Speak HTTP/2 only: over http with prior knowledge (h2c), over https through ALPN.")
+    var http2PriorKnowledge = false
 
     @Option(name: .customLong("cacert"), help: ArgumentHelp("Trust these CA certificates (PEM) for https instead of the system's.", valueName: "file"))
     var caCertificates: String?
@@ -194,7 +201,8 @@ struct Fetch: ParsableCommand {
     /// the inflated length, as curl's: it is written as it comes, never
     /// held); with `--parallel N`, N connections to a host; `User-Agent`
     /// and `Accept` unless `-H "Name:"` drops them (`dropped`);
-    /// `--cacert` and `-k` for https.
+    /// `--cacert` and `-k` for https; `--http1.1` or
+    /// `--http2-prior-knowledge` for the versions spoken.
     private func clientConfiguration(dropping dropped: Set<HTTPField.Name>) -> HTTPClientConfiguration {
         var defaults: HTTPFields = [.userAgent: "fetch (RxUV)", .accept: "*/*"]
         for name in dropped {
@@ -210,6 +218,7 @@ struct Fetch: ParsableCommand {
             headTimeout: nil,
             defaultHeaderFields: defaults,
             tls: tls,
+            httpVersions: http2PriorKnowledge ? [.http2] : http1 ? [.http1] : [.http1, .http2],
             decompression: compressed ? .enabled(maxDecodedLength: .max) : .disabled,
             redirects: location ? .follow(max: maxRedirects, allowsInsecure: false) : .none
         )

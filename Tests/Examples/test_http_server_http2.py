@@ -15,7 +15,7 @@ import h2.connection
 import h2.events
 from prometheus_client.parser import text_string_to_metric_families
 
-from support import Example, browser_verdict, connect, peak_rss_growth, tls_certificates
+from support import BIN_PATH, Example, browser_verdict, connect, peak_rss_growth, tls_certificates
 
 # A page that fetches six resources at once and says which protocol carried
 # the page and them, and their sizes.
@@ -171,6 +171,36 @@ class HTTPServerHTTP2Tests(unittest.TestCase):
             out = subprocess.run(["curl", "-sS", flag, "--cacert", os.path.join(certificates, "ca.pem"), "-w", " %{http_version}",
                                   "https://127.0.0.1:%d/plaintext" % port], capture_output=True, timeout=30, text=True, check=True).stdout
             self.assertEqual(out, "hello " + version)
+
+    def test_fetch_speaks_h2_through_alpn_and_with_prior_knowledge(self):
+        """fetch (RxUV's client) against http-server: HTTP/2 through ALPN
+        over https, and twenty URLs --parallel 8 on one connection;
+        --http1.1 keeps HTTP/1.1; h2c with --http2-prior-knowledge."""
+        certificates = tls_certificates()
+        ca = os.path.join(certificates, "ca.pem")
+        server, port = self.start("--tls-cert", os.path.join(certificates, "server.pem"),
+                                  "--tls-key", os.path.join(certificates, "server.key"))
+        fetch = os.path.join(BIN_PATH, "fetch")
+        url = "https://127.0.0.1:%d/plaintext" % port
+        for flags, status_line in (((), b"HTTP/2 200 \r\n"), (("--http1.1",), b"HTTP/1.1 200 OK\r\n")):
+            out = subprocess.run([fetch, "-i", "--cacert", ca, *flags, url], capture_output=True, timeout=30, check=True).stdout
+            self.assertTrue(out.startswith(status_line), out[:40])
+            self.assertTrue(out.endswith(b"\r\n\r\nhello"), out[-20:])
+        urls = "".join("%s?%d\n" % (url, i) for i in range(20)).encode()
+        out = subprocess.run([fetch, "--parallel", "8", "--cacert", ca], input=urls, capture_output=True, timeout=60, check=True).stdout
+        lines = out.decode().splitlines()
+        self.assertEqual(len(lines), 20, lines)
+        self.assertTrue(all(line.startswith("200 5 ") for line in lines), lines[:3])
+        server.send_signal(signal.SIGTERM)
+        code, _ = server.wait(timeout=10)
+        self.assertEqual(code, 0)
+        # One connection for -i, one for --http1.1, one for the twenty.
+        server.printed(r"^http-server: stopped; served 3 connections$")
+        cleartext, cleartext_port = self.start()
+        out = subprocess.run([fetch, "-i", "--http2-prior-knowledge", "http://127.0.0.1:%d/json" % cleartext_port],
+                             capture_output=True, timeout=30, check=True).stdout
+        self.assertTrue(out.startswith(b"HTTP/2 200 \r\n"), out[:40])
+        self.assertIn(b'{"message":"', out)
 
     def test_sigterm_says_goaway_then_exits(self):
         server, port = self.start()

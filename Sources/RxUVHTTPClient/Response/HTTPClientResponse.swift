@@ -9,8 +9,8 @@ import RxUV
 /// pool) or is let go (its subscription disposed, or the last reference to
 /// it dropped unread: the connection is closed).
 public struct HTTPClientResponse: Sendable {
-    /// The status (with its reason phrase as sent) and the header fields,
-    /// in order.
+    /// The status (with its reason phrase as sent: none over HTTP/2) and
+    /// the header fields, in order.
     public var head: HTTPResponse
     /// The major version of HTTP the server answered with: 1, or 2 on a
     /// connection where ALPN agreed on `h2` (or with prior knowledge).

@@ -99,4 +99,56 @@ final class HTTPClientNginxTests: BridgeTestCase {
             return results
         }
     }
+
+    /// nginx over TLS with HTTP/2 (`listen … ssl http2`): ALPN agrees on
+    /// `h2`; thirty requests at once share its connection; a gzipped file
+    /// inflated; a 1 MiB file whole.
+    func testNginx_HTTP2OverTLS() throws {
+        let directory = try TemporaryDirectory("client-nginx-h2")
+        defer { directory.remove() }
+        let root = directory.path + "/root"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let text = String(repeating: "a line of text for gzip\n", count: 4000)
+        try text.write(toFile: root + "/text.txt", atomically: true, encoding: .utf8)
+        let large = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        try Data(large).write(to: URL(fileURLWithPath: root + "/large.bin"))
+        let port = NginxPeer.freePort()
+        let certificates = TestCertificates.folder
+        let http = """
+                server {
+                    listen 127.0.0.1:\(port) ssl http2;
+                    ssl_certificate \(certificates)/server.pem;
+                    ssl_certificate_key \(certificates)/server.key;
+                    root \(root);
+                    location = /plaintext { default_type text/plain; return 200 "hello $server_protocol"; }
+                    location /gz/ { alias \(root)/; gzip on; gzip_types text/plain; gzip_min_length 0; }
+                }
+            """
+        let nginx = NginxPeer(directory: directory)
+        let results = try loop.run { [loop = loop!] in
+            try await nginx.run(on: loop, http: http, port: port) {
+                let configuration = HTTPClientConfiguration(tls: TestCertificates.client, decompression: .enabled(maxDecodedLength: 1 << 20))
+                let client = HTTPClient(loop: loop, configuration: configuration)
+                func url(_ path: String) throws -> HTTPRequest { try HTTPRequest(url: "https://127.0.0.1:\(port)\(path)") }
+                var results: [String] = []
+                let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<30 {
+                        group.addTask {
+                            let response = try await client.execute(try url("/plaintext"))
+                            return "\(response.majorVersion) " + (try await response.text())
+                        }
+                    }
+                    return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+                }
+                results.append(answers.sorted().joined(separator: ","))
+                let gz = try await client.execute(try url("/gz/text.txt"))
+                results.append("\(gz.headerFields[.contentEncoding] ?? "-") \(try await gz.text() == text)")
+                let file = try await client.execute(try url("/large.bin"))
+                results.append("\(Array(try await file.body.collect(upTo: 2 << 20).value) == large)")
+                try await client.shutdown().value
+                return results
+            }
+        }
+        XCTAssertEqual(results, ["2 hello HTTP/2.0", "gzip true", "true"])
+    }
 }

@@ -108,6 +108,7 @@ let package = Package(
                 .product(name: "RxCore", package: "RxUV"),
                 .product(name: "RxUV", package: "RxUV"),
                 .product(name: "RxUVHTTPClient", package: "RxUV"),
+                .product(name: "RxUVHTTP2", package: "RxUV"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -506,19 +506,24 @@ def client_cases(args, work):
     """RxUVHTTPClient's client, a whole process (its start and its shutdown
     cancel out) making n and 2n GETs of nginx's /plaintext on one kept-alive
     connection, each body read whole: the client's instructions per request
-    (nginx runs outside valgrind)."""
+    (nginx runs outside valgrind). Over HTTP/1.1, and over HTTP/2 with prior
+    knowledge (nginx's `listen … http2`), one stream at a time and ten at
+    once on the one connection."""
     program = stripped(work, os.path.join(args.bench_bin, "rxuv-http-client"))
     sys.path.insert(0, HERE)
     from httpbench import NGINX, make_root, nginx_config  # noqa: E402
 
-    def run():
+    def run(extra=(), http2=False):
         directory = tempfile.mkdtemp(prefix="nginx.", dir=work)
         port = free_port()
         with open(os.path.join(directory, "nginx.conf"), "w") as file:
             # One connection for the whole run: nginx's 1,000 requests a
             # connection would add a connect every 1,000.
             config = nginx_config(directory, port, make_root(directory))
-            file.write(config.replace("http {", "http {\n    keepalive_requests 10000000;", 1))
+            config = config.replace("http {", "http {\n    keepalive_requests 10000000;", 1)
+            if http2:
+                config = config.replace(f"listen 127.0.0.1:{port};", f"listen 127.0.0.1:{port} http2;", 1)
+            file.write(config)
         nginx = subprocess.Popen([NGINX, "-c", os.path.join(directory, "nginx.conf")],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -531,11 +536,13 @@ def client_cases(args, work):
                     if time.monotonic() > deadline:
                         raise RuntimeError("nginx did not listen")
                     time.sleep(0.05)
-            return process_cost(work, lambda size: [program, "--port", str(port), "--count", str(size)], 2_000)
+            return process_cost(work, lambda size: [program, "--port", str(port), "--count", str(size), *extra], 2_000)
         finally:
             nginx.terminate()
             nginx.wait()
     yield "client.get", run
+    yield "client.get.h2", lambda: run(("--http2",), http2=True)
+    yield "client.get.h2.m10", lambda: run(("--http2", "--in-flight", "10"), http2=True)
 
 
 FAMILIES = [core_cases, timer_cases, loop_cases, echo_cases, http_cases, kv_cases, tls_cases, client_cases, ws_cases]

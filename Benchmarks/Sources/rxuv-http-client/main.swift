@@ -1,6 +1,7 @@
 import HTTPTypes
 import RxCore
 import RxUV
+import RxUVHTTP2
 import RxUVHTTPClient
 
 #if canImport(Glibc)
@@ -14,9 +15,11 @@ import RxUVHTTPClient
 // under valgrind and a request's instructions can be counted
 // (Benchmarks/Scripts/thresholds.py's client cases, against nginx).
 //
-//   rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]
+//   rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH] [--http2]
 //   rxuv-http-client --port N --download BYTES|--upload BYTES [--rate BYTES_A_SECOND]
 //
+// With --http2, HTTP/2 with prior knowledge (h2c): the requests in flight
+// share one connection, each on its own stream.
 // Prints "requests N bytes B" at the end; exits 1 on the first failure.
 // With --download or --upload, one transfer of that many bytes instead
 // (Transfer.swift, for Scripts/clientmemory.py), printing "moved B rss_before KIB rss_peak KIB" (its resident memory
@@ -28,6 +31,7 @@ var inFlight = 1
 var path = "/plaintext"
 var transfer: (Transfer.Direction, Int)?
 var rate = 0
+var versions: HTTPVersions = [.http1]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 func number(_ name: String, _ range: ClosedRange<Int>, _ text: String?) -> Int {
     guard let value = text.flatMap(Int.init), range.contains(value) else {
@@ -45,9 +49,10 @@ while let argument = arguments.next() {
     case "--download": transfer = (.download, number("--download", 0...(1 << 40), arguments.next()))
     case "--upload": transfer = (.upload, number("--upload", 0...(1 << 40), arguments.next()))
     case "--rate": rate = number("--rate", 0...(1 << 40), arguments.next())
+    case "--http2": versions = [.http2]
     default:
         let usage = """
-            usage: rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH]
+            usage: rxuv-http-client --port N [--count N] [--in-flight N] [--path PATH] [--http2]
                    rxuv-http-client --port N --download BYTES|--upload BYTES [--rate BYTES_A_SECOND]
 
             """
@@ -68,7 +73,7 @@ if let (direction, length) = transfer {
         exit(1)
     }
 }
-let client = HTTPClient(loop: loop, configuration: HTTPClientConfiguration(maxConnectionsPerHost: inFlight))
+let client = HTTPClient(loop: loop, configuration: HTTPClientConfiguration(maxConnectionsPerHost: inFlight, httpVersions: versions))
 let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: path)
 
 /// The requests still to start and the bytes read, on the loop's thread

@@ -37,11 +37,13 @@ extension HTTP2ClientConnection {
         // Trailers are counted against the limit, and dropped.
         guard !open.headArrived else { return true }
         if name.first == UInt8(ascii: ":") {
-            // nghttp2 allows only `:status` in a response (RFC 9113 §8.3.2).
-            open.status = Int(String(decoding: value, as: UTF8.self))
+            // nghttp2 allows only `:status` in a response (RFC 9113 §8.3.2),
+            // and checks that it is three digits.
+            open.status = value.reduce(0) { $0 &* 10 &+ Int($1 &- UInt8(ascii: "0")) }
             return true
         }
-        guard let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self)) else { return true }
+        // nghttp2 checked the name (a lower-case token).
+        guard let fieldName = HTTPField.Name(parsed: String(decoding: name, as: UTF8.self)) else { return true }
         // nghttp2 checked the value (RFC 9113 §8.2.1): taken as it is.
         open.fields.append(HTTPField(name: fieldName, lenientValue: value))
         return true

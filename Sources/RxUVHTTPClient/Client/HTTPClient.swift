@@ -4,9 +4,11 @@ import RxUV
 import Synchronization
 import Tracing
 
-/// An HTTP/1.1 client on a `Loop` (or every loop of a `LoopGroup`): requests sent on pooled, kept-alive
-/// connections (per scheme, host and port), `https` through RxUVTLS, each
-/// response's head delivered at once and its body read with backpressure.
+/// An HTTP/1.1 and HTTP/2 client on a `Loop` (or every loop of a `LoopGroup`): requests sent on pooled, kept-alive
+/// connections (per scheme, host and port), `https` through RxUVTLS (HTTP/2
+/// when ALPN agrees on `h2`: a host's requests then share one connection),
+/// each response's head delivered at once and its body read with
+/// backpressure.
 ///
 /// ```swift
 /// let client = HTTPClient(loop: loop)
@@ -185,7 +187,13 @@ extension Reactive where Base == HTTPClient {
     ///
     /// The request goes to its scheme's, host's and port's pool: on an idle
     /// kept-alive connection, a new one (TCP, `uv_tcp_connect`, then TLS for
-    /// `https`), or after one comes free. Its head carries `Host` (the
+    /// `https`), or after one comes free; on the host's HTTP/2 connection
+    /// (ALPN `h2`), as a new stream, once one is free under the server's
+    /// limit. Over HTTP/2 the head goes as a HEADERS frame
+    /// (`:authority` for `Host`, no connection fields), the body as DATA
+    /// frames at once (no `100 Continue` wait), and a cancel resets the
+    /// stream alone; it may fail with `HTTP2StreamError` when the server
+    /// resets it. Its head carries `Host` (the
     /// request's authority), the client's default fields, and the body's
     /// framing (`Content-Length`, or `Transfer-Encoding: chunked` for a
     /// stream of unknown length); with `Expect: 100-continue` the body

@@ -177,6 +177,11 @@ extension HTTP2ClientConnection {
     func sessionPeerSettings() {
         guard !state.value.hasPeerSettings else { return }
         state.value.hasPeerSettings = true
+        // The SETTINGS timer gives way to the idle one.
+        let timer = state.value.idleTimer
+        state.value.idleTimer = nil
+        timer?.dispose()
+        becameIdle()
         pool.fill(self)
     }
 

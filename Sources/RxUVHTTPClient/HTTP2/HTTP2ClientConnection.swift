@@ -66,7 +66,13 @@ final class HTTP2ClientConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
         }
         writeWatcher.watch(for: self)
         stream.beginReading(self)
-        becameIdle()
+        // The server's SETTINGS must come within the connect timeout.
+        let timeout = configuration.connectTimeout
+        state.value.idleTimer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
+            state.value.idleTimer = nil
+            close(HTTPClientError(.connectTimeout, "no HTTP/2 SETTINGS from \(pool.key) within \(timeout)"))
+            return Disposables.create()
+        }
         flush()
     }
 
@@ -308,7 +314,8 @@ final class HTTP2ClientConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
         writeWatcher.watch(for: nil)
         if !state.value.inputEnded { stream.endReading(self) }
         stream.close(.now)
-        pool.removed(self)
+        // Closed before the server's SETTINGS: the connect failed.
+        pool.removed(self, failure: state.value.hasPeerSettings ? nil : error)
         for open in streams.values.sorted(by: { $0.id < $1.id }) {
             ended(open, error: error, retrying: true)
         }

@@ -24,7 +24,8 @@ struct HTTP2ClientConnectionState {
     var sessionFailed: (any Error)?
     /// The exchanges this connection carried to their end.
     var served = 0
-    /// The idle timer, while no stream is open.
+    /// Until the server's SETTINGS, the timer that bounds their wait
+    /// (`connectTimeout`); then the idle timer, while no stream is open.
     var idleTimer: Disposable?
     /// The server's input ended.
     var inputEnded = false

@@ -58,9 +58,19 @@ final class HTTPHostPool: Sendable {
         }
         // The queue's bound counts the requests that wait for a connection
         // to come free: not those a connect under way (or one that may
-        // start now) is for.
-        let mayConnect = state.value.open + state.value.connecting.count < configuration.maxConnectionsPerHost
-        let waitingForFree = state.value.waitingCount - state.value.connecting.count
+        // start now) is for. A host that speaks HTTP/2 (or may) makes one
+        // connection for them all: every request waiting counts.
+        let mayConnect: Bool
+        let waitingForFree: Int
+        if mayMultiplex {
+            mayConnect =
+                state.value.connecting.isEmpty && state.value.open < configuration.maxConnectionsPerHost
+                && !state.value.multiplexed.contains(where: { $0.takesStreams })
+            waitingForFree = state.value.waitingCount
+        } else {
+            mayConnect = state.value.open + state.value.connecting.count < configuration.maxConnectionsPerHost
+            waitingForFree = state.value.waitingCount - state.value.connecting.count
+        }
         guard first || mayConnect || waitingForFree < configuration.maxQueuedRequestsPerHost else {
             exchange.fail(HTTPClientError(.queueFull, "\(waitingForFree) requests already wait for a connection to \(key)"))
             return
@@ -89,11 +99,17 @@ final class HTTPHostPool: Sendable {
 
     // MARK: Connections
 
+    /// Whether the host's connections speak HTTP/2, or may (the first
+    /// has not told yet): one connection carries every request.
+    private var mayMultiplex: Bool {
+        key.versions != .http1 && state.value.speaksHTTP2 != false
+    }
+
     /// Starts connects while requests wait beyond the connects under way
     /// and the bound allows; for a host that speaks HTTP/2, or may, one
     /// connect when requests wait and no connection takes new streams.
     func connectIfNeeded() {
-        if key.versions != .http1, state.value.speaksHTTP2 != false {
+        if mayMultiplex {
             guard state.value.waitingCount > 0, state.value.connecting.isEmpty,
                 state.value.open < configuration.maxConnectionsPerHost,
                 !state.value.multiplexed.contains(where: { $0.takesStreams })
@@ -230,12 +246,18 @@ final class HTTPHostPool: Sendable {
         connectIfNeeded()
     }
 
-    /// `connection` closed: it leaves the pool.
-    func removed(_ connection: HTTP2ClientConnection) {
+    /// `connection` closed: it leaves the pool. One that closed before
+    /// the server's SETTINGS (`failure`) failed as a connect does: the
+    /// oldest waiting request fails with its error.
+    func removed(_ connection: HTTP2ClientConnection, failure: (any Error)? = nil) {
         guard let index = state.value.multiplexed.firstIndex(where: { $0 === connection }) else { return }
         state.value.multiplexed.remove(at: index)
         state.value.open -= 1
         owner.metrics.open.decrement()
+        if let failure, let exchange = state.value.dequeue() {
+            owner.metrics.queued.decrement()
+            exchange.fail(failure)
+        }
         connectIfNeeded()
         owner.forgetIfEmpty(self)
     }

@@ -249,6 +249,32 @@ final class HTTP2ClientTests: BridgeTestCase {
         XCTAssertLessThanOrEqual(most.load(ordering: .relaxed), 2)
     }
 
+    /// The queue's bound holds over HTTP/2 too: with the server taking two
+    /// streams at once and five requests allowed to wait, twenty at once
+    /// come to seven answers and thirteen `queueFull`.
+    func testQueueBound_OverHTTP2() throws {
+        var router = Self.router
+        router.get("/held") { request in Single.just(HTTPServerResponse.text("held")).delay(.milliseconds(300), scheduler: request.loop) }
+        let configuration = HTTPClientConfiguration(maxQueuedRequestsPerHost: 5, tls: TestCertificates.client)
+        let outcomes = try withHTTPSClient(configuration, http2: HTTP2Options(maxConcurrentStreams: 2), handler: router.handler) { client, port in
+            // The connection is made, and the server's limit known, first.
+            _ = try await client.execute(secure(port, "/hello")).text()
+            return try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do {
+                            return try await client.execute(secure(port, "/held")).text()
+                        } catch let error as HTTPClientError {
+                            return "\(error.code)"
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+        }
+        XCTAssertEqual(outcomes, ["held": 7, "queueFull": 13])
+    }
+
     /// The server says GOAWAY when its idle timeout passes: the client's
     /// next request opens a new connection.
     func testServerGoAway_NextRequestOnANewConnection() throws {

@@ -84,4 +84,19 @@ final class HTTP2ClientEdgeServerTests: BridgeTestCase {
         let outcomes = try outcomes([(.get, "/interim"), (.get, "/trailers")], configuration: Self.configuration)
         XCTAssertEqual(outcomes, ["2 200 final", "2 200 with trailers"])
     }
+
+    /// A server that takes the connection and never speaks HTTP/2 (no
+    /// SETTINGS): within the connect timeout the connection is given up,
+    /// and each waiting request fails as a failed connect does, one per
+    /// attempt; none waits for ever.
+    func testSilentServer_NoSettings_IsAConnectTimeout() throws {
+        let configuration = HTTPClientConfiguration(connectTimeout: .milliseconds(200), httpVersions: [.http2])
+        let outcomes = try withRawServer(configuration, serve: { connection in connection.rx.data.ignoreElements().asCompletable() }) { client, port in
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<2 { group.addTask { await Self.outcome(client, local(port, "/")) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        XCTAssertEqual(outcomes, ["connectTimeout", "connectTimeout"])
+    }
 }

@@ -1,5 +1,7 @@
+import HTTPTypes
 import RxCore
 import RxUV
+import Synchronization
 
 /// What a body that arrives asks of its connection (a server's for a
 /// request body, a client's for a response body): hold reading or let it
@@ -49,6 +51,9 @@ package final class HTTPBodySource: @unchecked Sendable {
     private var holdsForBuffer = false
     private var holdsForConsumer = false
     private var holdsConnection = false
+    /// The trailer fields that ended the body, set before its end is
+    /// told; read from any thread (`trailerFields`).
+    private let trailers = Mutex<HTTPFields?>(nil)
 
     package init(loop: Loop, declaredLength: Int?, connection: any HTTPBodyConnection, bufferLimit: Int) {
         self.loop = loop
@@ -61,6 +66,12 @@ package final class HTTPBodySource: @unchecked Sendable {
     package var isFinished: Bool {
         if case .open = state { return false }
         return true
+    }
+
+    /// The trailer fields that followed the body, once it has ended;
+    /// `nil` before, and when none came. Any thread.
+    package var trailerFields: HTTPFields? {
+        trailers.withLock { $0 }
     }
 
     /// Whether a handler subscribed to the body.
@@ -85,10 +96,12 @@ package final class HTTPBodySource: @unchecked Sendable {
         }
     }
 
-    /// The body ended (its last bytes first).
-    package func end(last: ByteBuffer) {
+    /// The body ended (its last bytes first), with `trailers` when the
+    /// message had some.
+    package func end(last: ByteBuffer, trailers: HTTPFields? = nil) {
         receive(last)
         guard case .open = state else { return }
+        if let trailers, !trailers.isEmpty { self.trailers.withLock { $0 = trailers } }
         state = .ended
         if let observer {
             self.observer = nil

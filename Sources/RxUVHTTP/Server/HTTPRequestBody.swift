@@ -1,3 +1,4 @@
+import HTTPTypes
 import RxCore
 import RxUV
 
@@ -28,6 +29,16 @@ public final class HTTPRequestBody: Sendable {
     public var declaredLength: Int? {
         guard let source else { return 0 }
         return source.declaredLength
+    }
+
+    /// The trailer fields the client sent after the body (a chunked
+    /// body's trailer section over HTTP/1.1, a trailing HEADERS frame over
+    /// HTTP/2), as sent: known once the body has ended, so read when
+    /// `bytes` completes, `collect(upTo:)` succeeds or `values` ends; `nil`
+    /// before that, and when none came. Bounded by the same limits as the
+    /// head. Any thread.
+    public var trailerFields: HTTPFields? {
+        source?.trailerFields
     }
 
     /// The body's bytes, one buffer per piece read, on the connection's

@@ -1,3 +1,4 @@
+import HTTPTypes
 import RxCore
 import RxUV
 
@@ -15,6 +16,13 @@ public struct HTTPResponseBody: Sendable {
     }
 
     package let content: Content
+    /// What makes the trailer fields of a streamed body, once it ended.
+    package let trailers: (@Sendable () -> HTTPFields)?
+
+    init(content: Content, trailers: (@Sendable () -> HTTPFields)? = nil) {
+        self.content = content
+        self.trailers = trailers
+    }
 
     /// No body (`Content-Length: 0` where a body may be sent).
     public static let empty = HTTPResponseBody(content: .bytes(ByteBuffer()))
@@ -39,8 +47,17 @@ public struct HTTPResponseBody: Sendable {
     /// disposed when the connection closes. It is not slowed by the
     /// connection: one that can produce faster than the peer reads should
     /// watch `connection.rx.writable`, or be a file (`file(path:range:)`).
-    public static func stream(_ source: Observable<ByteBuffer>, length: Int? = nil) -> HTTPResponseBody {
-        HTTPResponseBody(content: .stream(source, length: length))
+    ///
+    /// `trailers`, when given, is called on the connection's loop thread
+    /// once the source has completed, and its fields follow the body as
+    /// trailers (a checksum, gRPC's `grpc-status`): over HTTP/1.1 in a
+    /// chunked body's last chunk (none goes with a `length`, nor to an
+    /// HTTP/1.0 client), over HTTP/2 as a HEADERS frame that ends the
+    /// stream.
+    public static func stream(
+        _ source: Observable<ByteBuffer>, length: Int? = nil, trailers: (@Sendable () -> HTTPFields)? = nil
+    ) -> HTTPResponseBody {
+        HTTPResponseBody(content: .stream(source, length: length), trailers: trailers)
     }
 
     /// The pieces of `sequence` (the `values` of a client's response body,
@@ -51,9 +68,12 @@ public struct HTTPResponseBody: Sendable {
     /// (`Content-Length` when `length` is given, chunked otherwise). The
     /// sequence is iterated in a Task on the connection's loop once the
     /// head is written; the Task is cancelled when the connection closes.
-    public static func values<Values: AsyncSequence & SendableMetatype>(_ sequence: Values, length: Int? = nil) -> HTTPResponseBody
+    /// `trailers` follow the body as `stream(_:length:trailers:)`'s do.
+    public static func values<Values: AsyncSequence & SendableMetatype>(
+        _ sequence: Values, length: Int? = nil, trailers: (@Sendable () -> HTTPFields)? = nil
+    ) -> HTTPResponseBody
     where Values.Element == ByteBuffer, Values.AsyncIterator: SendableMetatype {
-        HTTPResponseBody(content: .paced(HTTPPacedBody(sequence), length: length))
+        HTTPResponseBody(content: .paced(HTTPPacedBody(sequence), length: length), trailers: trailers)
     }
 
     /// The bytes `range` of the file at `path` (offsets; the caller has

@@ -71,6 +71,7 @@ extension HTTP2ServerConnection {
             }
             return
         }
+        open.trailers = response.body.trailers
         switch response.body.content {
         case .bytes(let bytes):
             open.outbound = HTTP2BodyQueue(bytes: bytes)

@@ -37,8 +37,16 @@ extension HTTP2ServerConnection {
             open.refusal = HTTPError(.requestHeaderFieldsTooLarge, message: "Request Header Fields Too Large")
             return true
         }
-        // Trailers are counted against the limit, and not kept.
-        guard !open.isDispatched else { return true }
+        // Trailers are counted against the limit, and kept for the body's
+        // reader (`HTTPRequestBody.trailerFields`).
+        if open.isDispatched {
+            if name.first != UInt8(ascii: ":"), let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self)) {
+                var trailers = open.requestTrailers ?? HTTPFields()
+                trailers.append(HTTPField(name: fieldName, lenientValue: value))
+                open.requestTrailers = trailers
+            }
+            return true
+        }
         if name.first == UInt8(ascii: ":") {
             let text = String(decoding: value, as: UTF8.self)
             if Self.is(name, ":path") {
@@ -76,7 +84,7 @@ extension HTTP2ServerConnection {
         } else if endsStream {
             // Trailers end the body.
             open.requestEnded = true
-            open.body?.end(last: ByteBuffer())
+            open.body?.end(last: ByteBuffer(), trailers: open.requestTrailers)
         }
     }
 

@@ -66,6 +66,10 @@ final class HTTP2ServerStream: HTTPBodyConnection, HTTP2BodySender, ObserverType
     var isClosed = false
     /// A streamed body's pace, made when a paced body asks for it.
     var pace: BehaviorSubject<Bool>?
+    /// What makes the response's trailers, when it has some.
+    var trailers: (@Sendable () -> HTTPFields)?
+    /// The request's trailer fields, as they arrive.
+    var requestTrailers: HTTPFields?
 
     init(id: Int32, connection: HTTP2ServerConnection) {
         self.id = id
@@ -96,6 +100,10 @@ final class HTTP2ServerStream: HTTPBodyConnection, HTTP2BodySender, ObserverType
 
     func bodyAppended() {
         connection.resume(self)
+    }
+
+    func makeTrailers() -> HTTP2FieldBlock? {
+        trailers.map { HTTP2FieldBlock(trailers: $0()) }
     }
 
     func bodyFailed(_ error: any Error) {

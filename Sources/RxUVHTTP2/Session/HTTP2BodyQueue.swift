@@ -16,6 +16,8 @@ package struct HTTP2BodyQueue {
     private var file: (file: OpenFile, next: Int64, end: Int64)?
     /// No more bytes will be handed to it.
     package private(set) var isComplete = false
+    /// What ends the stream after the body, if anything does.
+    private var trailers: HTTP2FieldBlock?
     /// The reader told nghttp2 "nothing yet": more must resume it.
     package var isDeferred = false
     /// The file's read failed or it ended early.
@@ -46,9 +48,11 @@ package struct HTTP2BodyQueue {
         isComplete = true
     }
 
-    /// Nothing more will be appended.
-    package mutating func complete() {
+    /// Nothing more will be appended; `trailers`, when given, follow the
+    /// body.
+    package mutating func complete(trailers: HTTP2FieldBlock? = nil) {
         isComplete = true
+        self.trailers = trailers
     }
 
     /// Frames up to `buffer.count` bytes: how many, and whether the body
@@ -87,7 +91,10 @@ package struct HTTP2BodyQueue {
             }
         }
         queuedBytes -= written
-        if buffers.isEmpty, isComplete { return .bytes(written, last: true) }
+        if buffers.isEmpty, isComplete {
+            if let trailers { return .lastWithTrailers(written, trailers: trailers) }
+            return .bytes(written, last: true)
+        }
         if written == 0 {
             isDeferred = true
             return .deferred

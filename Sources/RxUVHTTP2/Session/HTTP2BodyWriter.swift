@@ -11,6 +11,8 @@ package protocol HTTP2BodySender: AnyObject, Sendable {
     var outbound: HTTP2BodyQueue { get set }
     /// A streamed body's pace, when it has one (`HTTPBodyPace`).
     var pace: BehaviorSubject<Bool>? { get }
+    /// The trailers that follow the body, made once it is complete.
+    func makeTrailers() -> HTTP2FieldBlock?
     /// More of the body (or its end) waits in `outbound`: nghttp2 is to
     /// ask for it again.
     func bodyAppended()
@@ -65,7 +67,7 @@ package final class HTTP2BodyWriter<Sender: HTTP2BodySender>: ObserverType, @unc
                 sender.bodyFailed(HTTP2BodyLengthError(declared: length, sent: written))
                 return
             }
-            sender.outbound.complete()
+            sender.outbound.complete(trailers: sender.makeTrailers())
             sender.bodyAppended()
         case .error(let error):
             sender.bodyFailed(error)

@@ -1,4 +1,5 @@
 internal import CNGHTTP2
+import HTTPTypes
 
 /// A header block to submit: names and values in one byte array, handed to
 /// nghttp2 as its `nghttp2_nv` entries (which it copies when submitted).
@@ -10,6 +11,16 @@ package struct HTTP2FieldBlock {
     package init() {
         bytes.reserveCapacity(256)
         spans.reserveCapacity(8)
+    }
+
+    /// A trailer block: `fields` in lower case, but HTTP/1.1's connection
+    /// fields (RFC 9113 §8.2.2).
+    package init(trailers fields: HTTPFields) {
+        self.init()
+        for field in fields {
+            let name = field.name.canonicalName
+            if !Self.isConnectionSpecific(name) { append(name, field.value) }
+        }
     }
 
     /// Adds a field.

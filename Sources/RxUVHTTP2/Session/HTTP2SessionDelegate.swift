@@ -40,6 +40,9 @@ package protocol HTTP2SessionDelegate: AnyObject {
 package enum HTTP2BodyChunk {
     /// `count` bytes written; `last`: the body ends with them.
     case bytes(Int, last: Bool)
+    /// `count` bytes written, the body's last, and `trailers` end the
+    /// stream after them (a HEADERS frame).
+    case lastWithTrailers(Int, trailers: HTTP2FieldBlock)
     /// Nothing yet: asked again after `HTTP2Session.resumeBody`.
     case deferred
     /// The body cannot go on: the stream is reset.

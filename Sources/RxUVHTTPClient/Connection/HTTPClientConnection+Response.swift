@@ -22,8 +22,9 @@ extension HTTPClientConnection {
             } catch {
                 fail(error, retrying: false)
             }
-        case .end(var last, _):
-            // Trailers are read (and bounded) by the decoder, and dropped.
+        case .end(var last, let trailers):
+            // Trailers are read (and bounded) by the decoder: the body's
+            // reader finds them at its end (`trailerFields`).
             if let decoder = state.value.contentDecoder {
                 state.value.contentDecoder = nil
                 do {
@@ -39,7 +40,7 @@ extension HTTPClientConnection {
             let body = state.value.responseBody
             state.value.responseBody = nil
             state.value.responseEnded = true
-            body?.end(last: last)
+            body?.end(last: last, trailers: trailers)
             settle()
         case .switched(let bytes):
             let body = state.value.responseBody

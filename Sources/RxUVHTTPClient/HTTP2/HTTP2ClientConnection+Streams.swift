@@ -34,8 +34,16 @@ extension HTTP2ClientConnection {
                 status: .badGateway, reason: "the response's head passed the limits (\(limits.maxHeadLength) bytes, \(limits.maxHeaderFields) fields)")
             return true
         }
-        // Trailers are counted against the limit, and dropped.
-        guard !open.headArrived else { return true }
+        // Trailers are counted against the limit, and kept for the body's
+        // reader (`HTTPClientResponseBody.trailerFields`).
+        if open.headArrived {
+            if name.first != UInt8(ascii: ":"), let fieldName = HTTPField.Name(parsed: String(decoding: name, as: UTF8.self)) {
+                var trailers = open.trailers ?? HTTPFields()
+                trailers.append(HTTPField(name: fieldName, lenientValue: value))
+                open.trailers = trailers
+            }
+            return true
+        }
         if name.first == UInt8(ascii: ":") {
             // nghttp2 allows only `:status` in a response (RFC 9113 §8.3.2),
             // and checks that it is three digits.
@@ -152,7 +160,7 @@ extension HTTP2ClientConnection {
             }
         }
         open.exchange.finish()
-        body?.end(last: ByteBuffer())
+        body?.end(last: ByteBuffer(), trailers: open.trailers)
         if !open.requestSent, let session = state.value.session {
             session.reset(stream: open.id, code: .cancel)
         }

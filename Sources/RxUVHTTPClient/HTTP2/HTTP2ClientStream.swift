@@ -47,6 +47,8 @@ final class HTTP2ClientStream: HTTPBodyConnection, HTTPExchangeCarrier, HTTP2Bod
     var bodyHeld = false
     /// DATA bytes received while held or unread, not given back yet.
     var unconsumed = 0
+    /// The response's trailer fields, as they arrive.
+    var trailers: HTTPFields?
     /// The response ended (END_STREAM).
     var responseEnded = false
 
@@ -82,6 +84,11 @@ final class HTTP2ClientStream: HTTPBodyConnection, HTTPExchangeCarrier, HTTP2Bod
 
     func bodyAppended() {
         connection.resume(self)
+    }
+
+    /// A request sends no trailers (`HTTPClientRequestBody` has none).
+    func makeTrailers() -> HTTP2FieldBlock? {
+        nil
     }
 
     func bodyFailed(_ error: any Error) {

@@ -388,11 +388,30 @@ def too_large_body():
     return {"declared": run.status.get(declared), "streamed": run.status.get(stream)}
 
 
+def trailers():
+    # A request with trailers after its body; the answer's trailers say
+    # what the server read of them.
+    sock, conn = connect()
+    run = Run(sock, conn)
+    trailers = {}
+
+    def on_trailers(r, event):
+        if isinstance(event, h2.events.TrailersReceived):
+            trailers.update(dict(event.headers))
+    stream = conn.get_next_available_stream_id()
+    conn.send_headers(stream, [(":method", "POST"), (":scheme", "http"), (":authority", "x"), (":path", "/trailers")])
+    conn.send_data(stream, b"abc")
+    conn.send_headers(stream, [("x-sum", "3")], end_stream=True)
+    run.pump(lambda r: stream in r.ended, on_trailers)
+    return {"status": run.status.get(stream), "body": run.body.get(stream, b"").decode(), "trailers": trailers}
+
+
 SCENARIOS = {
     "concurrent": concurrent, "window": window, "reset": reset, "priority": priority, "malformed": malformed,
     "rapid-reset": rapid_reset, "ping-flood": ping_flood, "too-many-acks": too_many_acks, "settings-flood": settings_flood,
     "continuation-flood": continuation_flood, "big-head": big_head, "too-many-streams": too_many_streams,
     "idle": idle, "slow-reader": slow_reader, "unread": lambda: unread_body(500_000), "slow-head": slow_head, "silent": silent, "too-large-body": too_large_body,
+    "trailers": trailers,
 }
 
 print(json.dumps(SCENARIOS[SCENARIO](), sort_keys=True))

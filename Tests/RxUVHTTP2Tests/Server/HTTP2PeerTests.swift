@@ -33,6 +33,16 @@ final class HTTP2PeerTests: BridgeTestCase {
         return seen.value
     }
 
+    /// Trailers both ways: the request's (a HEADERS frame after its DATA)
+    /// reach the handler once the body has ended; the response's follow its
+    /// DATA and end the stream.
+    func testTrailers_BothWays() throws {
+        let seen = try peer("trailers")
+        XCTAssertEqual(seen["status"] as? String, "200")
+        XCTAssertEqual(seen["body"] as? String, "abc")
+        XCTAssertEqual(seen["trailers"] as? [String: String], ["x-echo-sum": "3"])
+    }
+
     /// 50 streams at once on one connection, each answered with its own
     /// body.
     func testConcurrentStreams_EachAnsweredWithItsOwnBody() throws {

@@ -22,6 +22,13 @@ final class HTTP2ServerTests: BridgeTestCase {
             }
         }
         router.post("/ignore") { _ in .just(.text("ignored")) }
+        // The body back, with trailers that say what the request's were.
+        router.post("/trailers") { request in
+            request.body.collect(upTo: 1 << 20).map { body in
+                let sum = request.body.trailerFields?[HTTPField.Name("x-sum")!] ?? "none"
+                return HTTPServerResponse(body: .stream(.just(body), trailers: { [HTTPField.Name("x-echo-sum")!: sum] }))
+            }
+        }
         router.get("/stream") { _ in
             .just(HTTPServerResponse(body: .stream(Observable.from(["one ", "two ", "three"].map { ByteBuffer(string: $0) }))))
         }

@@ -1,10 +1,11 @@
+import HTTPTypes
 import RxUV
 import RxUVTestSupport
 import XCTest
 
 @testable import RxUVHTTP2
 
-/// A response body's queue, as nghttp2 pulls DATA frames from it.
+/// A body's queue, as nghttp2 pulls DATA frames from it.
 final class HTTP2BodyQueueTests: BridgeTestCase {
     /// Reads `queue` into frames of at most `size` bytes until it defers,
     /// ends or fails.
@@ -17,6 +18,9 @@ final class HTTP2BodyQueueTests: BridgeTestCase {
             case .bytes(let count, let last):
                 frames.append(String(decoding: buffer[0..<count], as: UTF8.self) + (last ? "|end" : ""))
                 if last { return frames }
+            case .lastWithTrailers(let count, let trailers):
+                frames.append(String(decoding: buffer[0..<count], as: UTF8.self) + "|end with \(trailers.count) trailers")
+                return frames
             case .deferred:
                 frames.append("deferred")
                 return frames
@@ -25,6 +29,16 @@ final class HTTP2BodyQueueTests: BridgeTestCase {
                 return frames
             }
         }
+    }
+
+    /// A body completed with trailers ends with them: its last frame does
+    /// not end the stream, the trailers' HEADERS do.
+    func testCompletedWithTrailers_LastFrameCarriesThem() {
+        var queue = HTTP2BodyQueue()
+        queue.append(ByteBuffer(string: "abcdef"))
+        XCTAssertEqual(frames(&queue, size: 4), ["abcd", "ef", "deferred"])
+        queue.complete(trailers: HTTP2FieldBlock(trailers: [HTTPField.Name("x-sum")!: "6", .connection: "close"]))
+        XCTAssertEqual(frames(&queue, size: 4), ["|end with 1 trailers"])
     }
 
     func testWholeBytes_CutIntoFrames_LastMarked() {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import RxCore
 import RxUV
 
@@ -11,15 +12,21 @@ struct HTTPBodyWriter<Connection: ByteStream>: ObserverType, Sendable {
     private let answer: HTTPExchange
     private let chunked: Bool
     private let length: Int?
+    /// What makes the trailers of a chunked body.
+    private let trailers: (@Sendable () -> HTTPFields)?
     /// The bytes sent so far.
     private let sent: LoopBound<Int>
 
-    init(connection: HTTPServerConnection<Connection>, loop: Loop, answer: HTTPExchange, chunked: Bool, length: Int?) {
+    init(
+        connection: HTTPServerConnection<Connection>, loop: Loop, answer: HTTPExchange, chunked: Bool, length: Int?,
+        trailers: (@Sendable () -> HTTPFields)?
+    ) {
         self.connection = connection
         self.loop = loop
         self.answer = answer
         self.chunked = chunked
         self.length = length
+        self.trailers = trailers
         self.sent = LoopBound(0, loop: loop)
     }
 
@@ -45,7 +52,7 @@ struct HTTPBodyWriter<Connection: ByteStream>: ObserverType, Sendable {
                 }
                 if chunked {
                     var buffers: [ByteBuffer] = []
-                    connection.encode(.lastChunk(trailers: nil), into: &buffers)
+                    connection.encode(.lastChunk(trailers: trailers?()), into: &buffers)
                     connection.write(buffers)
                 }
                 connection.finished(answer)

@@ -69,12 +69,14 @@ extension HTTPServerConnection {
         case .stream(let source, let length):
             write(headBytes)
             let work = source.subscribe(
-                HTTPBodyWriter(connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length))
+                HTTPBodyWriter(
+                    connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length, trailers: response.body.trailers))
             setWork(work, for: answer)
         case .paced(let body, let length):
             write(headBytes)
             let work = body.pieces(pacedBy: .stream(stream)).subscribe(
-                HTTPBodyWriter(connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length))
+                HTTPBodyWriter(
+                    connection: self, loop: loop, answer: answer, chunked: framing.chunked, length: length, trailers: response.body.trailers))
             setWork(work, for: answer)
         }
     }

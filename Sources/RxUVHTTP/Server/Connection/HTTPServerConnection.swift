@@ -133,9 +133,9 @@ final class HTTPServerConnection<Connection: ByteStream>: HTTPBodyConnection, HT
         case .part(.body(let bytes)):
             let body = state.value.exchange.body
             body?.receive(bytes)
-        case .part(.end(let last, _)):
+        case .part(.end(let last, let trailers)):
             guard hasRequest, let body = state.value.exchange.body else { return }
-            body.end(last: last)
+            body.end(last: last, trailers: trailers)
             if state.value.exchange.answered { complete() }
         case .failed(let error):
             inputFailed(error)

@@ -63,7 +63,8 @@ extension HTTP2ServerConnection {
         }
         let status = response.status.code
         let sendsBody = open.requestMethod != .head && status != 204 && status != 304
-        let length = response.body.length
+        let body = response.body
+        let length = body.length
         let block = fields(of: response, length: status == 204 || status == 304 ? nil : length)
         guard sendsBody, length != 0 else {
             if !session.submitResponse(stream: open.id, fields: block, hasBody: false) {
@@ -71,8 +72,7 @@ extension HTTP2ServerConnection {
             }
             return
         }
-        open.trailers = response.body.trailers
-        switch response.body.content {
+        switch body.content {
         case .bytes(let bytes):
             open.outbound = HTTP2BodyQueue(bytes: bytes)
         case .openFile(let file, let range):
@@ -85,13 +85,15 @@ extension HTTP2ServerConnection {
                 },
                 onFailure: { [self] error in bodyFailed(open, error) })
         case .stream(let source, let length):
+            open.trailers = body.trailers
             open.work = source.subscribe(HTTP2BodyWriter(sender: open, length: length))
-        case .paced(let body, let length):
+        case .paced(let pieces, let length):
+            open.trailers = body.trailers
             let pace = BehaviorSubject(value: true)
             open.pace = pace
             let paced = HTTPBodyPace(
                 loop: loop, isWritable: { [self] in isPaceWritable(open) }, writability: { pace.asObservable() })
-            open.work = body.pieces(pacedBy: paced).subscribe(HTTP2BodyWriter(sender: open, length: length))
+            open.work = pieces.pieces(pacedBy: paced).subscribe(HTTP2BodyWriter(sender: open, length: length))
         }
         if !session.submitResponse(stream: open.id, fields: block, hasBody: true) {
             session.reset(stream: open.id, code: .internalError)
@@ -161,9 +163,13 @@ extension HTTP2ServerConnection {
 
     func sessionBody(stream id: Int32, into buffer: UnsafeMutableRawBufferPointer) -> HTTP2BodyChunk {
         guard let open = openStream(id) else { return .failed }
-        let chunk = open.outbound.read(into: buffer)
+        var chunk = open.outbound.read(into: buffer)
         if case .failed = chunk, let failure = open.outbound.failure {
             report(failure, reportContext)
+        }
+        if case .lastBeforeTrailers(let count) = chunk, let trailers = open.trailers {
+            // The body's source has completed: its trailers are made now.
+            if session?.submitTrailers(stream: id, fields: HTTP2FieldBlock(trailers: trailers())) != true { chunk = .bytes(count, last: true) }
         }
         if let pace = open.pace, open.outbound.queuedBytes <= HTTP2BodyWriter<HTTP2ServerStream>.paceLimit {
             pace.onNext(true)

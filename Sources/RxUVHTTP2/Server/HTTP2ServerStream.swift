@@ -102,8 +102,8 @@ final class HTTP2ServerStream: HTTPBodyConnection, HTTP2BodySender, ObserverType
         connection.resume(self)
     }
 
-    func makeTrailers() -> HTTP2FieldBlock? {
-        trailers.map { HTTP2FieldBlock(trailers: $0()) }
+    var hasTrailers: Bool {
+        trailers != nil
     }
 
     func bodyFailed(_ error: any Error) {

@@ -16,8 +16,8 @@ package struct HTTP2BodyQueue {
     private var file: (file: OpenFile, next: Int64, end: Int64)?
     /// No more bytes will be handed to it.
     package private(set) var isComplete = false
-    /// What ends the stream after the body, if anything does.
-    private var trailers: HTTP2FieldBlock?
+    /// Trailers end the stream after the body (its sender makes them).
+    private var endsWithTrailers = false
     /// The reader told nghttp2 "nothing yet": more must resume it.
     package var isDeferred = false
     /// The file's read failed or it ended early.
@@ -48,11 +48,12 @@ package struct HTTP2BodyQueue {
         isComplete = true
     }
 
-    /// Nothing more will be appended; `trailers`, when given, follow the
-    /// body.
-    package mutating func complete(trailers: HTTP2FieldBlock? = nil) {
+    /// Nothing more will be appended; with `trailers`, the body's last
+    /// bytes do not end the stream (`lastBeforeTrailers`): its sender's
+    /// trailers do.
+    package mutating func complete(trailers: Bool = false) {
         isComplete = true
-        self.trailers = trailers
+        endsWithTrailers = trailers
     }
 
     /// Frames up to `buffer.count` bytes: how many, and whether the body
@@ -92,8 +93,7 @@ package struct HTTP2BodyQueue {
         }
         queuedBytes -= written
         if buffers.isEmpty, isComplete {
-            if let trailers { return .lastWithTrailers(written, trailers: trailers) }
-            return .bytes(written, last: true)
+            return endsWithTrailers ? .lastBeforeTrailers(written) : .bytes(written, last: true)
         }
         if written == 0 {
             isDeferred = true

@@ -11,8 +11,9 @@ package protocol HTTP2BodySender: AnyObject, Sendable {
     var outbound: HTTP2BodyQueue { get set }
     /// A streamed body's pace, when it has one (`HTTPBodyPace`).
     var pace: BehaviorSubject<Bool>? { get }
-    /// The trailers that follow the body, made once it is complete.
-    func makeTrailers() -> HTTP2FieldBlock?
+    /// Whether trailers follow the body (made by the delegate when its
+    /// last bytes are framed).
+    var hasTrailers: Bool { get }
     /// More of the body (or its end) waits in `outbound`: nghttp2 is to
     /// ask for it again.
     func bodyAppended()
@@ -67,7 +68,7 @@ package final class HTTP2BodyWriter<Sender: HTTP2BodySender>: ObserverType, @unc
                 sender.bodyFailed(HTTP2BodyLengthError(declared: length, sent: written))
                 return
             }
-            sender.outbound.complete(trailers: sender.makeTrailers())
+            sender.outbound.complete(trailers: sender.hasTrailers)
             sender.bodyAppended()
         case .error(let error):
             sender.bodyFailed(error)

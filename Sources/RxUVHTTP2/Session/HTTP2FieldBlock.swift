@@ -43,6 +43,7 @@ package struct HTTP2FieldBlock {
     /// connection fields, which HTTP/2 forbids (RFC 9113 §8.2.2):
     /// `connection`, `keep-alive`, `proxy-connection`, `transfer-encoding`,
     /// `upgrade`.
+    @inline(__always)
     package static func isConnectionSpecific(_ name: String) -> Bool {
         switch name.utf8.count {
         case 7: name == "upgrade"

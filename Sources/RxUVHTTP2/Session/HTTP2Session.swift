@@ -155,6 +155,13 @@ package final class HTTP2Session {
         Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS))
     }
 
+    /// Submits `fields` as `stream`'s trailers, which end it: called while
+    /// the stream's body gives its last bytes (`HTTP2BodyChunk`'s
+    /// `lastBeforeTrailers`). `false` when nghttp2 refused them.
+    package func submitTrailers(stream: Int32, fields: HTTP2FieldBlock) -> Bool {
+        fields.withEntries { entries, count in nghttp2_submit_trailer(session, stream, entries, count) == 0 }
+    }
+
     /// Attaches `object` to `stream` (nghttp2's stream user data), not
     /// retained: its owner detaches it (`detach(from:)`) before letting it
     /// go.

@@ -87,17 +87,16 @@ enum HTTP2SessionCallbacks {
 
     /// The body reader of every response with a body (the data
     /// provider's `read_callback`).
-    static let readBody: nghttp2_data_source_read_callback = { session, stream, buffer, length, flags, _, userData in
+    static let readBody: nghttp2_data_source_read_callback = { _, stream, buffer, length, flags, _, userData in
         guard let buffer, let flags else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
         switch HTTP2SessionCallbacks.delegate(userData).sessionBody(stream: stream, into: UnsafeMutableRawBufferPointer(start: buffer, count: length)) {
         case .bytes(let count, let last):
             if last { flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue }
             return count
-        case .lastWithTrailers(let count, let trailers):
+        case .lastBeforeTrailers(let count):
             // The DATA does not end the stream: the trailers' HEADERS do.
             flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue | NGHTTP2_DATA_FLAG_NO_END_STREAM.rawValue
-            let submitted = trailers.withEntries { entries, count in nghttp2_submit_trailer(session, stream, entries, count) }
-            return submitted == 0 ? count : Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
+            return count
         case .deferred:
             return Int(NGHTTP2_ERR_DEFERRED.rawValue)
         case .failed:

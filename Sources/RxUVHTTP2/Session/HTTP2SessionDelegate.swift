@@ -40,9 +40,10 @@ package protocol HTTP2SessionDelegate: AnyObject {
 package enum HTTP2BodyChunk {
     /// `count` bytes written; `last`: the body ends with them.
     case bytes(Int, last: Bool)
-    /// `count` bytes written, the body's last, and `trailers` end the
-    /// stream after them (a HEADERS frame).
-    case lastWithTrailers(Int, trailers: HTTP2FieldBlock)
+    /// `count` bytes written, the body's last; the stream does not end
+    /// with them: the delegate submitted trailers
+    /// (`HTTP2Session.submitTrailers`), whose HEADERS end it.
+    case lastBeforeTrailers(Int)
     /// Nothing yet: asked again after `HTTP2Session.resumeBody`.
     case deferred
     /// The body cannot go on: the stream is reset.

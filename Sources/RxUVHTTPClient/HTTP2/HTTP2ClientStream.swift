@@ -87,8 +87,8 @@ final class HTTP2ClientStream: HTTPBodyConnection, HTTPExchangeCarrier, HTTP2Bod
     }
 
     /// A request sends no trailers (`HTTPClientRequestBody` has none).
-    func makeTrailers() -> HTTP2FieldBlock? {
-        nil
+    var hasTrailers: Bool {
+        false
     }
 
     func bodyFailed(_ error: any Error) {

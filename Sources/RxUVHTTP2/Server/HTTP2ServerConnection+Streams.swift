@@ -150,11 +150,7 @@ extension HTTP2ServerConnection {
         // Until the handler reads the body, and while its reader holds it,
         // the stream's window stays shut: the client sends no more than
         // the window ahead of the reading.
-        if open.bodyHeld || !body.isWanted {
-            open.unconsumed += bytes.count
-        } else {
-            session.consumeStream(id, bytes.count)
-        }
+        session.consumeStream(id, open.window.received(bytes.count, wanted: body.isWanted))
     }
 
     /// The body passed `HTTPLimits.maxBodyLength`: its reader fails with
@@ -178,9 +174,8 @@ extension HTTP2ServerConnection {
     /// The stream's body lets its window open again (read, or let go of):
     /// what was held is given back.
     func giveBack(_ open: HTTP2ServerStream) {
-        guard open.unconsumed > 0, !open.bodyHeld, let session else { return }
-        let count = open.unconsumed
-        open.unconsumed = 0
+        let count = open.window.release()
+        guard count > 0, let session else { return }
         session.consumeStream(open.id, count)
         flush()
     }
@@ -188,7 +183,7 @@ extension HTTP2ServerConnection {
     /// Nobody reads the rest of the stream's body: what comes is dropped
     /// and its window given back as it comes.
     func bodyAbandoned(_ open: HTTP2ServerStream) {
-        open.bodyHeld = false
+        open.window.isHeld = false
         open.body = nil
         giveBack(open)
     }

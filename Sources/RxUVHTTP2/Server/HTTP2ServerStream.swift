@@ -14,7 +14,7 @@ import RxUVHTTP
 // @unchecked Sendable: its mutable fields are touched on the connection's
 // loop thread only (a paced body's pace asks it from its Task, which runs
 // on that loop); `on(_:)`, from any thread, reads only constants.
-final class HTTP2ServerStream: HTTPBodyConnection, HTTP2BodySender, ObserverType, @unchecked Sendable {
+final class HTTP2ServerStream: HTTP2WindowedStream, HTTP2BodySender, ObserverType, @unchecked Sendable {
     let id: Int32
     /// Held strongly: a handler's `Single` may answer after the stream
     /// closed (and the connection finished); the cycle through the
@@ -36,11 +36,8 @@ final class HTTP2ServerStream: HTTPBodyConnection, HTTP2BodySender, ObserverType
 
     // The request's body.
     var body: HTTPBodySource?
-    /// The body holds the stream's window shut.
-    var bodyHeld = false
-    /// DATA bytes received while held or unread, not yet given back to
-    /// the window.
-    var unconsumed = 0
+    /// What the body's window holds back until the handler reads.
+    var window = HTTP2StreamWindow()
     /// The request's `content-length`, if it said one.
     var declaredLength: Int?
     /// DATA bytes received in all (for the body's reader).
@@ -112,12 +109,7 @@ final class HTTP2ServerStream: HTTPBodyConnection, HTTP2BodySender, ObserverType
 
     // MARK: HTTPBodyConnection
 
-    func body(_ body: HTTPBodySource, holds held: Bool) {
-        bodyHeld = held
-        if !held { connection.giveBack(self) }
-    }
-
-    func bodyWanted(_ body: HTTPBodySource) {
+    func windowMayOpen() {
         connection.giveBack(self)
     }
 

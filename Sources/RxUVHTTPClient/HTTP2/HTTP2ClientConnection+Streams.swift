@@ -128,11 +128,7 @@ extension HTTP2ClientConnection {
         // While nobody reads the body, or its reader holds it, the
         // stream's window stays shut: the server sends no more than the
         // window ahead of the reading.
-        if open.bodyHeld || !body.isWanted {
-            open.unconsumed += bytes.count
-        } else {
-            session.consumeStream(id, bytes.count)
-        }
+        session.consumeStream(id, open.window.received(bytes.count, wanted: body.isWanted))
     }
 
     func sessionDataEnded(stream id: Int32) {
@@ -168,9 +164,8 @@ extension HTTP2ClientConnection {
 
     /// The stream's body lets its window open again (read, or let go of).
     func giveBack(_ open: HTTP2ClientStream) {
-        guard open.unconsumed > 0, !open.bodyHeld, let session = state.value.session else { return }
-        let count = open.unconsumed
-        open.unconsumed = 0
+        let count = open.window.release()
+        guard count > 0, let session = state.value.session else { return }
         session.consumeStream(open.id, count)
         flush()
     }

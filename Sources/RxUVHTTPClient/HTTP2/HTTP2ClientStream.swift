@@ -13,7 +13,7 @@ import RxUVHTTP2
 // @unchecked Sendable: its mutable fields are touched on the connection's
 // loop thread only (a paced body's pace asks it from its Task, which runs
 // on that loop).
-final class HTTP2ClientStream: HTTPBodyConnection, HTTPExchangeCarrier, HTTP2BodySender, @unchecked Sendable {
+final class HTTP2ClientStream: HTTP2WindowedStream, HTTPExchangeCarrier, HTTP2BodySender, @unchecked Sendable {
     let connection: HTTP2ClientConnection
     let exchange: HTTPClientExchange
     /// The stream's identifier, once submitted.
@@ -43,10 +43,8 @@ final class HTTP2ClientStream: HTTPBodyConnection, HTTPExchangeCarrier, HTTP2Bod
     // The response's body.
     var body: HTTPBodySource?
     var contentDecoder: HTTPContentDecoder?
-    /// The body's reader holds the stream's window shut.
-    var bodyHeld = false
-    /// DATA bytes received while held or unread, not given back yet.
-    var unconsumed = 0
+    /// What the body's window holds back until the caller reads.
+    var window = HTTP2StreamWindow()
     /// The response's trailer fields, as they arrive.
     var trailers: HTTPFields?
     /// The response ended (END_STREAM).
@@ -97,12 +95,7 @@ final class HTTP2ClientStream: HTTPBodyConnection, HTTPExchangeCarrier, HTTP2Bod
 
     // MARK: HTTPBodyConnection
 
-    func body(_ body: HTTPBodySource, holds held: Bool) {
-        bodyHeld = held
-        if !held { connection.giveBack(self) }
-    }
-
-    func bodyWanted(_ body: HTTPBodySource) {
+    func windowMayOpen() {
         connection.giveBack(self)
     }
 

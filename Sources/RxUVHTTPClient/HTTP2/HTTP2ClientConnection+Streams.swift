@@ -176,9 +176,15 @@ extension HTTP2ClientConnection {
     }
 
     /// The server's SETTINGS arrived: its concurrent-stream limit is
-    /// known, and the waiting requests may go (up to it).
+    /// known, and the waiting requests may go (up to it). A first SETTINGS
+    /// that allows no stream makes a connection no request can use: it
+    /// fails as a connect does (the oldest waiting request with it).
     func sessionPeerSettings() {
-        guard !state.value.hasPeerSettings else { return }
+        guard !state.value.hasPeerSettings, let session = state.value.session else { return }
+        guard session.peerMaxConcurrentStreams > 0 else {
+            close(HTTPClientError(.connectionClosed, "\(pool.key) allows no HTTP/2 stream (SETTINGS_MAX_CONCURRENT_STREAMS 0)"))
+            return
+        }
         state.value.hasPeerSettings = true
         // The SETTINGS timer gives way to the idle one.
         let timer = state.value.idleTimer

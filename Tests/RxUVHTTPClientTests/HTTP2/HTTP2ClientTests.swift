@@ -185,6 +185,35 @@ final class HTTP2ClientTests: BridgeTestCase {
         XCTAssertEqual(http1, "1 ab ab")
     }
 
+    /// Decompression over HTTP/2: a gzip body inflated; a gzip bomb (100
+    /// MiB of zeros) fails its body with `decompression` at the bound and
+    /// resets its stream alone: the next request goes on the same
+    /// connection.
+    func testDecompression_AndABomb_ResetOnlyItsStream() throws {
+        let text = String(repeating: "a line of text for gzip\n", count: 2000)
+        let gzipped = ByteBuffer(try pythonOutput("import sys, gzip; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read()))", input: Array(text.utf8)))
+        let bomb = ByteBuffer(try pythonOutput("import sys, gzip; sys.stdout.buffer.write(gzip.compress(bytes(100 << 20)))"))
+        var router = Self.router
+        router.get("/gzip") { _ in .just(HTTPServerResponse(headerFields: [.contentEncoding: "gzip"], body: .bytes(gzipped))) }
+        router.get("/bomb") { _ in .just(HTTPServerResponse(headerFields: [.contentEncoding: "gzip"], body: .bytes(bomb))) }
+        let configuration = HTTPClientConfiguration(tls: TestCertificates.client, decompression: .enabled(maxDecodedLength: 1 << 20))
+        let results = try withHTTPSClient(configuration, handler: router.handler) { client, port in
+            var results: [String] = []
+            let before = try await client.execute(secure(port, "/peer")).text()
+            results.append(try await client.execute(secure(port, "/gzip")).text() == text ? "inflated" : "wrong")
+            do {
+                _ = try await client.execute(secure(port, "/bomb")).text()
+                results.append("whole")
+            } catch let error as HTTPClientError {
+                results.append("\(error.code)")
+            }
+            let after = try await client.execute(secure(port, "/peer")).text()
+            results.append(before == after ? "same connection" : "\(before) then \(after)")
+            return results
+        }
+        XCTAssertEqual(results, ["inflated", "decompression", "same connection"])
+    }
+
     /// HEAD and 204 have no body; the connection goes on.
     func testResponsesWithoutBody() throws {
         let results = try withHTTPSClient(handler: Self.router.handler) { client, port in

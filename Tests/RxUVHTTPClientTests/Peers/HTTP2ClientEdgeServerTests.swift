@@ -104,4 +104,17 @@ final class HTTP2ClientEdgeServerTests: BridgeTestCase {
         }
         XCTAssertEqual(outcomes, ["connectTimeout", "connectTimeout"])
     }
+
+    /// A server whose SETTINGS allow no stream at all: each connection
+    /// fails as a connect does, failing one waiting request; none waits
+    /// for ever.
+    func testNoStreamAllowed_FailsInsteadOfWaiting() throws {
+        let outcomes = try withPythonServer([besideTest("h2-edge-server.py"), "--max-streams", "0"], Self.configuration) { client, port in
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<2 { group.addTask { await Self.outcome(client, local(port, "/ok")) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        XCTAssertEqual(outcomes, ["connectionClosed", "connectionClosed"])
+    }
 }

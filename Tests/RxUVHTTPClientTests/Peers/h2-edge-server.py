@@ -2,8 +2,9 @@
 # the client's edge cases: listens on 127.0.0.1 on a port the OS picks,
 # prints it, then answers each request as its path says (below). Each
 # connection runs in its own thread; the process ends when killed, or
-# after 60 s.
+# after 60 s. With `--max-streams N`, its SETTINGS allow N streams at once.
 import socket
+import sys
 import threading
 import time
 
@@ -12,6 +13,9 @@ import h2.connection
 import h2.errors
 import h2.events
 import h2.exceptions
+import h2.settings
+
+MAX_STREAMS = int(sys.argv[sys.argv.index("--max-streams") + 1]) if "--max-streams" in sys.argv else None
 
 # Paths that misbehave once per process, then answer.
 once = {"/goaway": False, "/refuse": False}
@@ -29,6 +33,8 @@ def first_time(path):
 def serve(sock):
     config = h2.config.H2Configuration(client_side=False, header_encoding="utf-8", validate_outbound_headers=False)
     conn = h2.connection.H2Connection(config)
+    if MAX_STREAMS is not None:
+        conn.local_settings = h2.settings.Settings(client=False, initial_values={h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: MAX_STREAMS})
     conn.initiate_connection()
     sock.sendall(conn.data_to_send())
     sock.settimeout(20)

@@ -41,9 +41,8 @@ extension HTTP2ServerConnection {
         // reader (`HTTPRequestBody.trailerFields`).
         if open.isDispatched {
             if name.first != UInt8(ascii: ":"), let fieldName = HTTPField.Name(String(decoding: name, as: UTF8.self)) {
-                var trailers = open.requestTrailers ?? HTTPFields()
-                trailers.append(HTTPField(name: fieldName, lenientValue: value))
-                open.requestTrailers = trailers
+                if open.requestTrailers == nil { open.requestTrailers = HTTPFields() }
+                open.requestTrailers?.append(HTTPField(name: fieldName, lenientValue: value))
             }
             return true
         }
@@ -199,8 +198,7 @@ extension HTTP2ServerConnection {
             guard !state.value.resetBudget.take(now: now) else { return }
             flood = HTTP2FloodError(what: "RST_STREAM frames (rapid reset)", burst: http2.resetBurst, limit: http2.resetsPerSecond)
         }
-        guard let session, !state.value.sessionFailed else { return }
-        state.value.sessionFailed = true
+        guard let session, !session.isTerminated else { return }
         report(flood, reportContext, level: .warning)
         session.terminate(.enhanceYourCalm)
     }

@@ -120,16 +120,10 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
     func received(_ bytes: ByteBuffer) {
         guard let session else { return }
         output.readBegan()
-        do throws(HTTP2SessionError) {
-            try session.receive(bytes)
-        } catch {
+        if let error = session.receive(bytes) {
             // A fatal error (a flood nghttp2 bounds itself, a bad preface):
             // the GOAWAY goes out, then the connection ends.
-            if !state.value.sessionFailed {
-                state.value.sessionFailed = true
-                report(error, reportContext, level: .warning)
-                session.terminate(error.goAwayCode)
-            }
+            report(error, reportContext, level: .warning)
         }
     }
 
@@ -154,7 +148,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
     /// Everything the session had went out: the connection ends once the
     /// session is over, or the drain has answered every stream.
     func outputWritten(_ session: HTTP2Session) {
-        if state.value.sessionFailed || session.isOver {
+        if session.isTerminated || session.isOver {
             finish()
         } else if case .draining = state.value.phase, state.value.streams.isEmpty {
             finish()

@@ -191,8 +191,8 @@ final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, Senda
             return
         }
         let retry =
-            retrying && pool.configuration.retriesOnStaleConnection && state.value.served > 0 && !state.value.bytesArrived
-            && exchange.mayRetry
+            retrying && !state.value.bytesArrived
+            && exchange.mayRetry(unprocessed: false, staleReuse: state.value.served > 0, configuration: pool.configuration)
         close()
         if retry {
             exchange.state.value.retried = true

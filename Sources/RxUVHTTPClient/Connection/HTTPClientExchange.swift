@@ -81,9 +81,15 @@ final class HTTPClientExchange: Sendable {
     /// The methods a retry may send again (RFC 9110 §9.2.2).
     static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
 
-    /// Whether the request may go once more on a new connection.
-    var mayRetry: Bool {
-        !state.value.retried && body.isReplayable && Self.idempotentMethods.contains(head.request.method)
+    /// Whether the request may go once more on a new connection, its own
+    /// having failed before any byte of its response: once, with a body
+    /// that can be sent again; whatever its method when the server left it
+    /// unprocessed (`REFUSED_STREAM`, past a GOAWAY's last stream); an
+    /// idempotent one when a reused connection went stale as it was sent
+    /// (`staleReuse`) and `retriesOnStaleConnection` allows.
+    func mayRetry(unprocessed: Bool, staleReuse: Bool, configuration: HTTPClientConfiguration) -> Bool {
+        guard !state.value.retried, body.isReplayable else { return false }
+        return unprocessed || (staleReuse && configuration.retriesOnStaleConnection && Self.idempotentMethods.contains(head.request.method))
     }
 
     /// The caller subscribed: `observer` learns the outcome; the timer of

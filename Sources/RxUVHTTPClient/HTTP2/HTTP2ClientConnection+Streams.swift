@@ -38,9 +38,8 @@ extension HTTP2ClientConnection {
         // reader (`HTTPClientResponseBody.trailerFields`).
         if open.headArrived {
             if name.first != UInt8(ascii: ":"), let fieldName = HTTPField.Name(parsed: String(decoding: name, as: UTF8.self)) {
-                var trailers = open.trailers ?? HTTPFields()
-                trailers.append(HTTPField(name: fieldName, lenientValue: value))
-                open.trailers = trailers
+                if open.trailers == nil { open.trailers = HTTPFields() }
+                open.trailers?.append(HTTPField(name: fieldName, lenientValue: value))
             }
             return true
         }
@@ -262,8 +261,8 @@ extension HTTP2ClientConnection {
         guard !exchange.isFinished else { return }
         let refused = (error as? HTTP2StreamError)?.code == .refusedStream
         let mayRetry =
-            retrying && !open.bytesArrived && !exchange.state.value.retried && exchange.body.isReplayable
-            && (refused || (pool.configuration.retriesOnStaleConnection && state.value.served > 0 && exchange.mayRetry))
+            retrying && !open.bytesArrived
+            && exchange.mayRetry(unprocessed: refused, staleReuse: state.value.served > 0, configuration: pool.configuration)
         if mayRetry {
             exchange.state.value.retried = true
             pool.retry(exchange)

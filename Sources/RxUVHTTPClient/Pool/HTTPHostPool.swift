@@ -63,9 +63,7 @@ final class HTTPHostPool: Sendable {
         let mayConnect: Bool
         let waitingForFree: Int
         if mayMultiplex {
-            mayConnect =
-                state.value.connecting.isEmpty && state.value.open < configuration.maxConnectionsPerHost
-                && !state.value.multiplexed.contains(where: { $0.takesStreams })
+            mayConnect = mayConnectToMultiplex
             waitingForFree = state.value.waitingCount
         } else {
             mayConnect = state.value.open + state.value.connecting.count < configuration.maxConnectionsPerHost
@@ -89,6 +87,13 @@ final class HTTPHostPool: Sendable {
         submit(exchange, first: true)
     }
 
+    /// The oldest waiting request, taken out of the queue (and its count).
+    private func nextWaiting() -> HTTPClientExchange? {
+        guard let exchange = state.value.dequeue() else { return nil }
+        owner.metrics.queued.decrement()
+        return exchange
+    }
+
     /// `exchange` left the queue (disposed, timed out).
     func remove(_ exchange: HTTPClientExchange) {
         let before = state.value.waitingCount
@@ -105,16 +110,19 @@ final class HTTPHostPool: Sendable {
         key.versions != .http1 && state.value.speaksHTTP2 != false
     }
 
+    /// Whether a host that multiplexes may start its one connect now: none
+    /// is under way, the bound allows, and no connection takes streams.
+    private var mayConnectToMultiplex: Bool {
+        state.value.connecting.isEmpty && state.value.open < configuration.maxConnectionsPerHost
+            && !state.value.multiplexed.contains(where: { $0.takesStreams })
+    }
+
     /// Starts connects while requests wait beyond the connects under way
     /// and the bound allows; for a host that speaks HTTP/2, or may, one
     /// connect when requests wait and no connection takes new streams.
     func connectIfNeeded() {
         if mayMultiplex {
-            guard state.value.waitingCount > 0, state.value.connecting.isEmpty,
-                state.value.open < configuration.maxConnectionsPerHost,
-                !state.value.multiplexed.contains(where: { $0.takesStreams })
-            else { return }
-            connect()
+            if state.value.waitingCount > 0, mayConnectToMultiplex { connect() }
             return
         }
         while state.value.waitingCount > state.value.connecting.count,
@@ -142,10 +150,7 @@ final class HTTPHostPool: Sendable {
             // every request that waits fails with the reason.
             timer.dispose()
             state.value.connecting[id] = nil
-            while let exchange = state.value.dequeue() {
-                owner.metrics.queued.decrement()
-                exchange.fail(error)
-            }
+            while let exchange = nextWaiting() { exchange.fail(error) }
             return
         }
         connecting.setDisposable(
@@ -186,10 +191,7 @@ final class HTTPHostPool: Sendable {
     private func connectFailed(_ id: Int, _ error: any Error) {
         guard let connecting = state.value.connecting.removeValue(forKey: id) else { return }
         connecting.dispose()
-        if let exchange = state.value.dequeue() {
-            owner.metrics.queued.decrement()
-            exchange.fail(error)
-        }
+        nextWaiting()?.fail(error)
         connectIfNeeded()
         owner.forgetIfEmpty(self)
     }
@@ -197,8 +199,7 @@ final class HTTPHostPool: Sendable {
     /// `connection` is free: it takes the oldest waiting request, or waits
     /// idle (closes when the client shuts down).
     func release(_ connection: HTTPClientConnection) {
-        if let exchange = state.value.dequeue() {
-            owner.metrics.queued.decrement()
+        if let exchange = nextWaiting() {
             connection.run(exchange)
             return
         }
@@ -233,10 +234,7 @@ final class HTTPHostPool: Sendable {
     /// `connection` has room for more streams: it takes waiting requests
     /// while it has.
     func fill(_ connection: HTTP2ClientConnection) {
-        while connection.hasRoom, let exchange = state.value.dequeue() {
-            owner.metrics.queued.decrement()
-            connection.run(exchange)
-        }
+        while connection.hasRoom, let exchange = nextWaiting() { connection.run(exchange) }
         connectIfNeeded()
     }
 
@@ -254,10 +252,7 @@ final class HTTPHostPool: Sendable {
         state.value.multiplexed.remove(at: index)
         state.value.open -= 1
         owner.metrics.open.decrement()
-        if let failure, let exchange = state.value.dequeue() {
-            owner.metrics.queued.decrement()
-            exchange.fail(failure)
-        }
+        if let failure { nextWaiting()?.fail(failure) }
         connectIfNeeded()
         owner.forgetIfEmpty(self)
     }
@@ -270,10 +265,7 @@ final class HTTPHostPool: Sendable {
     func shutdown() {
         state.value.isShuttingDown = true
         let shut = HTTPClientError(.shutdown, "the client shut down")
-        while let exchange = state.value.dequeue() {
-            owner.metrics.queued.decrement()
-            exchange.fail(shut)
-        }
+        while let exchange = nextWaiting() { exchange.fail(shut) }
         let connects = state.value.connecting
         state.value.connecting = [:]
         for connect in connects.values { connect.dispose() }

@@ -198,7 +198,8 @@ extension HTTP2ServerConnection {
             guard !state.value.resetBudget.take(now: now) else { return }
             flood = HTTP2FloodError(what: "RST_STREAM frames (rapid reset)", burst: http2.resetBurst, limit: http2.resetsPerSecond)
         }
-        guard let session, !session.isTerminated else { return }
+        guard let session, !state.value.sessionFailed else { return }
+        state.value.sessionFailed = true
         report(flood, reportContext, level: .warning)
         session.terminate(.enhanceYourCalm)
     }

@@ -120,10 +120,16 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
     func received(_ bytes: ByteBuffer) {
         guard let session else { return }
         output.readBegan()
-        if let error = session.receive(bytes) {
+        do throws(HTTP2SessionError) {
+            try session.receive(bytes)
+        } catch {
             // A fatal error (a flood nghttp2 bounds itself, a bad preface):
             // the GOAWAY goes out, then the connection ends.
-            report(error, reportContext, level: .warning)
+            if !state.value.sessionFailed {
+                state.value.sessionFailed = true
+                report(error, reportContext, level: .warning)
+                session.terminate(error.goAwayCode)
+            }
         }
     }
 
@@ -148,7 +154,7 @@ final class HTTP2ServerConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
     /// Everything the session had went out: the connection ends once the
     /// session is over, or the drain has answered every stream.
     func outputWritten(_ session: HTTP2Session) {
-        if session.isTerminated || session.isOver {
+        if state.value.sessionFailed || session.isOver {
             finish()
         } else if case .draining = state.value.phase, state.value.streams.isEmpty {
             finish()

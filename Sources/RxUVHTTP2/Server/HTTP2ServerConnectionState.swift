@@ -25,6 +25,9 @@ struct HTTP2ServerConnectionState {
     var streams: [Int32: HTTP2ServerStream] = [:]
     /// Streams begun on this connection.
     var streamCount = 0
+    /// The session refused the peer's input; its GOAWAY goes out, then
+    /// the connection ends.
+    var sessionFailed = false
     /// The peer's input ended.
     var inputEnded = false
     /// Since when no stream is open (`Loop.monotonicNanoseconds`).

@@ -80,26 +80,16 @@ package final class HTTP2Session {
         nghttp2_session_del(session)
     }
 
-    /// The session was ended (`terminate`, or an error in `receive`): its
-    /// GOAWAY is queued, and nothing more is read.
-    package private(set) var isTerminated = false
-
     /// Processes the peer's `bytes`, telling the delegate what they hold.
-    /// Returns the error that ends the session (a bad preface, a connection
-    /// error, a flood nghttp2 refuses), the first time one does: its GOAWAY
-    /// (`HTTP2SessionError.goAwayCode`) is then queued with the session's
-    /// last frames in `pendingOutput`. `nil` otherwise, and once the
-    /// session was ended.
-    package func receive(_ bytes: ByteBuffer) -> HTTP2SessionError? {
-        guard !isTerminated else { return nil }
+    /// Throws when the session cannot go on (a bad preface, a connection
+    /// error nghttp2 answered with GOAWAY, a flood it refuses): its last
+    /// frames are still in `pendingOutput`.
+    package func receive(_ bytes: ByteBuffer) throws(HTTP2SessionError) {
         let processed = bytes.withUnsafeBytes { raw -> Int in
             guard let base = raw.baseAddress else { return 0 }
             return nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), raw.count)
         }
-        guard processed < 0 else { return nil }
-        let error = HTTP2SessionError(code: Int32(processed))
-        terminate(error.goAwayCode)
-        return error
+        if processed < 0 { throw HTTP2SessionError(code: Int32(processed)) }
     }
 
     /// What the session has to send now, up to about `limit` bytes (its
@@ -226,7 +216,6 @@ package final class HTTP2Session {
     /// Ends the session at once: GOAWAY with `code`; nothing more is
     /// read, and every stream ends.
     package func terminate(_ code: HTTP2ErrorCode) {
-        isTerminated = true
         _ = nghttp2_session_terminate_session(session, code.rawValue)
     }
 }

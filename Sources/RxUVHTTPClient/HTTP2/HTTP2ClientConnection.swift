@@ -206,10 +206,15 @@ final class HTTP2ClientConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
     func received(_ bytes: ByteBuffer) {
         guard let session = state.value.session else { return }
         output.readBegan()
-        if let error = session.receive(bytes) {
-            // The server broke the protocol: the GOAWAY goes out, then the
-            // connection closes with this error.
-            state.value.sessionFailed = error
+        do throws(HTTP2SessionError) {
+            try session.receive(bytes)
+        } catch {
+            // The server broke the protocol: nghttp2's GOAWAY goes out,
+            // then the connection closes.
+            if state.value.sessionFailed == nil {
+                state.value.sessionFailed = error
+                session.terminate(error.goAwayCode)
+            }
         }
     }
 

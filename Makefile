@@ -167,7 +167,7 @@ benchmarks-instructions: setup
 
 # Instructions and allocations per operation of every held case (the core,
 # timers, the echo, a served connection, HTTP requests, kv-server's commands,
-# TLS messages and handshakes), callgrind on release builds, against the
+# TLS messages and handshakes), callgrind on release builds, two cases at a time, against the
 # committed Benchmarks/Thresholds/swift-MAJOR.MINOR.json: fails on more than
 # +3 % instructions or an added allocation per operation (≈ 2 min; CI runs it).
 # ARGS="--update" records the measured figures; ARGS="--case http --runs 3".

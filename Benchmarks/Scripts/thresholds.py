@@ -2,7 +2,7 @@
 """RxUV's performance figures, held: instructions and allocations per operation.
 
     thresholds.py [--bench-bin DIR] [--main-bin DIR] [--file FILE]
-                  [--case PREFIX ...] [--update] [--runs N] [--list]
+                  [--case PREFIX ...] [--update] [--runs N] [--jobs N] [--list]
 
 Counts every case under callgrind (release builds; instructions are
 repeatable on a shared machine where times are not) and compares each
@@ -13,7 +13,8 @@ more allocations per operation than its threshold plus the allocation
 tolerance (0.25: any added allocation per operation fails). `--update`
 writes the measured figures as the thresholds instead (a change that
 improves a figure lowers its threshold in the same commit). `--runs N`
-counts each case N times and prints the spread.
+counts each case N times and prints the spread. `--jobs N` counts N
+cases side by side (default 2): instructions do not depend on timing.
 
 Every case does the same work at two sizes, n and 2n operations, and
 reports (I(2n) - I(n)) / n: what is fixed per run (the process starting,
@@ -38,7 +39,9 @@ import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -77,7 +80,8 @@ def process_cost(work, argv_for, n):
     """Per-operation cost of a program that does `n` operations and exits."""
     counted = []
     for size in (n, 2 * n):
-        out = os.path.join(work, f"process.{size}.out")
+        # Named by the program and the size: cases run side by side (--jobs).
+        out = os.path.join(work, f"process.{os.path.basename(argv_for(size)[0])}.{threading.get_ident()}.{size}.out")
         subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + argv_for(size),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -567,6 +571,8 @@ def main():
     parser.add_argument("--case", action="append", default=[], help="only cases whose name starts so")
     parser.add_argument("--update", action="store_true", help="write the measured figures as the thresholds")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="cases counted side by side (default: 2, or 1 on one core)")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
     path = args.file or os.path.join(BENCHMARKS, "Thresholds", f"swift-{swift_version()}.json")
@@ -588,33 +594,41 @@ def main():
         limits = held.get("cases", {})
         measured, failures = {}, []
         print(f"{'case':<20} {'instructions':>12} {'threshold':>10} {'allocs':>7} {'threshold':>9}  spread")
-        for name, run in cases:
+        def measure(case):
+            name, run = case
             started = time.monotonic()
             runs = [run() for _ in range(args.runs)]
-            figure = min(runs, key=lambda cost: cost["instructions"])
-            spread = ""
-            if len(runs) > 1:
-                low, high = min(r["instructions"] for r in runs), max(r["instructions"] for r in runs)
-                spread = f"{(high - low) / low * 100:.2f} % ({low}..{high})"
-            measured[name] = figure
-            limit = limits.get(name)
-            verdict = ""
-            if limit is None:
-                verdict = "no threshold"
-                if not args.update:
-                    failures.append(f"{name}: no threshold in {os.path.relpath(path, ROOT)}")
-            else:
-                if figure["instructions"] > limit["instructions"] * (1 + tolerance["instructions"]):
-                    failures.append(f"{name}: {figure['instructions']} instructions, threshold {limit['instructions']}")
-                    verdict = "FAIL"
-                if figure["allocations"] > limit["allocations"] + tolerance["allocations"]:
-                    failures.append(f"{name}: {figure['allocations']} allocations, threshold {limit['allocations']}")
-                    verdict = "FAIL"
-                if not verdict and figure["instructions"] < limit["instructions"] * (1 - tolerance["instructions"]):
-                    verdict = "better: lower the threshold (--update)"
-            print(f"{name:<20} {figure['instructions']:>12} {limit['instructions'] if limit else '-':>10} "
-                  f"{figure['allocations']:>7} {limit['allocations'] if limit else '-':>9}  "
-                  f"{spread} {verdict} [{time.monotonic() - started:.0f}s]", flush=True)
+            return runs, time.monotonic() - started
+
+        # Cases side by side (--jobs): callgrind counts instructions, not
+        # time, and every client is in lockstep, so a figure does not
+        # depend on what else runs; reported in the list's order.
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for (name, _), (runs, seconds) in zip(cases, pool.map(measure, cases)):
+                figure = min(runs, key=lambda cost: cost["instructions"])
+                spread = ""
+                if len(runs) > 1:
+                    low, high = min(r["instructions"] for r in runs), max(r["instructions"] for r in runs)
+                    spread = f"{(high - low) / low * 100:.2f} % ({low}..{high})"
+                measured[name] = figure
+                limit = limits.get(name)
+                verdict = ""
+                if limit is None:
+                    verdict = "no threshold"
+                    if not args.update:
+                        failures.append(f"{name}: no threshold in {os.path.relpath(path, ROOT)}")
+                else:
+                    if figure["instructions"] > limit["instructions"] * (1 + tolerance["instructions"]):
+                        failures.append(f"{name}: {figure['instructions']} instructions, threshold {limit['instructions']}")
+                        verdict = "FAIL"
+                    if figure["allocations"] > limit["allocations"] + tolerance["allocations"]:
+                        failures.append(f"{name}: {figure['allocations']} allocations, threshold {limit['allocations']}")
+                        verdict = "FAIL"
+                    if not verdict and figure["instructions"] < limit["instructions"] * (1 - tolerance["instructions"]):
+                        verdict = "better: lower the threshold (--update)"
+                print(f"{name:<20} {figure['instructions']:>12} {limit['instructions'] if limit else '-':>10} "
+                      f"{figure['allocations']:>7} {limit['allocations'] if limit else '-':>9}  "
+                      f"{spread} {verdict} [{seconds:.0f}s]", flush=True)
         if args.update:
             limits.update(measured)
             document = {

@@ -53,7 +53,6 @@ extension HTTPClientConnection {
         if head.isInformational {
             if head.response.status.code == 100, state.value.awaitsContinue {
                 state.value.awaitsContinue = false
-                cancelTimer()
                 sendBody(of: exchange)
                 armHeadTimer()
             }
@@ -67,7 +66,7 @@ extension HTTPClientConnection {
             upgraded(head, for: exchange)
             return
         }
-        cancelTimer()
+        disarmTimer()
         if state.value.awaitsContinue {
             // Answered before the body was sent: it never will be.
             state.value.awaitsContinue = false
@@ -103,7 +102,7 @@ extension HTTPClientConnection {
     /// `.switched` bytes) is the response's body, the upgrade's `inbound`
     /// (`HTTPClient.upgrade` makes the `HTTPClientUpgrade` from it).
     func upgraded(_ head: HTTPResponseHead, for exchange: HTTPClientExchange) {
-        cancelTimer()
+        state.value.deadline.cancel()
         state.value.headArrived = true
         state.value.keepAlive = false
         state.value.isUpgraded = true
@@ -147,32 +146,52 @@ extension HTTPClientConnection {
     // MARK: Timers
 
     func armHeadTimer() {
-        guard let timeout = pool.configuration.headTimeout, !state.value.headArrived else { return }
-        schedule(after: timeout) { connection in
-            connection.fail(HTTPClientError(.headTimeout, "no response head from \(connection.pool.key) within \(timeout)"), retrying: false)
-        }
+        guard !state.value.headArrived else { return }
+        arm(.head, after: pool.configuration.headTimeout)
     }
 
     /// Waits in the pool: after `idleTimeout`, closes.
     func parkIdle() {
-        schedule(after: pool.configuration.idleTimeout) { connection in connection.close() }
+        arm(.idle, after: pool.configuration.idleTimeout)
     }
 
-    /// Runs `action` after `interval` unless another timer replaces it or
-    /// the connection closes.
-    func schedule(after interval: Duration, _ action: @escaping @Sendable (HTTPClientConnection) -> Void) {
-        cancelTimer()
-        state.value.timer = loop.scheduleRelative((), dueTime: interval) { [self] _ in
-            state.value.timer = nil
-            if !state.value.isClosed { action(self) }
-            return Disposables.create()
+    /// Sets the connection's one deadline (`HTTPDeadline`) `interval` from
+    /// now (none when `nil`), replacing the one before: the head's, `100
+    /// Continue`'s or the idle time's. A timer is scheduled only when the
+    /// one standing would fire after it.
+    func arm(_ kind: HTTPDeadline.Kind, after interval: Duration?) {
+        if let interval = state.value.deadline.arm(kind, after: interval.map(RxTimeInterval.init), now: loop.now) {
+            schedule(after: interval)
         }
     }
 
-    func cancelTimer() {
-        let timer = state.value.timer
-        state.value.timer = nil
-        timer?.dispose()
+    func schedule(after interval: RxTimeInterval) {
+        let disposable = loop.scheduleRelative((), dueTime: interval) { [self] _ in
+            timerFired()
+            return Disposables.create()
+        }
+        state.value.deadline.scheduled(disposable, at: loop.now + interval)
+    }
+
+    func timerFired() {
+        guard !state.value.isClosed else { return }
+        switch state.value.deadline.fired(now: loop.now) {
+        case .none:
+            break
+        case .later(let interval):
+            schedule(after: interval)
+        case .expired(.head):
+            fail(HTTPClientError(.headTimeout, "no response head from \(pool.key) within \(pool.configuration.headTimeout ?? .zero)"), retrying: false)
+        case .expired(.continue):
+            continueTimedOut()
+        case .expired(.idle):
+            close()
+        }
+    }
+
+    /// No deadline runs (the head arrived); the standing timer finds none.
+    func disarmTimer() {
+        state.value.deadline.disarm()
     }
 }
 

@@ -47,7 +47,6 @@ final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, Senda
 
     /// Carries `exchange`: writes its request and waits for its response.
     func run(_ exchange: HTTPClientExchange) {
-        cancelTimer()
         state.value.exchange = exchange
         state.value.requestSent = false
         state.value.headArrived = false
@@ -61,7 +60,7 @@ final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, Senda
         if exchange.head.expectsContinue {
             write(.one(head))
             state.value.awaitsContinue = true
-            schedule(after: pool.configuration.continueTimeout) { connection in connection.continueTimedOut() }
+            arm(.continue, after: pool.configuration.continueTimeout)
             return
         }
         if case .bytes(let bytes) = exchange.body.content {
@@ -221,7 +220,7 @@ final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, Senda
     func close() {
         guard !state.value.isClosed else { return }
         state.value.isClosed = true
-        cancelTimer()
+        state.value.deadline.cancel()
         let work = state.value.bodyWork
         state.value.bodyWork = nil
         let body = state.value.responseBody

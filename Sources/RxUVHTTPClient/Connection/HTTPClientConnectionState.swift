@@ -6,7 +6,7 @@ import RxUVHTTP
 /// `LoopBound`.
 ///
 /// Where the connection stands is `exchange`, `isUpgraded` and `isClosed`
-/// together: idle in its pool (no exchange; `idleTimer` runs), carrying an
+/// together: idle in its pool (no exchange; the idle deadline runs), carrying an
 /// exchange (sending its request, `requestSent` once the body is handed
 /// on; then reading its response, `responseEnded` at the end), switched
 /// to another protocol and out of its pool (`isUpgraded`), or closed.
@@ -37,9 +37,9 @@ struct HTTPClientConnectionState {
     var bodyWork: Disposable?
     /// The exchanges this connection carried to their end.
     var served = 0
-    /// The timer of the head (`headTimeout`), of `100 Continue`, or of the
-    /// idle time in the pool: one at a time.
-    var timer: Disposable?
+    /// The deadline of the head (`headTimeout`), of `100 Continue`, or of
+    /// the idle time in the pool: one at a time, on one timer.
+    var deadline = HTTPDeadline()
     /// The peer's input ended (what the decoder then refuses is a message
     /// cut short by the close).
     var inputEnded = false

@@ -39,6 +39,7 @@ extension HTTPServerConnection {
         switch kind {
         case .idle: finish()
         case .head: refuse(.requestTimeout, "Request Timeout")
+        case .continue: break  // a client's wait; a server arms none
         }
     }
 }

@@ -84,7 +84,9 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     /// Traced (`configuration.tracer`), each exchange's span is a child of
     /// `context`, or of the calling task's `ServiceContext.current`.
     func send(_ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, context: ServiceContext? = nil) -> Single<HTTPClientResponse> {
-        following(request, body: body, timeout: timeout, trace: traceContext(context), visited: nil)
+        Single(
+            raw: HTTPSend(
+                client: self, request: request, body: body, timeout: timeout, trace: traceContext(context), redirects: configuration.redirects))
     }
 
     /// The parent of the exchanges' spans: `context`, or the task's
@@ -98,18 +100,6 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
     /// that its connection is kept; a longer one closes it.
     static let redirectBodyLimit = 64 * 1024
 
-    private func following(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, trace: ServiceContext?, visited: [String]?
-    ) -> Single<HTTPClientResponse> {
-        guard case .follow(let max, let allowsInsecure) = configuration.redirects else {
-            return exchange(request, body: body, timeout: timeout, trace: trace)
-        }
-        return Single(
-            raw: HTTPRedirectFollowing(
-                client: self, request: request, body: body, timeout: timeout, trace: trace, max: max, allowsInsecure: allowsInsecure,
-                visited: visited))
-    }
-
     /// The upgrade of `request` to `protocolName`: the work of
     /// `rx.upgrade(_:to:timeout:)`.
     func upgrade(_ request: HTTPRequest, to protocolName: String, timeout: Duration?) -> Single<HTTPClientUpgrade> {
@@ -121,7 +111,8 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
             request.headerFields.append(HTTPField(name: .connection, value: "Upgrade"))
         }
         let target = request.urlString
-        return exchange(request, body: .empty, timeout: timeout, upgrades: true, trace: traceContext(nil)).flatMap { response in
+        let send = HTTPSend(client: self, request: request, body: .empty, timeout: timeout, trace: traceContext(nil), redirects: .none, upgrades: true)
+        return Single(raw: send).flatMap { response in
             if let connection = response.body.upgraded {
                 return .just(HTTPClientUpgrade(head: response.head, stream: connection.stream, inbound: response.body, connection: connection))
             }
@@ -134,49 +125,32 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         }
     }
 
-    /// One exchange: `request` sent, its response's head returned; traced
-    /// under `trace` when it is given (`HTTPClientSpan`).
-    func exchange(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool = false, trace: ServiceContext? = nil
-    ) -> Single<HTTPClientResponse> {
-        Single.create { [self] observer in
-            guard let trace, let tracing = configuration.tracing else {
-                return begin(request, body: body, timeout: timeout, upgrades: upgrades, observer: observer)
-            }
-            var request = request
-            let span = HTTPClientSpan(&request, context: trace, tracer: tracing.tracer)
-            let exchange = begin(request, body: body, timeout: timeout, upgrades: upgrades) { result in
-                switch result {
-                case .success(let response): span.answered(response.status)
-                case .failure(let error): span.failed(error)
-                }
-                observer(result)
-            }
-            return Disposables.create(Disposables.create { span.cancelled() }, exchange)
-        }
-    }
-
-    /// Starts the exchange of `request` on its pool's loop, its outcome to
-    /// `observer`; disposing the result cancels it.
-    private func begin(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool,
-        observer: @escaping Single<HTTPClientResponse>.SingleObserver
+    /// Starts the exchange of `request` on its pool's loop (traced under
+    /// `trace` when it is given, `HTTPClientSpan`), its outcome to
+    /// `observer`; returns the exchange, which disposing cancels (or
+    /// nothing, when `request` cannot be sent: `observer` has heard why).
+    func begin(
+        _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool, trace: ServiceContext?,
+        observer: any HTTPExchangeObserver
     ) -> Disposable {
         let pool = self.pool
-        let loop = pool.loop
+        var request = request
+        var span: HTTPClientSpan?
+        if let trace, let tracing = configuration.tracing {
+            span = HTTPClientSpan(&request, context: trace, tracer: tracing.tracer)
+        }
         let exchange: HTTPClientExchange
         do {
-            exchange = try HTTPClientExchange(request, body: body, configuration: configuration, loop: loop, upgrades: upgrades)
+            exchange = try HTTPClientExchange(
+                request, body: body, configuration: configuration, pool: pool, timeout: timeout ?? configuration.requestTimeout,
+                upgrades: upgrades, span: span, observer: observer)
         } catch {
-            observer(.failure(error))
+            span?.failed(error)
+            observer.exchangeFailed(error)
             return Disposables.create()
         }
-        let timeout = timeout ?? configuration.requestTimeout
-        loop.enter {
-            exchange.begin(observer, timeout: timeout)
-            pool.submit(exchange)
-        }
-        return Disposables.create { loop.enter { exchange.cancel() } }
+        pool.loop.enter(exchange, .begin)
+        return exchange
     }
 }
 

@@ -6,9 +6,16 @@ import RxUVHTTP
 /// One request's trip through the client: queued for a connection, sent,
 /// answered, and finished (its response's end, a failure, its timeout, or
 /// the caller's disposal). Its state is on the client's loop thread; the
-/// rest is fixed when it is made.
-final class HTTPClientExchange: Sendable {
+/// rest is fixed when it is made. It is its caller's subscription:
+/// disposing it cancels it (`cancel()`, on the loop thread).
+final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
     let loop: Loop
+    /// The pool it goes to.
+    let pool: HTTPConnectionPool
+    /// The bound of the whole exchange, its body's end included.
+    let timeout: Duration?
+    /// Its client span, when the client traces.
+    let span: HTTPClientSpan?
     let key: HTTPPoolKey
     /// The head to send: the request with the client's default fields, and
     /// the framing its body asks for.
@@ -21,14 +28,19 @@ final class HTTPClientExchange: Sendable {
     let upgrades: Bool
     let state: LoopBound<HTTPClientExchangeState>
 
-    /// The exchange of `request` with `body` as `configuration` shapes it;
-    /// throws `HTTPClientError.invalidRequest` for a request that cannot be
-    /// sent.
+    /// The exchange of `request` with `body` as `configuration` shapes it,
+    /// for `pool`, its outcome to `observer` (and to `span`, whose context
+    /// `request` carries); throws `HTTPClientError.invalidRequest` for a
+    /// request that cannot be sent.
     init(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, configuration: HTTPClientConfiguration, loop: Loop, upgrades: Bool = false
+        _ request: HTTPRequest, body: HTTPClientRequestBody, configuration: HTTPClientConfiguration, pool: HTTPConnectionPool,
+        timeout: Duration?, upgrades: Bool = false, span: HTTPClientSpan? = nil, observer: any HTTPExchangeObserver
     ) throws(HTTPClientError) {
-        self.loop = loop
+        self.loop = pool.loop
+        self.pool = pool
+        self.timeout = timeout
         self.upgrades = upgrades
+        self.span = span
         var key = try HTTPPoolKey(request)
         key.versions = HTTPPoolKey.Versions(configuration.httpVersions, isSecure: key.isSecure, upgrades: upgrades)
         self.key = key
@@ -73,7 +85,7 @@ final class HTTPClientExchange: Sendable {
             throw HTTPClientError(.invalidRequest, "\(error)")
         }
         headBytes = buffers[0]
-        state = LoopBound(HTTPClientExchangeState(), loop: loop)
+        state = LoopBound(HTTPClientExchangeState(observer: observer), loop: pool.loop)
     }
 
     /// The methods whose empty body is sent without `Content-Length`.
@@ -92,15 +104,38 @@ final class HTTPClientExchange: Sendable {
         return unprocessed || (staleReuse && configuration.retriesOnStaleConnection && Self.idempotentMethods.contains(head.request.method))
     }
 
-    /// The caller subscribed: `observer` learns the outcome; the timer of
-    /// the whole exchange starts. Loop thread.
-    func begin(_ observer: @escaping Single<HTTPClientResponse>.SingleObserver, timeout: Duration?) {
-        state.value.observer = observer
-        guard let timeout else { return }
-        state.value.timer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
-            timedOut(after: timeout)
-            return Disposables.create()
+    /// What the caller asks of it on the loop thread.
+    enum Step: UInt8, LoopStep {
+        /// Start: the timer of the whole exchange, then the pool.
+        case begin
+        /// `cancel()`.
+        case cancel
+    }
+
+    func runOnLoopThread(_ step: Step) {
+        switch step {
+        case .begin: begin()
+        case .cancel: cancel()
         }
+    }
+
+    /// The caller disposed: `cancel()` on the loop thread. The span, if
+    /// any, ends as cancelled unless the exchange ended first.
+    func dispose() {
+        span?.cancelled()
+        loop.enter(self, .cancel)
+    }
+
+    /// The caller subscribed: the timer of the whole exchange starts, and
+    /// the request goes to its pool. Loop thread.
+    private func begin() {
+        if let timeout {
+            state.value.timer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
+                timedOut(after: timeout)
+                return Disposables.create()
+            }
+        }
+        pool.submit(self)
     }
 
     /// Whether the exchange is over (so nothing more is done for it).
@@ -115,7 +150,8 @@ final class HTTPClientExchange: Sendable {
         state.value.phase = .responding(carrier)
         let observer = state.value.observer
         state.value.observer = nil
-        observer?(.success(response))
+        span?.answered(response.status)
+        observer?.exchangeResponded(response)
     }
 
     /// The response ended (or was let go): stops the timer.
@@ -132,7 +168,9 @@ final class HTTPClientExchange: Sendable {
     func fail(_ error: any Error) {
         let observer = state.value.observer
         finish()
-        observer?(.failure(error))
+        guard let observer else { return }
+        span?.failed(error)
+        observer.exchangeFailed(error)
     }
 
     /// The caller disposed: a queued request leaves its queue, one on a

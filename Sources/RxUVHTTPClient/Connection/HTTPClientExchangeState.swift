@@ -19,7 +19,7 @@ struct HTTPClientExchangeState {
 
     var phase = Phase.new
     /// Told once: the response's head, or the failure before it.
-    var observer: Single<HTTPClientResponse>.SingleObserver?
+    var observer: (any HTTPExchangeObserver)?
     /// The request was sent again once (on a stale connection).
     var retried = false
     /// The whole-exchange timer, while it runs.

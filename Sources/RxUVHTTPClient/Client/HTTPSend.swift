@@ -4,52 +4,57 @@ import RxUV
 import Synchronization
 import Tracing
 
-/// An exchange and the redirects it leads to, as one producer: its sink
-/// observes the first exchange itself and passes a response that is no
-/// redirect straight on, so the common case subscribes no operator of its
-/// own (a `flatMap` per request was its sinks, its inner subscription and
-/// their generic metadata). A redirect to follow, as `HTTPRedirectPolicy`
-/// and RFC 9110 say, has its body read (and dropped) up to
+/// A request sent, and the redirects it leads to, as one producer: the
+/// work of `rx.send` and `rx.upgrade`. Its sink is the first exchange's
+/// observer (`HTTPExchangeObserver`) and the exchange is its subscription,
+/// so a request subscribes no operator and makes no closure of its own
+/// (a `Single.create` per request was its sinks, closures and their
+/// generic metadata). A response that is no redirect to follow goes
+/// straight on. A redirect to follow, as `HTTPRedirectPolicy` and RFC 9110
+/// say, has its body read (and dropped) up to
 /// `HTTPClient.redirectBodyLimit`, so that its connection is kept, and the
-/// next exchange's outcome becomes this one's.
-final class HTTPRedirectFollowing: Producer<HTTPClientResponse> {
+/// next hop's outcome (another `HTTPSend`) becomes this one's.
+final class HTTPSend: Producer<HTTPClientResponse> {
     fileprivate let client: HTTPClient
     fileprivate let request: HTTPRequest
     fileprivate let body: HTTPClientRequestBody
     fileprivate let timeout: Duration?
     fileprivate let trace: ServiceContext?
-    /// The most redirects followed, and whether one from `https` to `http` is.
-    fileprivate let max: Int
-    fileprivate let allowsInsecure: Bool
+    /// Whether redirects are followed (`HTTPRedirectPolicy`).
+    fileprivate let redirects: HTTPRedirectPolicy
+    /// The request asks to switch protocols (`rx.upgrade`).
+    fileprivate let upgrades: Bool
     /// The URLs of the chain so far; `nil` for its first request.
     fileprivate let visited: [String]?
 
     init(
-        client: HTTPClient, request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, trace: ServiceContext?, max: Int,
-        allowsInsecure: Bool, visited: [String]?
+        client: HTTPClient, request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, trace: ServiceContext?,
+        redirects: HTTPRedirectPolicy, upgrades: Bool = false, visited: [String]? = nil
     ) {
         self.client = client
         self.request = request
         self.body = body
         self.timeout = timeout
         self.trace = trace
-        self.max = max
-        self.allowsInsecure = allowsInsecure
+        self.redirects = redirects
+        self.upgrades = upgrades
         self.visited = visited
     }
 
     override func run<Observer: ObserverType>(
         _ observer: Observer, cancel: SinkDisposer
     ) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == HTTPClientResponse {
-        let sink = HTTPRedirectSink(following: self, observer: observer, cancel: cancel)
-        let subscription = client.exchange(request, body: body, timeout: timeout, trace: trace).asObservable().subscribe(sink)
-        return (sink: sink, subscription: subscription)
+        let sink = HTTPSendSink(send: self, observer: observer, cancel: cancel)
+        let exchange = client.begin(request, body: body, timeout: timeout, upgrades: upgrades, trace: trace, observer: sink)
+        return (sink: sink, subscription: exchange)
     }
 
     /// The hop after `response`: `nil` when it is no redirect to follow.
     /// Throws `HTTPClientError.redirect` for one that may not be followed.
     fileprivate func next(after response: HTTPClientResponse) throws -> Observable<HTTPClientResponse>? {
-        guard let redirect = try HTTPRedirect(following: request, body: body, response: response) else { return nil }
+        guard case .follow(let max, let allowsInsecure) = redirects,
+            let redirect = try HTTPRedirect(following: request, body: body, response: response)
+        else { return nil }
         // The chain's URLs, made once a redirect comes.
         let visited = visited ?? [request.urlString]
         let next = redirect.request.urlString
@@ -62,9 +67,9 @@ final class HTTPRedirectFollowing: Producer<HTTPClientResponse> {
         guard allowsInsecure || request.scheme?.lowercased() != "https" || redirect.request.scheme == "https" else {
             throw HTTPClientError(.redirect, "a redirect from https to \(next), not allowed")
         }
-        let following = HTTPRedirectFollowing(
-            client: client, request: redirect.request, body: redirect.body, timeout: timeout, trace: trace, max: max,
-            allowsInsecure: allowsInsecure, visited: visited + [next])
+        let following = HTTPSend(
+            client: client, request: redirect.request, body: redirect.body, timeout: timeout, trace: trace, redirects: redirects,
+            visited: visited + [next])
         return response.body.collect(upTo: HTTPClient.redirectBodyLimit).map { _ in () }.catchAndReturn(())
             .asObservable().flatMap { Single(raw: following) }
     }
@@ -72,37 +77,30 @@ final class HTTPRedirectFollowing: Producer<HTTPClientResponse> {
 
 /// Observes one exchange of a redirect chain: passes its response on, or
 /// subscribes the next hop and passes that one's outcome on.
-private final class HTTPRedirectSink<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable
+private final class HTTPSendSink<Observer: ObserverType>: Sink<Observer>, HTTPExchangeObserver, @unchecked Sendable
 where Observer.Element == HTTPClientResponse {
-    private let following: HTTPRedirectFollowing
+    private let send: HTTPSend
     /// The next hop's subscription, once a redirect is followed; `disposed`
     /// once this sink is, so that a hop subscribed meanwhile is disposed.
     private let hop = Mutex<(subscription: Disposable?, disposed: Bool)>((nil, false))
 
-    init(following: HTTPRedirectFollowing, observer: Observer, cancel: SinkDisposer) {
-        self.following = following
+    init(send: HTTPSend, observer: Observer, cancel: SinkDisposer) {
+        self.send = send
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<HTTPClientResponse>) {
-        switch event {
-        case .next(let response):
-            onNext(response)
-        case .error(let error):
-            forwardError(error)
-        case .completed:
-            onCompleted()
-        }
+    func exchangeFailed(_ error: any Error) {
+        forwardError(error)
     }
 
     /// The exchange's response: passed on, or, when it is a redirect to
     /// follow, the next hop subscribed in its place. Taken directly, with
     /// no `Event` built (in this generic sink, an `Event` would look its
     /// metadata up in the runtime).
-    func onNext(_ response: HTTPClientResponse) {
+    func exchangeResponded(_ response: HTTPClientResponse) {
         let next: Observable<HTTPClientResponse>?
         do {
-            next = try following.next(after: response)
+            next = try send.next(after: response)
         } catch {
             forwardError(error)
             return
@@ -126,9 +124,6 @@ where Observer.Element == HTTPClientResponse {
         }
         if disposeNow { subscription.dispose() }
     }
-
-    /// A Single's completion, after its element, which ended this already.
-    func onCompleted() {}
 
     override func dispose() {
         let subscription = hop.withLock { hop -> Disposable? in

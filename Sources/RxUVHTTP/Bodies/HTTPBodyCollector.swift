@@ -1,27 +1,30 @@
-import RxCore
+@_spi(Bridge) import RxCore
 import RxUV
 
-/// Gathers a body's pieces into one buffer for `collect(upTo:)`: one
-/// object for the whole collection, where a chain of operators (scan,
-/// takeLast, map, ifEmpty, asSingle) would subscribe five. Past `limit`
-/// bytes it fails with `tooLarge()` and disposes its subscription, which
-/// lets the rest of the body go.
-// @unchecked Sendable: `pieces` and `count` change only in `on`, which the
-// body source calls on its loop's thread, one event at a time.
-final class HTTPBodyCollector: @unchecked Sendable {
+/// Gathers a body's pieces into one buffer for `collect(upTo:)`: the sink
+/// of `HTTPBodyCollect`, and the reader attached to the body's source, so
+/// that a collection is one object, where a chain of operators (scan,
+/// takeLast, map, ifEmpty, asSingle) would subscribe five and a
+/// `Single.create` three. Past `limit` bytes it fails with `tooLarge()`,
+/// which disposes its subscription and lets the rest of the body go. A
+/// body of one piece (most) is passed on as it came, with no array made.
+// @unchecked Sendable: `first`, `rest`, `count` and `isStopped` change
+// only in `on`, which the body source calls on its loop's thread, one
+// event at a time.
+final class HTTPBodyCollector<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable
+where Observer.Element == ByteBuffer {
     private let limit: Int
     private let tooLarge: @Sendable () -> any Error
-    private let observer: Single<ByteBuffer>.SingleObserver
-    /// The body's subscription (set once `attach` returns).
-    let subscription = SingleAssignmentDisposable()
-    private var pieces: [ByteBuffer] = []
+    /// The first piece, and the ones after it.
+    private var first: ByteBuffer?
+    private var rest: [ByteBuffer] = []
     private var count = 0
     private var isStopped = false
 
-    init(limit: Int, tooLarge: @escaping @Sendable () -> any Error, observer: @escaping Single<ByteBuffer>.SingleObserver) {
+    init(observer: Observer, cancel: SinkDisposer, limit: Int, tooLarge: @escaping @Sendable () -> any Error) {
         self.limit = limit
         self.tooLarge = tooLarge
-        self.observer = observer
+        super.init(observer: observer, cancel: cancel)
     }
 
     func on(_ event: Event<ByteBuffer>) {
@@ -30,27 +33,34 @@ final class HTTPBodyCollector: @unchecked Sendable {
         case .next(let piece):
             guard count + piece.count <= limit else {
                 isStopped = true
-                pieces = []
-                observer(.failure(tooLarge()))
-                subscription.dispose()
+                first = nil
+                rest = []
+                forwardError(tooLarge())
                 return
             }
-            pieces.append(piece)
             count += piece.count
+            if first == nil {
+                first = piece
+            } else {
+                rest.append(piece)
+            }
         case .error(let error):
             isStopped = true
-            pieces = []
-            observer(.failure(error))
+            first = nil
+            rest = []
+            forwardError(error)
         case .completed:
             isStopped = true
-            let whole =
-                switch pieces.count {
-                case 0: ByteBuffer()
-                case 1: pieces[0]
-                default: ByteBuffer(concatenating: pieces)
-                }
-            pieces = []
-            observer(.success(whole))
+            let whole: ByteBuffer
+            if let first {
+                whole = rest.isEmpty ? first : ByteBuffer(concatenating: [first] + rest)
+            } else {
+                whole = ByteBuffer()
+            }
+            first = nil
+            rest = []
+            forwardNext(whole)
+            forwardCompleted()
         }
     }
 }

@@ -29,13 +29,7 @@ package enum HTTPBodyReading {
             return .error(tooLarge())
         }
         guard let source else { return .just(ByteBuffer()) }
-        return Single.create { observer in
-            withExtendedLifetime(owner) {
-                let collector = HTTPBodyCollector(limit: maxLength, tooLarge: tooLarge, observer: observer)
-                collector.subscription.setDisposable(source.attach(AnyObserver(eventHandler: collector.on)))
-                return collector.subscription
-            }
-        }
+        return Single(raw: HTTPBodyCollect(source: source, owner: owner, limit: maxLength, tooLarge: tooLarge))
     }
 
     /// The body as an `AsyncSequence`: while the consumer holds more than

@@ -25,7 +25,7 @@ package protocol HTTPBodyConnection: AnyObject {
 /// thread and hop to the loop.
 // @unchecked Sendable: the mutable fields are touched on `loop`'s thread
 // only (every entry from elsewhere goes through `loop.enter`).
-package final class HTTPBodySource: @unchecked Sendable {
+package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendable {
     enum State {
         /// Bytes still arrive.
         case open
@@ -135,21 +135,46 @@ package final class HTTPBodySource: @unchecked Sendable {
 
     /// Subscribes `observer`: the held bytes, then the rest.
     package func attach(_ observer: AnyObserver<ByteBuffer>) -> Disposable {
+        if loop.isOnLoopThread {
+            // On the loop thread (a reader subscribed where the body
+            // arrives, as most do): attached now, and the source itself is
+            // the subscription; nothing is made for either.
+            return attachOnLoop(observer) ? self : Disposables.create()
+        }
         let subscription = SingleAssignmentDisposable()
         // The observer is used on the loop thread only, once handed over.
         let attached = UncheckedSendable(observer)
         loop.enter { [self] in
-            guard !subscription.isDisposed else { return }
-            attachOnLoop(attached.value)
-            subscription.setDisposable(Disposables.create { [self] in loop.enter { self.detach() } })
+            guard !subscription.isDisposed, attachOnLoop(attached.value) else { return }
+            subscription.setDisposable(self)
         }
         return subscription
     }
 
-    private func attachOnLoop(_ observer: AnyObserver<ByteBuffer>) {
+    /// The reader is let go (the subscription `attach` returned is
+    /// disposed): `detach`, on the loop thread (through its door, with no
+    /// closure made).
+    package func dispose() {
+        loop.enter(self, .detach)
+    }
+
+    /// What the source is asked to do on its loop's thread.
+    package enum Step: UInt8, LoopStep {
+        case detach
+    }
+
+    package func runOnLoopThread(_ step: Step) {
+        switch step {
+        case .detach: detach()
+        }
+    }
+
+    /// Attaches `observer`, or fails it with `EBUSY` when a reader came
+    /// before (then `false`).
+    private func attachOnLoop(_ observer: AnyObserver<ByteBuffer>) -> Bool {
         guard !wasAttached else {
             observer.onError(UVError(code: .busy, operation: "HTTPRequestBody.bytes"))
-            return
+            return false
         }
         wasAttached = true
         connection?.bodyWanted(self)
@@ -169,6 +194,7 @@ package final class HTTPBodySource: @unchecked Sendable {
         case .failed(let error):
             observer.onError(error)
         }
+        return true
     }
 
     private func detach() {

@@ -24,9 +24,8 @@ package struct HTTPDeadline {
     package private(set) var due: (at: RxTime, kind: Kind)?
     /// The timer, when one is scheduled, and when it fires.
     private var timer: (disposable: Disposable, at: RxTime)?
-    /// The next request's first byte has not arrived: what arrives starts
-    /// the head timeout.
-    /// (A server's: an idle deadline is armed.)
+    /// An idle deadline is armed: for a server, the next request's first
+    /// byte has not arrived, and what arrives starts the head timeout.
     package private(set) var awaitsFirstByte = false
 
     package init() {}

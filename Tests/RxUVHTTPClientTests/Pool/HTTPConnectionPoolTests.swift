@@ -26,6 +26,7 @@ final class HTTPConnectionPoolTests: BridgeTestCase {
     static var router: HTTPRouter {
         var router = HTTPRouter()
         router.get("/peer") { request in .just(.text(request.peer ?? "?")) }
+        router.get("/never") { _ in .never() }
         router.get("/slow") { request async throws -> HTTPServerResponse in
             try await Task.sleep(for: .milliseconds(20))
             return .text(request.peer ?? "?")
@@ -89,6 +90,33 @@ final class HTTPConnectionPoolTests: BridgeTestCase {
         }
         XCTAssertEqual(openBetween, 0)
         XCTAssertNotEqual(first, second)
+    }
+
+    /// A reused connection's one deadline moves from the idle time (10 s)
+    /// to a shorter head timeout (150 ms): the second request's head
+    /// timeout fires on time, not when the idle timer would have. (The
+    /// other order, an idle time shorter than the head timeout standing
+    /// from the request before, is `testIdleTimeout_ClosesTheConnection`.)
+    func testHeadTimeoutShorterThanIdle_OnAReusedConnection_FiresOnTime() throws {
+        let change: (inout HTTPClientConfiguration) -> Void = {
+            $0.idleTimeout = .seconds(10)
+            $0.headTimeout = .milliseconds(150)
+        }
+        let (first, failure, elapsed) = try withClient(configuration(change), handler: Self.router.handler) { client, port in
+            let first = try await client.execute(local(port, "/peer")).text()
+            let started = ContinuousClock.now
+            var failure: HTTPClientError.Code?
+            do {
+                _ = try await client.execute(local(port, "/never"))
+            } catch let error as HTTPClientError {
+                failure = error.code
+            }
+            return (first, failure, ContinuousClock.now - started)
+        }
+        XCTAssertFalse(first.isEmpty)
+        XCTAssertEqual(failure, .headTimeout)
+        XCTAssertLessThan(elapsed, .seconds(1))
+        XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(140))
     }
 
     /// The server closes an idle kept-alive connection: the client sees

@@ -39,7 +39,8 @@ extension HTTPServerConnection {
         switch kind {
         case .idle: finish()
         case .head: refuse(.requestTimeout, "Request Timeout")
-        case .continue: break  // a client's wait; a server arms none
+        // A client's wait; a server arms none.
+        case .continue: break
         }
     }
 }

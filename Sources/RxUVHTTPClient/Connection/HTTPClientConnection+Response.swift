@@ -161,30 +161,21 @@ extension HTTPClientConnection {
     /// one standing would fire after it.
     func arm(_ kind: HTTPDeadline.Kind, after interval: Duration?) {
         if let interval = state.value.deadline.arm(kind, after: interval.map(RxTimeInterval.init), now: loop.now) {
-            schedule(after: interval)
+            scheduleDeadlineTimer(after: interval)
         }
     }
 
-    func schedule(after interval: RxTimeInterval) {
-        let disposable = loop.scheduleRelative((), dueTime: interval) { [self] _ in
-            timerFired()
-            return Disposables.create()
-        }
-        state.value.deadline.scheduled(disposable, at: loop.now + interval)
+    func withDeadline<Result>(_ body: (inout HTTPDeadline) -> Result) -> Result {
+        body(&state.value.deadline)
     }
 
-    func timerFired() {
-        guard !state.value.isClosed else { return }
-        switch state.value.deadline.fired(now: loop.now) {
-        case .none:
-            break
-        case .later(let interval):
-            schedule(after: interval)
-        case .expired(.head):
+    func deadlineExpired(_ kind: HTTPDeadline.Kind) {
+        switch kind {
+        case .head:
             fail(HTTPClientError(.headTimeout, "no response head from \(pool.key) within \(pool.configuration.headTimeout ?? .zero)"), retrying: false)
-        case .expired(.continue):
+        case .continue:
             continueTimedOut()
-        case .expired(.idle):
+        case .idle:
             close()
         }
     }

@@ -11,7 +11,7 @@ import RxUVHTTP
 /// idle connection takes it out of the pool at once.
 ///
 /// Its state is in one `LoopBound`; every method runs on the loop thread.
-final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, Sendable {
+final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, HTTPDeadlineOwner, Sendable {
     let stream: any ByteStream
     let loop: Loop
     let pool: HTTPHostPool

@@ -32,7 +32,10 @@ let package = Package(
     targets: [
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "RxCore", package: "RxUV"), .product(name: "RxUV", package: "RxUV")],
+            dependencies: [
+                .product(name: "RxCore", package: "RxUV"), .product(name: "RxUV", package: "RxUV"),
+                .product(name: "RxUVHTTP", package: "RxUV"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         fuzzer("fuzz-lines", [.product(name: "RxUV", package: "RxUV")]),
@@ -63,6 +66,12 @@ let package = Package(
         // decoder for each request, on requests sent again and again.
         fuzzer(
             "fuzz-http-repeats",
+            [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVHTTP", package: "RxUV")]
+        ),
+        // The response decoder's recent lines: one decoder against a new
+        // decoder for each response, on responses sent again and again.
+        fuzzer(
+            "fuzz-http-response-repeats",
             [.product(name: "RxUV", package: "RxUV"), .product(name: "RxUVHTTP", package: "RxUV")]
         ),
     ]

@@ -16,7 +16,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
-    targets=(fuzz-lines fuzz-length-prefixed fuzz-resp fuzz-statsd fuzz-http fuzz-http-repeats fuzz-http-response fuzz-websocket)
+    targets=(fuzz-lines fuzz-length-prefixed fuzz-resp fuzz-statsd fuzz-http fuzz-http-repeats fuzz-http-response fuzz-http-response-repeats fuzz-websocket)
 fi
 
 cd "$(dirname "$0")/../Fuzz"

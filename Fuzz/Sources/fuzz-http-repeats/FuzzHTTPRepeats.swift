@@ -13,7 +13,7 @@ import RxUVHTTP
 /// repeat's head all there) and in reads cut at random.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPRepeats(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let input = RepeatedRequests(data, size)
+    let input = RepeatedMessages(data, size)
     let whole = input.bytes.isEmpty ? [] : [ByteBuffer(input.bytes)]
     for (name, reads) in [("one read", whole), ("cut reads", input.reads)] {
         let together = DecodeTrace(reads, limits: input.limits, freshEachRequest: false)

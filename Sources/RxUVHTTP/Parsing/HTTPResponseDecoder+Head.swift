@@ -2,25 +2,33 @@ import HTTPTypes
 
 // Parsing a response's head once its end is found: the status line, the
 // fields (`HTTPFieldLines`), and the body's framing as the request's method
-// and the status decide it (RFC 9112 §6.3).
+// and the status decide it (RFC 9112 §6.3). A line that repeats the last
+// head's in the same place takes what that one made (`recent`).
 extension HTTPResponseDecoder {
-    func parseHead(_ head: HeadBytes, method: HTTPRequest.Method) throws -> HTTPResponseHead {
+    mutating func parseHead(_ head: HeadBytes, method: HTTPRequest.Method) throws -> HTTPResponseHead {
         let lineCount = try HTTPFieldLines.count(head)
         var lines = HTTPFieldLines.Lines(head)
         guard let statusLine = lines.next() else { throw HTTPParseError(status: .badGateway, reason: "no status line") }
-        let (minor, status) = try Self.parseStatusLine(statusLine)
+        let minor: Int
+        let status: HTTPResponse.Status
+        if let repeated = recent.begin(statusLine: statusLine) {
+            (minor, status) = repeated
+        } else {
+            (minor, status) = try Self.parseStatusLine(statusLine)
+            recent.parsed(status: (minor, status))
+        }
         guard lineCount - 1 <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .badGateway, reason: "over \(limits.maxHeaderFields) header fields")
         }
         var framing = HTTPFramingFields()
-        var fields = HTTPFields()
-        if lineCount > 1 {
-            fields.reserveCapacity(lineCount - 1)
-        }
-        while let line = lines.next() {
-            let split = try HTTPFieldLines.splitField(line)
-            framing.note(name: split.name, value: split.value)
-            fields.append(try HTTPFieldLines.field(split))
+        let fields: HTTPFields
+        let repeatsAll: Bool
+        if let repeated = recent.repeatedFields(lines, count: lineCount - 1, framing: &framing) {
+            fields = repeated
+            repeatsAll = true
+        } else {
+            fields = try parseFields(&lines, count: lineCount - 1, framing: &framing)
+            repeatsAll = false
         }
         // The fields that frame a body are checked whether or not the
         // response has one: a server that sends them wrong cannot be
@@ -45,7 +53,34 @@ extension HTTPResponseDecoder {
                 keepAlive = false
             }
         }
+        if !repeatsAll { recent.accepted(fields) }
         return HTTPResponseHead(response: HTTPResponse(status: status, headerFields: fields), minorVersion: minor, body: body, keepAlive: keepAlive)
+    }
+
+    /// The field lines `lines` has left (`count` of them), each noted in
+    /// `framing`; a line that repeats the last head's in its place takes
+    /// what that one made.
+    private mutating func parseFields(_ lines: inout HTTPFieldLines.Lines, count: Int, framing: inout HTTPFramingFields) throws -> HTTPFields {
+        var fields = HTTPFields()
+        if count > 0 {
+            fields.reserveCapacity(count)
+        }
+        var index = 0
+        while let line = lines.next() {
+            if let repeated = recent.repeated(line, at: index) {
+                framing.note(name: repeated.name, value: repeated.value)
+                fields.append(repeated.field)
+                recent.parsed(line, name: repeated.name, value: repeated.value, field: repeated.field)
+            } else {
+                let split = try HTTPFieldLines.splitField(line)
+                framing.note(name: split.name, value: split.value)
+                let field = try HTTPFieldLines.field(split)
+                fields.append(field)
+                recent.parsed(line, name: split.name, value: split.value, field: field)
+            }
+            index += 1
+        }
+        return fields
     }
 
     /// `HTTP-version SP status-code SP [ reason-phrase ]` (RFC 9112 §4),

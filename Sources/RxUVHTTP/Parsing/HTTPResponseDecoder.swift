@@ -45,6 +45,8 @@ public struct HTTPResponseDecoder: FrameDecoder {
     public let pending: HTTPPendingRequests
     /// The head's scan.
     var scanner = HTTPSectionScanner(.status)
+    /// The last head's lines, for the next head that repeats them.
+    var recent = HTTPRecentResponseLines()
     /// The body in hand, if any.
     var body: HTTPBodyDecoder
     /// The connection switched protocols: nothing more is HTTP.

@@ -61,6 +61,31 @@ final class HTTPResponseDecoderTests: BridgeTestCase {
         XCTAssertEqual(decoded.first?.ended, true)
     }
 
+    /// A connection's responses that repeat the last head's lines (as a
+    /// server's do: the same `Server`, `Content-Type`, status line) decode
+    /// to what each decodes to alone, whichever lines change between them
+    /// (`HTTPRecentResponseLines`); a line that repeats nothing is checked
+    /// as ever, so one that became invalid is refused.
+    func testRepeatedLines_DecodeAsEachAlone_AndAChangedLineIsChecked() throws {
+        let heads = [
+            "HTTP/1.1 200 OK\r\nServer: n\r\nDate: Mon, 30 Nov 2026 02:50:00 GMT\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi",
+            "HTTP/1.1 200 OK\r\nServer: n\r\nDate: Mon, 30 Nov 2026 02:50:01 GMT\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nhey",
+            "HTTP/1.1 404 Not Found\r\nserver: n\r\nDate: Mon, 30 Nov 2026 02:50:01 GMT\r\nContent-Length: 0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nServer: n\r\nDate: Mon, 30 Nov 2026 02:50:01 GMT\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi",
+        ]
+        let together = responses(heads.joined(), methods: Array(repeating: .get, count: heads.count))
+        let alone = try heads.map { try XCTUnwrap(responses($0).first) }
+        XCTAssertEqual(together, alone)
+        XCTAssertEqual(together.map(\.head.response.headerFields[.contentLength]), ["2", "3", "0", "2"])
+        XCTAssertEqual(together[2].head.response.headerFields.map(\.name.rawName), ["server", "Date", "Content-Length"])
+
+        let invalid = "HTTP/1.1 200 OK\r\nServer : n\r\nContent-Length: 0\r\n\r\n"
+        let refused = decodeResponses([ByteBuffer(bytes(heads[0] + invalid))], methods: [.get, .get])
+        XCTAssertEqual(refused.responses.count, 1)
+        XCTAssertEqual(refused.reason, decodeResponses([ByteBuffer(bytes(invalid))], methods: [.get]).reason)
+        XCTAssertNotNil(refused.reason)
+    }
+
     /// The body's framing, as RFC 9112 §6.3 decides it from the request's
     /// method, the status and the fields, in the order the RFC gives.
     func testBodyFraming_ByMethodStatusAndFields() throws {

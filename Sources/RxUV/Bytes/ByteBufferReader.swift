@@ -26,6 +26,7 @@ extension ByteBuffer {
         }
 
         /// How many bytes are left to read.
+        @inlinable
         public var readableBytes: Int {
             buffer.count - readerIndex
         }
@@ -66,6 +67,9 @@ extension ByteBuffer {
         /// The integer stored in the `MemoryLayout<Integer>.size` bytes that
         /// start `offset` bytes after the reader, without moving; `nil` when
         /// they are not all there.
+        // Inlinable: a decoder in another module then reads an integer of
+        // its own type with no generic call.
+        @inlinable
         public func peekInteger<Integer: FixedWidthInteger>(
             at offset: Int = 0,
             endianness: Endianness = .big,

@@ -51,7 +51,7 @@ final class WebSocketDeflater {
     /// An empty message is the one byte `00` (RFC 7692 §7.2.3.6: an empty
     /// stored block, its lengths the tail the receiver adds), whatever the
     /// window holds: zlib flushes nothing for no new input.
-    func compress(_ payload: ByteBuffer) -> ByteBuffer? {
+    func compress(_ payload: UnsafeRawBufferPointer) -> ByteBuffer? {
         guard windowBits >= 9, payload.count >= minimumLength, !failed else { return nil }
         guard !payload.isEmpty else { return ByteBuffer([0x00]) }
         if stream == nil {
@@ -67,9 +67,7 @@ final class WebSocketDeflater {
             let room = stream!.bound(payload.count - consumed)
             var made: ZlibDeflateStream.Step?
             let piece = ByteBuffer(unsafeUninitializedCapacity: room) { output in
-                let step = payload.withUnsafeBytes { bytes in
-                    stream!.deflate(UnsafeRawBufferPointer(rebasing: bytes[consumed...]), into: output)
-                }
+                let step = stream!.deflate(UnsafeRawBufferPointer(rebasing: payload[consumed...]), into: output)
                 made = step
                 return step.produced
             }

@@ -8,7 +8,9 @@ import RxUV
 /// payload. A client masks every frame with a fresh key from
 /// `makeMaskingKey` (by default `WebSocketMaskingKey.random()`, the
 /// system's random source), so its payload goes in a new, masked buffer; a
-/// server sends frames unmasked, the payload buffer as it is (no copy).
+/// server sends frames unmasked: `encode(_:into:)` appends the payload
+/// buffer as it is (no copy), `encode(_:)` copies it after the header into
+/// one buffer.
 /// Throws a `WebSocketEncodingError` for a frame the protocol forbids to
 /// send (a control frame without FIN or over 125 bytes), appending nothing.
 public struct WebSocketFrameEncoder: FrameEncoder, Sendable {
@@ -31,10 +33,7 @@ public struct WebSocketFrameEncoder: FrameEncoder, Sendable {
     /// Appends `frame`'s header and payload (two buffers), or throws a
     /// `WebSocketEncodingError` and appends nothing.
     public func encode(_ frame: WebSocketFrame, into buffers: inout [ByteBuffer]) throws(WebSocketEncodingError) {
-        if frame.opcode.isControl {
-            guard frame.fin else { throw .fragmentedControlFrame(frame.opcode) }
-            guard frame.payload.count <= 125 else { throw .controlFrameTooLong(frame.opcode, length: frame.payload.count) }
-        }
+        try Self.check(frame)
         let key = role.sendsMaskedFrames ? makeMaskingKey() : nil
         buffers.append(
             WebSocketFrameHeader.bytes(
@@ -46,10 +45,45 @@ public struct WebSocketFrameEncoder: FrameEncoder, Sendable {
         }
     }
 
-    /// `frame` as one buffer (header and payload joined).
+    /// `frame` as one buffer: its header, then its payload (masked on a
+    /// client's side) copied after it; or throws a `WebSocketEncodingError`.
     public func encode(_ frame: WebSocketFrame) throws(WebSocketEncodingError) -> ByteBuffer {
-        var buffers: [ByteBuffer] = []
-        try encode(frame, into: &buffers)
-        return ByteBuffer(concatenating: buffers)
+        try Self.check(frame)
+        return frame.payload.withUnsafeBytes { payload in
+            encode(fin: frame.fin, reservedBits: frame.reservedBits, opcode: frame.opcode, payload: payload)
+        }
+    }
+
+    /// A frame of `payload`'s bytes as one buffer, header and payload
+    /// (masked on a client's side), made in one allocation and one copy:
+    /// how a socket frames a message's bytes where they lie (a `String`'s
+    /// UTF-8), with no buffer made for them first.
+    ///
+    /// - Precondition: a control frame has FIN and at most 125 bytes (what
+    ///   `encode(_:)` checks, throwing, before it calls this).
+    func encode(fin: Bool = true, reservedBits: WebSocketReservedBits = [], opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) -> ByteBuffer {
+        precondition(!opcode.isControl || (fin && payload.count <= 125), "WebSocketFrameEncoder: a control frame the protocol forbids")
+        let key = role.sendsMaskedFrames ? makeMaskingKey() : nil
+        let headerLength = WebSocketFrameHeader.length(payloadLength: payload.count, masked: key != nil)
+        return ByteBuffer(unsafeUninitializedCapacity: headerLength + payload.count) { memory in
+            _ = WebSocketFrameHeader.write(
+                fin: fin, reservedBits: reservedBits, opcode: opcode, payloadLength: payload.count, maskingKey: key, into: memory)
+            let body = UnsafeMutableRawBufferPointer(rebasing: memory[headerLength...])
+            if let key {
+                WebSocketMasking.apply(key, from: payload, to: body)
+            } else if let base = payload.baseAddress {
+                body.baseAddress?.copyMemory(from: base, byteCount: payload.count)
+            }
+            return headerLength + payload.count
+        }
+    }
+
+    /// Throws for a frame the protocol forbids to send: a control frame
+    /// without FIN or over 125 bytes.
+    private static func check(_ frame: WebSocketFrame) throws(WebSocketEncodingError) {
+        if frame.opcode.isControl {
+            guard frame.fin else { throw .fragmentedControlFrame(frame.opcode) }
+            guard frame.payload.count <= 125 else { throw .controlFrameTooLong(frame.opcode, length: frame.payload.count) }
+        }
     }
 }

@@ -90,30 +90,54 @@ struct WebSocketFrameHeader: Sendable, Hashable {
             fin: fin, reservedBits: reservedBits, opcode: opcode, maskingKey: maskingKey, payloadLength: Int(payloadLength), length: length)
     }
 
+    /// The length of the header of a frame of `payloadLength` bytes, masked
+    /// or not: the shortest length form.
+    static func length(payloadLength: Int, masked: Bool) -> Int {
+        2 + extendedLength(payloadLength) + (masked ? 4 : 0)
+    }
+
+    /// The bytes of the extended length a payload of `payloadLength` bytes
+    /// needs in its shortest form: 0, 2 or 8.
+    private static func extendedLength(_ payloadLength: Int) -> Int {
+        payloadLength <= 125 ? 0 : payloadLength <= Int(UInt16.max) ? 2 : 8
+    }
+
+    /// Writes the header of a frame of `payloadLength` bytes, masked with
+    /// `maskingKey` when there is one, at the start of `memory` (which has
+    /// room for `length(payloadLength:masked:)` bytes) and returns its
+    /// length.
+    static func write(
+        fin: Bool, reservedBits: WebSocketReservedBits, opcode: WebSocketOpcode, payloadLength: Int, maskingKey: WebSocketMaskingKey?,
+        into memory: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        let extended = extendedLength(payloadLength)
+        let length = 2 + extended + (maskingKey == nil ? 0 : 4)
+        precondition(memory.count >= length, "WebSocketFrameHeader: no room for the header")
+        memory[0] = (fin ? 0x80 : 0) | reservedBits.rawValue | opcode.rawValue
+        let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
+        switch extended {
+        case 0:
+            memory[1] = maskBit | UInt8(payloadLength)
+        case 2:
+            memory[1] = maskBit | 126
+            memory.storeBytes(of: UInt16(payloadLength).bigEndian, toByteOffset: 2, as: UInt16.self)
+        default:
+            memory[1] = maskBit | 127
+            memory.storeBytes(of: UInt64(payloadLength).bigEndian, toByteOffset: 2, as: UInt64.self)
+        }
+        if let maskingKey {
+            memory.storeBytes(of: maskingKey.rawValue.bigEndian, toByteOffset: 2 + extended, as: UInt32.self)
+        }
+        return length
+    }
+
     /// The header's bytes for a frame of `payloadLength` bytes, masked with
     /// `maskingKey` when there is one: the shortest length form.
     static func bytes(
         fin: Bool, reservedBits: WebSocketReservedBits, opcode: WebSocketOpcode, payloadLength: Int, maskingKey: WebSocketMaskingKey?
     ) -> ByteBuffer {
-        let extended = payloadLength <= 125 ? 0 : payloadLength <= Int(UInt16.max) ? 2 : 8
-        let length = 2 + extended + (maskingKey == nil ? 0 : 4)
-        return ByteBuffer(unsafeUninitializedCapacity: length) { memory in
-            memory[0] = (fin ? 0x80 : 0) | reservedBits.rawValue | opcode.rawValue
-            let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
-            switch extended {
-            case 0:
-                memory[1] = maskBit | UInt8(payloadLength)
-            case 2:
-                memory[1] = maskBit | 126
-                memory.storeBytes(of: UInt16(payloadLength).bigEndian, toByteOffset: 2, as: UInt16.self)
-            default:
-                memory[1] = maskBit | 127
-                memory.storeBytes(of: UInt64(payloadLength).bigEndian, toByteOffset: 2, as: UInt64.self)
-            }
-            if let maskingKey {
-                memory.storeBytes(of: maskingKey.rawValue.bigEndian, toByteOffset: 2 + extended, as: UInt32.self)
-            }
-            return length
+        ByteBuffer(unsafeUninitializedCapacity: length(payloadLength: payloadLength, masked: maskingKey != nil)) { memory in
+            write(fin: fin, reservedBits: reservedBits, opcode: opcode, payloadLength: payloadLength, maskingKey: maskingKey, into: memory)
         }
     }
 }

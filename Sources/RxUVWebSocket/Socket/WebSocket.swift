@@ -102,8 +102,7 @@ public final class WebSocket: Sendable {
     }
 
     /// Sends `message` now and tells `observer` how it ended: the error
-    /// that stops it (this side's Close sent, `goingAway`; a frame that
-    /// cannot be encoded), or the write's end through the stream's one
+    /// that stops it (this side's Close sent, `goingAway`), or the write's end through the stream's one
     /// write primitive. Behind a stream being sent, it waits for the
     /// stream's end. Loop thread.
     func startSending<Observer: ObserverType>(_ message: WebSocketMessage, notifying observer: Observer) -> Disposable where Observer.Element == Never {
@@ -116,21 +115,22 @@ public final class WebSocket: Sendable {
             state.value.waitingSends.append { [self] in writing.setDisposable(startSending(message, notifying: observer)) }
             return writing
         }
-        var frame: WebSocketFrame
+        let bytes: ByteBuffer
         switch message {
-        case .text(let text): frame = WebSocketFrame(opcode: .text, payload: ByteBuffer(string: text))
-        case .binary(let bytes): frame = WebSocketFrame(opcode: .binary, payload: bytes)
+        case .text(var text): bytes = text.withUTF8 { framed(.text, UnsafeRawBufferPointer($0)) }
+        case .binary(let payload): bytes = payload.withUnsafeBytes { framed(.binary, $0) }
         case .stream(let outgoing): return sendingStream(outgoing).asObservable().subscribe(observer)
         }
-        if let compressed = state.value.deflater?.compress(frame.payload) {
-            frame.payload = compressed
-            frame.reservedBits = .rsv1
-        }
-        guard let bytes = try? encoder.encode(frame) else {
-            observer.on(.error(WebSocketProtocolError(closeCode: .internalError, reason: "the message could not be framed")))
-            return Disposables.create()
-        }
         return stream.startWrite(.one(bytes), notifying: observer)
+    }
+
+    /// A message's bytes as its one frame, in one buffer: compressed (RSV1)
+    /// when permessage-deflate was agreed and the deflater takes them.
+    private func framed(_ opcode: WebSocketOpcode, _ payload: UnsafeRawBufferPointer) -> ByteBuffer {
+        if let compressed = state.value.deflater?.compress(payload) {
+            return compressed.withUnsafeBytes { encoder.encode(reservedBits: .rsv1, opcode: opcode, payload: $0) }
+        }
+        return encoder.encode(opcode: opcode, payload: payload)
     }
 
     /// `frame` encoded and written. Loop thread.

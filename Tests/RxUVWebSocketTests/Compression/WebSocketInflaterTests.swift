@@ -155,3 +155,10 @@ final class WebSocketInflaterTests: BridgeTestCase {
         XCTAssertEqual(try original.decode(&readerB), .message(.text("Hello")))
     }
 }
+
+extension WebSocketDeflater {
+    /// `compress(_:)` over a buffer's bytes, as a socket passes a message's.
+    fileprivate func compress(_ payload: ByteBuffer) -> ByteBuffer? {
+        payload.withUnsafeBytes { compress($0) }
+    }
+}

@@ -45,6 +45,27 @@ final class WebSocketFrameEncoderTests: BridgeTestCase {
         }
     }
 
+    /// `encode(_:)`'s one buffer holds what `encode(_:into:)`'s two do, in
+    /// every length form, both roles, each reserved bit and opcode a socket
+    /// sends; and it refuses the same control frames.
+    func testEncode_OneBufferHoldsTheTwoBuffersBytes() throws {
+        for length in [0, 1, 125, 126, 65535, 65536] {
+            let payload = ByteBuffer((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            for role in [WebSocketRole.client, .server] {
+                let encoder = WebSocketFrameEncoder(role: role, makeMaskingKey: { WebSocketMaskingKey(rawValue: 0x0102_0304) })
+                for (opcode, reservedBits) in [(WebSocketOpcode.text, WebSocketReservedBits()), (.binary, .rsv1), (.continuation, [])] {
+                    let frame = WebSocketFrame(fin: length != 1, reservedBits: reservedBits, opcode: opcode, payload: payload)
+                    var buffers: [ByteBuffer] = []
+                    try encoder.encode(frame, into: &buffers)
+                    XCTAssertEqual(Array(try encoder.encode(frame)), buffers.flatMap { Array($0) }, "\(role) \(opcode) \(length)")
+                }
+            }
+        }
+        XCTAssertThrowsError(try WebSocketFrameEncoder(role: .client).encode(WebSocketFrame(fin: false, opcode: .pong))) { error in
+            XCTAssertEqual(error as? WebSocketEncodingError, .fragmentedControlFrame(.pong))
+        }
+    }
+
     /// A server's payload goes as it is (no copy); a client's header and
     /// masked payload are two buffers; each frame takes a fresh key.
     func testEncode_BuffersAndKeys() throws {

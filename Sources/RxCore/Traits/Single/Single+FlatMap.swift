@@ -7,7 +7,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///     selector(1):     --a|
     ///     flatMap:       ----a|
     public func flatMap<Result>(_ selector: @escaping (Element) throws -> Single<Result>) -> Single<Result> {
-        Single(raw: primitiveSequence.source.flatMap(selector))
+        Single(raw: SingleFlatMapProducer(source: primitiveSequence.source, selector: selector))
     }
 
     /// Runs the `Maybe` that `selector` returns for the element and emits
@@ -17,7 +17,7 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///     selector(1):         --|
     ///     flatMapMaybe:      ----|
     public func flatMapMaybe<Result>(_ selector: @escaping (Element) throws -> Maybe<Result>) -> Maybe<Result> {
-        Maybe(raw: primitiveSequence.source.flatMap(selector))
+        Maybe(raw: SingleFlatMapProducer(source: primitiveSequence.source, selector: selector))
     }
 
     /// Runs the `Completable` that `selector` returns for the element and
@@ -27,6 +27,6 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///     selector(1):              --|
     ///     flatMapCompletable:     ----|
     public func flatMapCompletable(_ selector: @escaping (Element) throws -> Completable) -> Completable {
-        Completable(raw: primitiveSequence.source.flatMap(selector))
+        Completable(raw: SingleFlatMapProducer(source: primitiveSequence.source, selector: selector))
     }
 }

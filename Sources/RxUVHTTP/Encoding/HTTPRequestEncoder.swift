@@ -138,7 +138,10 @@ public struct HTTPRequestEncoder: FrameEncoder {
     /// a target is made of visible characters).
     private static func checkLineBytes(_ text: String, _ what: String, allowEmpty: Bool = false) throws(Error) {
         guard allowEmpty || !text.isEmpty else { throw Error(reason: "\(what) is empty") }
-        for byte in text.utf8 where byte <= 0x20 || byte >= 0x7F {
+        // On the contiguous UTF-8 bytes: no `String.UTF8View` index walked.
+        var bytes = text
+        let refused = bytes.withUTF8 { bytes in bytes.first { $0 <= 0x20 || $0 >= 0x7F } }
+        if let byte = refused {
             throw Error(reason: "\(what) holds the byte 0x\(String(byte, radix: 16)) (\(String(reflecting: text)))")
         }
     }

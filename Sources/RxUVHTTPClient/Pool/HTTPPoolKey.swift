@@ -61,49 +61,80 @@ struct HTTPPoolKey: Hashable, Sendable, CustomStringConvertible {
             }
         case nil: throw HTTPClientError(.invalidRequest, "the request has no scheme (http or https)")
         }
-        guard let authority = request.authority, !authority.isEmpty else {
+        guard var authority = request.authority, !authority.isEmpty else {
             throw HTTPClientError(.invalidRequest, "the request has no authority (host and port)")
         }
-        // On the UTF-8 bytes: every delimiter is ASCII, so no Character is
-        // made (a `Character` search breaks graphemes at every step).
-        let bytes = authority.utf8
-        guard !bytes.contains(UInt8(ascii: "@")) else {
+        switch authority.withUTF8(Self.split) {
+        case .success(let parts):
+            host = parts.host
+            port = parts.port ?? (isSecure ? 443 : 80)
+        case .failure(.userInformation):
             throw HTTPClientError(.invalidRequest, "user information in the authority \"\(authority)\" is not sent")
+        case .failure(.noClosingBracket):
+            throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" has no closing bracket")
+        case .failure(.malformed):
+            throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" is malformed")
+        case .failure(.noValidHost):
+            throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" has no valid host")
+        case .failure(.badPort):
+            throw HTTPClientError(.invalidRequest, "the port in \"\(authority)\" is not a number from 1 to 65535")
         }
-        var hostPart = Substring(authority)
-        var portPart: Substring?
+    }
+
+    /// What is wrong with an authority.
+    private enum AuthorityFault: Error {
+        case userInformation
+        case noClosingBracket
+        case malformed
+        case noValidHost
+        case badPort
+    }
+
+    /// An authority's UTF-8 bytes split into its host (lower-cased, an IPv6
+    /// address without its brackets) and its port (`nil` when none is
+    /// given, or the colon has no digits after it). Every delimiter is
+    /// ASCII, so the bytes are read as they are, with no `Character` made.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(host: String, port: Int?), AuthorityFault> {
+        guard !bytes.contains(UInt8(ascii: "@")) else { return .failure(.userInformation) }
+        var hostRange = 0..<bytes.count
+        var portStart: Int?
         if bytes.first == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else {
-                throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" has no closing bracket")
-            }
-            hostPart = authority[bytes.index(after: bytes.startIndex)..<close]
-            let rest = authority[bytes.index(after: close)...]
-            if !rest.isEmpty {
-                guard rest.utf8.first == UInt8(ascii: ":") else {
-                    throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" is malformed")
-                }
-                portPart = rest[rest.utf8.index(after: rest.startIndex)...]
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return .failure(.noClosingBracket) }
+            hostRange = 1..<close
+            if close + 1 < bytes.count {
+                guard bytes[close + 1] == UInt8(ascii: ":") else { return .failure(.malformed) }
+                portStart = close + 2
             }
         } else if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) {
-            hostPart = authority[..<colon]
-            portPart = authority[bytes.index(after: colon)...]
+            hostRange = 0..<colon
+            portStart = colon + 1
         }
         // Printable ASCII but "/".
-        guard !hostPart.isEmpty, hostPart.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
-            throw HTTPClientError(.invalidRequest, "the authority \"\(authority)\" has no valid host")
-        }
-        host = hostPart.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } ? hostPart.lowercased() : String(hostPart)
-        if let portPart, !portPart.isEmpty {
+        let host = UnsafeBufferPointer(rebasing: bytes[hostRange])
+        guard !host.isEmpty, host.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else { return .failure(.noValidHost) }
+        var port: Int?
+        if let portStart, portStart < bytes.count {
             // RFC 3986 §3.2.3: digits only.
-            let digits = portPart.utf8
+            let digits = UnsafeBufferPointer(rebasing: bytes[portStart...])
             guard digits.count <= 5, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                case let port = digits.reduce(0, { $0 * 10 + Int($1 - UInt8(ascii: "0")) }), (1...65535).contains(port)
-            else {
-                throw HTTPClientError(.invalidRequest, "the port in \"\(authority)\" is not a number from 1 to 65535")
+                case let value = digits.reduce(0, { $0 * 10 + Int($1 - UInt8(ascii: "0")) }), (1...65535).contains(value)
+            else { return .failure(.badPort) }
+            port = value
+        }
+        return .success((host: lowercased(host), port: port))
+    }
+
+    /// `host`'s bytes as a `String`, ASCII letters lower-cased (a host is
+    /// ASCII here: checked before).
+    private static func lowercased(_ host: UnsafeBufferPointer<UInt8>) -> String {
+        guard host.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            return String(decoding: host, as: UTF8.self)
+        }
+        return String(unsafeUninitializedCapacity: host.count) { memory in
+            for (index, byte) in host.enumerated() {
+                memory[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
             }
-            self.port = port
-        } else {
-            port = isSecure ? 443 : 80
+            return host.count
         }
     }
 

@@ -39,22 +39,15 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
         onFailure: ((Swift.Error) -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let disposedCallback: Disposable = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
         let callStack = onFailure == nil ? Hooks.subscriptionCallStack() : []
-        let outcome = SingleOutcomeObserver<Element>(
-            success: { element in
-                onSuccess?(element)
-                disposedCallback.dispose()
-            },
-            failure: { error in
-                if let onFailure {
-                    onFailure(error)
-                } else {
-                    Hooks.defaultErrorHandler(callStack, error)
-                }
-                disposedCallback.dispose()
-            })
-        let subscription = primitiveSequence.asObservable().subscribe(outcome)
+        guard let onDisposed else {
+            // Nothing to call on dispose: the subscription is returned as
+            // it is, and the observer is the one object made.
+            return primitiveSequence.asObservable().subscribe(SingleOutcomeObserver(success: onSuccess, failure: onFailure, callStack: callStack))
+        }
+        let disposedCallback = Disposables.create(with: onDisposed)
+        let subscription = primitiveSequence.asObservable().subscribe(
+            SingleOutcomeObserver(success: onSuccess, failure: onFailure, callStack: callStack, afterOutcome: disposedCallback))
         return Disposables.create(subscription, disposedCallback)
     }
 

@@ -12,7 +12,13 @@ import Synchronization
 /// one sink with the inner's subscription in its own state, where a merge
 /// keeps a group of inners, a bag and a serialiser for elements that
 /// cannot come.
-final class SingleFlatMapProducer<SourceElement, Inner: ObservableConvertibleType>: Producer<Inner.Element> {
+///
+/// Generic over the inner's trait and element, not over any sequence: the
+/// selector is stored as the operator was given it, with no closure made
+/// around it to return its `PrimitiveSequence` as a generic value.
+final class SingleFlatMapProducer<SourceElement, Trait, Result>: Producer<Result> {
+    typealias Inner = PrimitiveSequence<Trait, Result>
+
     private let source: Observable<SourceElement>
     private let selector: (SourceElement) throws -> Inner
 
@@ -22,8 +28,8 @@ final class SingleFlatMapProducer<SourceElement, Inner: ObservableConvertibleTyp
     }
 
     override func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable)
-    where Observer.Element == Inner.Element {
-        let sink = SingleFlatMapSink<SourceElement, Inner, Observer>(selector: selector, observer: observer, cancel: cancel)
+    where Observer.Element == Result {
+        let sink = SingleFlatMapSink<SourceElement, Trait, Observer>(selector: selector, observer: observer, cancel: cancel)
         sink.run(source)
         return (sink: sink, subscription: NopDisposable())
     }
@@ -46,10 +52,9 @@ private struct SingleFlatMapState {
 /// The source's observer, and through `SingleFlatMapInner` the inner's.
 /// The source's completion and the inner's may come on two threads: the
 /// lock lets exactly one of them complete the result, after both.
-private final class SingleFlatMapSink<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: Sink<Observer>, ObserverType,
-    @unchecked Sendable
-where Observer.Element == Inner.Element {
+private final class SingleFlatMapSink<SourceElement, Trait, Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable {
     typealias Element = SourceElement
+    typealias Inner = PrimitiveSequence<Trait, Observer.Element>
 
     private let selector: (SourceElement) throws -> Inner
     private let state = Mutex(SingleFlatMapState())
@@ -162,11 +167,10 @@ where Observer.Element == Inner.Element {
 
 /// The inner's observer: its events go to the sink, elements and the
 /// completion with no `Event` built.
-private struct SingleFlatMapInner<SourceElement, Inner: ObservableConvertibleType, Observer: ObserverType>: ObserverType
-where Observer.Element == Inner.Element {
-    typealias Element = Inner.Element
+private struct SingleFlatMapInner<SourceElement, Trait, Observer: ObserverType>: ObserverType {
+    typealias Element = Observer.Element
 
-    let parent: SingleFlatMapSink<SourceElement, Inner, Observer>
+    let parent: SingleFlatMapSink<SourceElement, Trait, Observer>
 
     func on(_ event: Event<Element>) {
         switch event {

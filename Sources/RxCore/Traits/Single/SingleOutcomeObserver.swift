@@ -1,19 +1,28 @@
 import Synchronization
 
-/// The observer a `Single`'s `subscribe` closures are called through: the
-/// first event is the outcome. An element goes to `success` as it is, with
-/// no `Event` or `Result` built (in this unspecialised code each would look
+/// The observer a `Single`'s `subscribe` calls are made through: the first
+/// event is the outcome. An element goes to `success` as it is, with no
+/// `Event` or `Result` built (in this unspecialised code each would look
 /// its metadata up in the runtime); an error, or a completion with no
-/// element (`RxError.noElements`), goes to `failure`. Later events are
-/// ignored.
+/// element (`RxError.noElements`), goes to `failure`, or without one to
+/// `Hooks.defaultErrorHandler` with `callStack`. Then `afterOutcome` (the
+/// subscriber's `onDisposed`) is disposed. Later events are ignored. The
+/// subscriber's closures are held here as they were given, so a
+/// subscription makes this one object and no closure around them.
 final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
-    private let success: (Element) -> Void
-    private let failure: (Swift.Error) -> Void
+    private let success: ((Element) -> Void)?
+    private let failure: ((Swift.Error) -> Void)?
+    private let callStack: [String]
+    private let afterOutcome: Disposable?
     private let isStopped = Atomic<Bool>(false)
 
-    init(success: @escaping (Element) -> Void, failure: @escaping (Swift.Error) -> Void) {
+    init(
+        success: ((Element) -> Void)?, failure: ((Swift.Error) -> Void)?, callStack: [String] = [], afterOutcome: Disposable? = nil
+    ) {
         self.success = success
         self.failure = failure
+        self.callStack = callStack
+        self.afterOutcome = afterOutcome
     }
 
     /// Claims the one outcome: `false` once one was taken.
@@ -23,12 +32,13 @@ final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
 
     func onNext(_ element: Element) {
         guard claim() else { return }
-        success(element)
+        success?(element)
+        afterOutcome?.dispose()
     }
 
     func onCompleted() {
         guard claim() else { return }
-        failure(RxError.noElements)
+        fail(RxError.noElements)
     }
 
     func on(_ event: Event<Element>) {
@@ -37,9 +47,18 @@ final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
             onNext(element)
         case .error(let error):
             guard claim() else { return }
-            failure(error)
+            fail(error)
         case .completed:
             onCompleted()
         }
+    }
+
+    private func fail(_ error: Swift.Error) {
+        if let failure {
+            failure(error)
+        } else {
+            Hooks.defaultErrorHandler(callStack, error)
+        }
+        afterOutcome?.dispose()
     }
 }

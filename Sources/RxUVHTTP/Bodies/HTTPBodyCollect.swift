@@ -22,7 +22,7 @@ final class HTTPBodyCollect: Producer<ByteBuffer> {
         _ observer: Observer, cancel: SinkDisposer
     ) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == ByteBuffer {
         let sink = HTTPBodyCollector(observer: observer, cancel: cancel, limit: limit, tooLarge: tooLarge)
-        let subscription = source.attach(AnyObserver(sink))
+        let subscription = source.attach(sink)
         return (sink: sink, subscription: subscription)
     }
 }

@@ -9,9 +9,9 @@ import RxUV
 /// which disposes its subscription and lets the rest of the body go. A
 /// body of one piece (most) is passed on as it came, with no array made.
 // @unchecked Sendable: `first`, `rest`, `count` and `isStopped` change
-// only in `on`, which the body source calls on its loop's thread, one
-// event at a time.
-final class HTTPBodyCollector<Observer: ObserverType>: Sink<Observer>, ObserverType, @unchecked Sendable
+// only as the body source calls it, on its loop's thread, one call at a
+// time.
+final class HTTPBodyCollector<Observer: ObserverType>: Sink<Observer>, HTTPBodyReader, @unchecked Sendable
 where Observer.Element == ByteBuffer {
     private let limit: Int
     private let tooLarge: @Sendable () -> any Error
@@ -27,40 +27,40 @@ where Observer.Element == ByteBuffer {
         super.init(observer: observer, cancel: cancel)
     }
 
-    func on(_ event: Event<ByteBuffer>) {
+    func bodyReceived(_ piece: ByteBuffer) {
         guard !isStopped else { return }
-        switch event {
-        case .next(let piece):
-            guard count + piece.count <= limit else {
-                isStopped = true
-                first = nil
-                rest = []
-                forwardError(tooLarge())
-                return
-            }
-            count += piece.count
-            if first == nil {
-                first = piece
-            } else {
-                rest.append(piece)
-            }
-        case .error(let error):
-            isStopped = true
-            first = nil
-            rest = []
-            forwardError(error)
-        case .completed:
-            isStopped = true
-            let whole: ByteBuffer
-            if let first {
-                whole = rest.isEmpty ? first : ByteBuffer(concatenating: [first] + rest)
-            } else {
-                whole = ByteBuffer()
-            }
-            first = nil
-            rest = []
-            forwardNext(whole)
-            forwardCompleted()
+        guard count + piece.count <= limit else {
+            bodyFailed(tooLarge())
+            return
         }
+        count += piece.count
+        if first == nil {
+            first = piece
+        } else {
+            rest.append(piece)
+        }
+    }
+
+    func bodyFailed(_ error: any Error) {
+        guard !isStopped else { return }
+        isStopped = true
+        first = nil
+        rest = []
+        forwardError(error)
+    }
+
+    func bodyEnded() {
+        guard !isStopped else { return }
+        isStopped = true
+        let whole: ByteBuffer
+        if let first {
+            whole = rest.isEmpty ? first : ByteBuffer(concatenating: [first] + rest)
+        } else {
+            whole = ByteBuffer()
+        }
+        first = nil
+        rest = []
+        forwardNext(whole)
+        forwardCompleted()
     }
 }

@@ -44,7 +44,7 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     private var state = State.open
     private var held: [ByteBuffer] = []
     private var heldCount = 0
-    private var observer: AnyObserver<ByteBuffer>?
+    private var reader: (any HTTPBodyReader)?
     private var wasAttached = false
     /// Nobody will read what comes: it is dropped.
     private var discarding = false
@@ -84,8 +84,8 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     /// Body bytes arrived.
     package func receive(_ bytes: ByteBuffer) {
         guard case .open = state, !bytes.isEmpty, !discarding else { return }
-        if let observer {
-            observer.onNext(bytes)
+        if let reader {
+            reader.bodyReceived(bytes)
             return
         }
         held.append(bytes)
@@ -103,9 +103,9 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
         guard case .open = state else { return }
         if let trailers, !trailers.isEmpty { self.trailers.withLock { $0 = trailers } }
         state = .ended
-        if let observer {
-            self.observer = nil
-            observer.onCompleted()
+        if let reader {
+            self.reader = nil
+            reader.bodyEnded()
         }
         releaseHolds()
     }
@@ -116,9 +116,9 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
         state = .failed(error)
         held = []
         heldCount = 0
-        if let observer {
-            self.observer = nil
-            observer.onError(error)
+        if let reader {
+            self.reader = nil
+            reader.bodyFailed(error)
         }
         releaseHolds()
     }
@@ -133,17 +133,17 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
 
     // MARK: From the handler
 
-    /// Subscribes `observer`: the held bytes, then the rest.
-    package func attach(_ observer: AnyObserver<ByteBuffer>) -> Disposable {
+    /// Attaches `reader`: the held bytes, then the rest.
+    package func attach(_ reader: any HTTPBodyReader) -> Disposable {
         if loop.isOnLoopThread {
             // On the loop thread (a reader subscribed where the body
             // arrives, as most do): attached now, and the source itself is
             // the subscription; nothing is made for either.
-            return attachOnLoop(observer) ? self : Disposables.create()
+            return attachOnLoop(reader) ? self : Disposables.create()
         }
         let subscription = SingleAssignmentDisposable()
-        // The observer is used on the loop thread only, once handed over.
-        let attached = UncheckedSendable(observer)
+        // The reader is used on the loop thread only, once handed over.
+        let attached = UncheckedSendable(reader)
         loop.enter { [self] in
             guard !subscription.isDisposed, attachOnLoop(attached.value) else { return }
             subscription.setDisposable(self)
@@ -169,11 +169,11 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
         }
     }
 
-    /// Attaches `observer`, or fails it with `EBUSY` when a reader came
+    /// Attaches `reader`, or fails it with `EBUSY` when a reader came
     /// before (then `false`).
-    private func attachOnLoop(_ observer: AnyObserver<ByteBuffer>) -> Bool {
+    private func attachOnLoop(_ reader: any HTTPBodyReader) -> Bool {
         guard !wasAttached else {
-            observer.onError(UVError(code: .busy, operation: "HTTPRequestBody.bytes"))
+            reader.bodyFailed(UVError(code: .busy, operation: "HTTPRequestBody.bytes"))
             return false
         }
         wasAttached = true
@@ -181,25 +181,25 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
         let pending = held
         held = []
         heldCount = 0
-        for bytes in pending { observer.onNext(bytes) }
+        for bytes in pending { reader.bodyReceived(bytes) }
         switch state {
         case .open:
-            self.observer = observer
+            self.reader = reader
             if holdsForBuffer {
                 holdsForBuffer = false
                 updateHold()
             }
         case .ended:
-            observer.onCompleted()
+            reader.bodyEnded()
         case .failed(let error):
-            observer.onError(error)
+            reader.bodyFailed(error)
         }
         return true
     }
 
     private func detach() {
-        guard observer != nil else { return }
-        observer = nil
+        guard reader != nil else { return }
+        reader = nil
         discarding = true
         releaseHolds()
         connection?.bodyAbandoned(self)

@@ -57,8 +57,9 @@ public struct HTTPRequestEncoder: FrameEncoder {
         }
     }
 
-    /// The head in one buffer of the exact size.
-    static func head(_ head: HTTPRequestHead) throws(Error) -> ByteBuffer {
+    /// The head in one buffer of the exact size: what `encode(.head(_:))`
+    /// appends, for a caller that writes the head alone.
+    package static func head(_ head: HTTPRequestHead) throws(Error) -> ByteBuffer {
         let request = head.request
         guard head.minorVersion == 0 || head.minorVersion == 1 else {
             throw Error(reason: "HTTP/1.\(head.minorVersion) is not a version HTTP/1.x has (1.0, 1.1)")

@@ -78,13 +78,11 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         }
         let expects = framing != .none && framing != .length(0) && expectsContinue
         head = HTTPRequestHead(request, body: framing, keepAlive: !closes, expectsContinue: expects)
-        var buffers: [ByteBuffer] = []
         do {
-            try HTTPRequestEncoder().encode(.head(head), into: &buffers)
+            headBytes = try HTTPRequestEncoder.head(head)
         } catch {
             throw HTTPClientError(.invalidRequest, "\(error)")
         }
-        headBytes = buffers[0]
         state = LoopBound(HTTPClientExchangeState(observer: observer), loop: pool.loop)
     }
 

@@ -169,7 +169,8 @@ final class SingleFlatMapTests: RxCoreTestCase {
             let throwing = random.next() % 8 == 0
             let disposed = random.next() % 3 == 0 ? 1_000 : 200 + Int(random.next() % 80)
             func run(_ chain: @escaping (Observable<Int>, @escaping (Int) throws -> Observable<Int>) -> Observable<Int>)
-                -> ([Recorded<Event<Int>>], [Subscription], [Subscription]) {
+                -> ([Recorded<Event<Int>>], [Subscription], [Subscription])
+            {
                 let scheduler = TestScheduler(initialClock: 0)
                 let xs = scheduler.createColdObservable(source)
                 let ys = scheduler.createColdObservable(inner)

@@ -50,10 +50,16 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
             guard request.method != .connect else { throw HTTPClientError(.invalidRequest, "CONNECT is not sent by this client") }
             request.path = "/"
         }
-        // Walks over the caller's few fields, not `headerFields[name]`,
-        // which builds the fields' name index first.
-        for field in configuration.defaultHeaderFields where !request.headerFields.contains(where: { $0.name == field.name }) {
-            request.headerFields.append(field)
+        if request.headerFields.isEmpty {
+            // Nothing to merge: the defaults as they are, their storage
+            // shared (appending each would copy it for every request).
+            request.headerFields = configuration.defaultHeaderFields
+        } else {
+            // Walks over the caller's few fields, not `headerFields[name]`,
+            // which builds the fields' name index first.
+            for field in configuration.defaultHeaderFields where !request.headerFields.contains(where: { $0.name == field.name }) {
+                request.headerFields.append(field)
+            }
         }
         if case .enabled = configuration.decompression, !request.headerFields.contains(where: { $0.name == .acceptEncoding }) {
             request.headerFields.append(HTTPField(name: .acceptEncoding, value: "gzip, deflate"))

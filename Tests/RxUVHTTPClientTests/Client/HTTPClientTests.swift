@@ -51,15 +51,18 @@ final class HTTPClientTests: BridgeTestCase {
     }
 
     /// `Host` is the request's authority; the default `User-Agent` goes
-    /// unless the request has its own; the request's fields go as given.
+    /// unless the request has its own (with no fields of its own, or beside
+    /// others); the request's fields go as given.
     func testHead_CarriesHostDefaultsAndOwnFields() throws {
         let texts = try withClient(handler: Self.router.handler) { client, port in
             let first = try await client.execute(local(port, "/fields")).text()
             let own = try await client.execute(local(port, "/fields", fields: [.userAgent: "mine", HTTPField.Name("X-Test")!: "1"])).text()
-            return [first, own, "\(port)"]
+            let merged = try await client.execute(local(port, "/fields", fields: [HTTPField.Name("X-Test")!: "2"])).text()
+            return [first, own, "\(port)", merged]
         }
         XCTAssertEqual(texts[0], "host=127.0.0.1:\(texts[2]) agent=RxUV x=-")
         XCTAssertEqual(texts[1], "host=127.0.0.1:\(texts[2]) agent=mine x=1")
+        XCTAssertEqual(texts[3], "host=127.0.0.1:\(texts[2]) agent=RxUV x=2")
     }
 
     /// Sequential requests reuse one kept-alive connection: the server

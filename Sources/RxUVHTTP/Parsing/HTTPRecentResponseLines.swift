@@ -37,6 +37,8 @@ struct HTTPRecentResponseLines {
         var fields: [HTTPField] = []
         /// The fields as the head had them, all together.
         var headerFields = HTTPFields()
+        /// The response the head made: its status and `headerFields`.
+        var response: HTTPResponse?
         /// The status line's end in `bytes` and what it made.
         var statusEnd = 0
         var status: (minor: Int, status: HTTPResponse.Status)?
@@ -48,6 +50,7 @@ struct HTTPRecentResponseLines {
             ends.removeAll(keepingCapacity: true)
             fields.removeAll(keepingCapacity: true)
             headerFields = HTTPFields()
+            response = nil
             statusEnd = 0
             status = nil
             isOver = false
@@ -90,6 +93,13 @@ struct HTTPRecentResponseLines {
         return kept.headerFields
     }
 
+    /// The response the last head made, for a head whose status line and
+    /// every field line repeat it (`begin` and `repeatedFields` said so):
+    /// the same status and fields make the same response.
+    var repeatedResponse: HTTPResponse? {
+        kept.response
+    }
+
     /// The status line parsed as `status`.
     mutating func parsed(status: (minor: Int, status: HTTPResponse.Status)) {
         next.status = status
@@ -119,11 +129,13 @@ struct HTTPRecentResponseLines {
         next.fields.append(field)
     }
 
-    /// The head (with `headerFields`) was accepted whole: it is the one
-    /// kept, unless it was over the bounds (then none is).
-    mutating func accepted(_ headerFields: HTTPFields) {
+    /// The head (with `headerFields`, making `response`) was accepted
+    /// whole: it is the one kept, unless it was over the bounds (then none
+    /// is).
+    mutating func accepted(_ headerFields: HTTPFields, response: HTTPResponse) {
         if next.isOver { next.status = nil }
         next.headerFields = headerFields
+        next.response = response
         swap(&kept, &next)
     }
 

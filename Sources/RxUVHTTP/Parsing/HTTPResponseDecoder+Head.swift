@@ -11,9 +11,12 @@ extension HTTPResponseDecoder {
         guard let statusLine = lines.next() else { throw HTTPParseError(status: .badGateway, reason: "no status line") }
         let minor: Int
         let status: HTTPResponse.Status
+        let statusRepeats: Bool
         if let repeated = recent.begin(statusLine: statusLine) {
             (minor, status) = repeated
+            statusRepeats = true
         } else {
+            statusRepeats = false
             (minor, status) = try Self.parseStatusLine(statusLine)
             recent.parsed(status: (minor, status))
         }
@@ -53,8 +56,15 @@ extension HTTPResponseDecoder {
                 keepAlive = false
             }
         }
-        if !repeatsAll { recent.accepted(fields) }
-        return HTTPResponseHead(response: HTTPResponse(status: status, headerFields: fields), minorVersion: minor, body: body, keepAlive: keepAlive)
+        let response: HTTPResponse
+        if repeatsAll, statusRepeats, let repeated = recent.repeatedResponse {
+            // Every line repeats the last head's: so does its response.
+            response = repeated
+        } else {
+            response = HTTPResponse(status: status, headerFields: fields)
+        }
+        if !repeatsAll { recent.accepted(fields, response: response) }
+        return HTTPResponseHead(response: response, minorVersion: minor, body: body, keepAlive: keepAlive)
     }
 
     /// The field lines `lines` has left (`count` of them), each noted in

@@ -67,7 +67,7 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         let framing: HTTPRequestHead.BodyFraming
         switch body.content {
         case .bytes(let bytes) where bytes.isEmpty:
-            framing = Self.methodsWithoutBody.contains(request.method) ? .none : .length(0)
+            framing = Self.sendsNoBodyWhenEmpty(request.method) ? .none : .length(0)
         case .stream(_, nil), .paced(_, nil):
             framing = .chunked
         default:
@@ -92,8 +92,14 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         state = LoopBound(HTTPClientExchangeState(observer: observer), loop: pool.loop)
     }
 
-    /// The methods whose empty body is sent without `Content-Length`.
-    static let methodsWithoutBody: Set<HTTPRequest.Method> = [.get, .head, .delete, .options, .trace, .connect]
+    /// Whether `method`'s empty body is sent without `Content-Length`: a
+    /// match on the method (no set hashed for every request).
+    static func sendsNoBodyWhenEmpty(_ method: HTTPRequest.Method) -> Bool {
+        switch method {
+        case .get, .head, .delete, .options, .trace, .connect: true
+        default: false
+        }
+    }
     /// The methods a retry may send again (RFC 9110 §9.2.2).
     static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
 

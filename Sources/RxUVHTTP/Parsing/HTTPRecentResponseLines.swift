@@ -5,12 +5,14 @@ import Glibc
 #endif
 
 /// The last response head's status line and field lines, as sent and as
-/// parsed, so that a line that repeats the line in the same place of the
-/// last head is not parsed into a new value again: a server repeats most
-/// of its head from one response to the next (`Server`, `Content-Type`,
-/// `Connection`, its status line; often all but `Date` and a length), and
-/// making each field (its name checked and lower-cased, its value checked
-/// and made a `String`) is most of a small response's cost.
+/// parsed (and the response they made), so that a line that repeats the
+/// line in the same place of the last head is not parsed into a new value
+/// again, nor a head that repeats every line made into a new response: a
+/// server repeats most of its head from one response to the next
+/// (`Server`, `Content-Type`, `Connection`, its status line; often all but
+/// `Date` and a length), and making each field (its name checked and
+/// lower-cased, its value checked and made a `String`) is most of a small
+/// response's cost.
 ///
 /// Only lines that were parsed and accepted in a head that was accepted
 /// whole are kept, and only a match of every byte is taken as a repeat:

@@ -102,9 +102,9 @@ public final class WebSocket: Sendable {
     }
 
     /// Sends `message` now and tells `observer` how it ended: the error
-    /// that stops it (this side's Close sent, `goingAway`), or the write's end through the stream's one
-    /// write primitive. Behind a stream being sent, it waits for the
-    /// stream's end. Loop thread.
+    /// that stops it (this side's Close sent, `goingAway`), or the write's
+    /// end through the stream's one write primitive. Behind a stream being
+    /// sent, it waits for the stream's end. Loop thread.
     func startSending<Observer: ObserverType>(_ message: WebSocketMessage, notifying observer: Observer) -> Disposable where Observer.Element == Never {
         guard !state.value.sentClose, state.value.phase == .open else {
             observer.on(.error(WebSocketProtocolError(closeCode: .goingAway, reason: "the socket is closing")))

@@ -111,7 +111,7 @@ struct WebSocketFrameHeader: Sendable, Hashable {
         into memory: UnsafeMutableRawBufferPointer
     ) -> Int {
         let extended = extendedLength(payloadLength)
-        let length = 2 + extended + (maskingKey == nil ? 0 : 4)
+        let length = Self.length(payloadLength: payloadLength, masked: maskingKey != nil)
         precondition(memory.count >= length, "WebSocketFrameHeader: no room for the header")
         memory[0] = (fin ? 0x80 : 0) | reservedBits.rawValue | opcode.rawValue
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80

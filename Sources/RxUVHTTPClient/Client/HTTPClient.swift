@@ -133,12 +133,21 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         _ request: HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool, trace: ServiceContext?,
         observer: any HTTPExchangeObserver
     ) -> Disposable {
-        let pool = self.pool
-        var request = request
-        var span: HTTPClientSpan?
-        if let trace, let tracing = configuration.tracing {
-            span = HTTPClientSpan(&request, context: trace, tracer: tracing.tracer)
+        guard let trace, let tracing = configuration.tracing else {
+            return begin(request, body: body, timeout: timeout, upgrades: upgrades, span: nil, observer: observer)
         }
+        // Only a traced request is copied: the span adds its context's
+        // fields to it.
+        var traced = request
+        let span = HTTPClientSpan(&traced, context: trace, tracer: tracing.tracer)
+        return begin(traced, body: body, timeout: timeout, upgrades: upgrades, span: span, observer: observer)
+    }
+
+    private func begin(
+        _ request: borrowing HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool, span: HTTPClientSpan?,
+        observer: any HTTPExchangeObserver
+    ) -> Disposable {
+        let pool = self.pool
         let exchange: HTTPClientExchange
         do {
             exchange = try HTTPClientExchange(

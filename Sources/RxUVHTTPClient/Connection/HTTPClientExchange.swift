@@ -33,7 +33,7 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
     /// `request` carries); throws `HTTPClientError.invalidRequest` for a
     /// request that cannot be sent.
     init(
-        _ request: HTTPRequest, body: HTTPClientRequestBody, configuration: HTTPClientConfiguration, pool: HTTPConnectionPool,
+        _ request: borrowing HTTPRequest, body: HTTPClientRequestBody, configuration: borrowing HTTPClientConfiguration, pool: HTTPConnectionPool,
         timeout: Duration?, upgrades: Bool = false, span: HTTPClientSpan? = nil, observer: any HTTPExchangeObserver
     ) throws(HTTPClientError) {
         self.loop = pool.loop
@@ -45,7 +45,7 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         key.versions = HTTPPoolKey.Versions(configuration.httpVersions, isSecure: key.isSecure, upgrades: upgrades)
         self.key = key
         self.body = body
-        var request = request
+        var request = copy request
         if request.path == nil || request.path == "" {
             guard request.method != .connect else { throw HTTPClientError(.invalidRequest, "CONNECT is not sent by this client") }
             request.path = "/"

@@ -49,7 +49,7 @@ struct HTTPPoolKey: Hashable, Sendable, CustomStringConvertible {
     /// The key of `request`'s scheme and authority; throws
     /// `HTTPClientError.invalidRequest` for a scheme other than `http` and
     /// `https`, no authority, user information in it, or a bad port.
-    init(_ request: HTTPRequest) throws(HTTPClientError) {
+    init(_ request: borrowing HTTPRequest) throws(HTTPClientError) {
         switch request.scheme {
         case "http": isSecure = false
         case "https": isSecure = true

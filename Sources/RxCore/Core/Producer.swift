@@ -24,10 +24,12 @@ open class Producer<Element>: Observable<Element> {
     }
 
     private func subscribeNow<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        if let subscription = runSource(observer) {
+        switch runSource(observer) {
+        case .subscribed(let subscription):
             return subscription
+        case .runsSink:
+            return subscribeSink { run(observer, cancel: $0) }
         }
-        return subscribeSink { run(observer, cancel: $0) }
     }
 
     /// Makes a `SinkDisposer`, has `makeSink` create the sink with it as
@@ -57,10 +59,10 @@ open class Producer<Element>: Observable<Element> {
     /// is made. When the work goes on, it returns the
     /// subscription it made through `subscribeSink`, never the bare sink, which would keep its observer (and whatever that
     /// captures) alive for as long as the caller holds the subscription.
-    /// `nil` (the default) subscribes through `run(_:cancel:)`.
+    /// `.runsSink` (the default) subscribes through `run(_:cancel:)`.
     @_spi(Bridge)
-    open func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Element {
-        nil
+    open func runSource<Observer: ObserverType>(_ observer: Observer) -> SourceStart where Observer.Element == Element {
+        .runsSink
     }
 
     /// Creates the operator's sink for `observer` and subscribes it upstream.
@@ -71,6 +73,21 @@ open class Producer<Element>: Observable<Element> {
     open func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Element {
         preconditionFailure("\(type(of: self)) does not implement run(_:cancel:)")
     }
+}
+
+/// What `Producer.runSource(_:)` did with an observer: subscribed it
+/// itself, or left it to `run(_:cancel:)`'s sink.
+///
+/// Part of the `Bridge` SPI. An enum of its own rather than a
+/// `Disposable?`: an optional of an existential is copied and destroyed
+/// through `Optional`'s generic value witnesses, once per subscription.
+@_spi(Bridge)
+public enum SourceStart {
+    /// The source subscribed the observer: its subscription, as the
+    /// caller gets it.
+    case subscribed(Disposable)
+    /// The source leaves the observer to `run(_:cancel:)`.
+    case runsSink
 }
 
 /// Disposes a sink and its upstream subscription, once, whichever comes first:

@@ -39,3 +39,18 @@ extension Disposables {
         }
     }
 }
+
+extension Disposables {
+    /// The subscription `slot` holds, taken out of it with a no-op left in
+    /// its place: how state lets go of the subscription of work that ended
+    /// and disposes it once the access to the state is over
+    /// (`Disposables.take(&state.value.work).dispose()`). A slot is a
+    /// `Disposable` that holds a no-op when there is no work, not a
+    /// `Disposable?`: an optional existential is copied and destroyed
+    /// through `Optional`'s generic value witnesses.
+    package static func take(_ slot: inout Disposable) -> Disposable {
+        var taken = create()
+        swap(&taken, &slot)
+        return taken
+    }
+}

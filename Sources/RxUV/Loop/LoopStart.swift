@@ -49,9 +49,9 @@ open class LoopStart: Producer<Never> {
         return elsewhere().subscribe(observer)
     }
 
-    override public final func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
-        guard loop.isOnLoopThread else { return nil }
-        return start(observer)
+    override public final func runSource<Observer: ObserverType>(_ observer: Observer) -> SourceStart where Observer.Element == Never {
+        guard loop.isOnLoopThread else { return .runsSink }
+        return .subscribed(start(observer))
     }
 
     override public final func run<Observer: ObserverType>(_ observer: Observer, cancel: SinkDisposer) -> (sink: SinkBase, subscription: Disposable) where Observer.Element == Never {

@@ -80,9 +80,10 @@ final class HTTPSend: Producer<HTTPClientResponse> {
 private final class HTTPSendSink<Observer: ObserverType>: Sink<Observer>, HTTPExchangeObserver, @unchecked Sendable
 where Observer.Element == HTTPClientResponse {
     private let send: HTTPSend
-    /// The next hop's subscription, once a redirect is followed; `disposed`
-    /// once this sink is, so that a hop subscribed meanwhile is disposed.
-    private let hop = Mutex<(subscription: Disposable?, disposed: Bool)>((nil, false))
+    /// The next hop's subscription, once a redirect is followed (a no-op
+    /// before, `Disposables.take`); `disposed` once this sink is, so that a
+    /// hop subscribed meanwhile is disposed.
+    private let hop = Mutex<(subscription: Disposable, disposed: Bool)>((Disposables.create(), false))
 
     init(send: HTTPSend, observer: Observer, cancel: SinkDisposer) {
         self.send = send
@@ -126,12 +127,11 @@ where Observer.Element == HTTPClientResponse {
     }
 
     override func dispose() {
-        let subscription = hop.withLock { hop -> Disposable? in
+        let subscription = hop.withLock { hop -> Disposable in
             hop.disposed = true
-            defer { hop.subscription = nil }
-            return hop.subscription
+            return Disposables.take(&hop.subscription)
         }
-        subscription?.dispose()
+        subscription.dispose()
         super.dispose()
     }
 }

@@ -109,9 +109,7 @@ extension HTTPClientConnection {
         let source = HTTPBodySource(loop: loop, declaredLength: nil, connection: self, bufferLimit: pool.configuration.responseBufferSize)
         state.value.responseBody = source
         state.value.exchange = nil
-        let work = state.value.bodyWork
-        state.value.bodyWork = nil
-        work?.dispose()
+        Disposables.take(&state.value.bodyWork).dispose()
         pool.removed(self)
         let inbound = HTTPClientResponseBody(source: source, upgraded: self)
         exchange.responded(HTTPClientResponse(head: head.response, minorVersion: head.minorVersion, body: inbound), on: self)

@@ -132,9 +132,7 @@ final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, HTTPD
         guard !state.value.isClosed, state.value.exchange != nil, state.value.writeFailure == nil else { return }
         state.value.writeFailure = error
         state.value.keepAlive = false
-        let work = state.value.bodyWork
-        state.value.bodyWork = nil
-        work?.dispose()
+        Disposables.take(&state.value.bodyWork).dispose()
     }
 
     // MARK: Ending
@@ -155,9 +153,7 @@ final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, HTTPD
         state.value.exchange = nil
         state.value.served += 1
         exchange.finish()
-        let work = state.value.bodyWork
-        state.value.bodyWork = nil
-        work?.dispose()
+        Disposables.take(&state.value.bodyWork).dispose()
         if state.value.keepAlive {
             pool.release(self)
         } else {
@@ -221,14 +217,13 @@ final class HTTPClientConnection: HTTPBodyConnection, HTTPExchangeCarrier, HTTPD
         guard !state.value.isClosed else { return }
         state.value.isClosed = true
         state.value.deadline.cancel()
-        let work = state.value.bodyWork
-        state.value.bodyWork = nil
+        let work = Disposables.take(&state.value.bodyWork)
         let body = state.value.responseBody
         state.value.responseBody = nil
         let exchange = state.value.exchange
         state.value.exchange = nil
         reading.dispose()
-        work?.dispose()
+        work.dispose()
         stream.close(.now)
         // An upgraded connection left its pool when it switched.
         if !state.value.isUpgraded { pool.removed(self) }

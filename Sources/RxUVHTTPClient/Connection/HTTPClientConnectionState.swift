@@ -33,8 +33,9 @@ struct HTTPClientConnectionState {
     var responseBody: HTTPBodySource?
     /// The inflater of a compressed response body, when one is read.
     var contentDecoder: HTTPContentDecoder?
-    /// The request body's work (a stream's subscription, a file's write).
-    var bodyWork: Disposable?
+    /// The request body's work (a stream's subscription, a file's write);
+    /// a no-op when there is none (`Disposables.take`).
+    var bodyWork: Disposable = Disposables.create()
     /// The exchanges this connection carried to their end.
     var served = 0
     /// The deadline of the head (`headTimeout`), of `100 Continue`, or of

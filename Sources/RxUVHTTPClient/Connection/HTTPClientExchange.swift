@@ -168,9 +168,7 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
     func finish() {
         state.value.phase = .finished
         state.value.observer = nil
-        let timer = state.value.timer
-        state.value.timer = nil
-        timer?.dispose()
+        Disposables.take(&state.value.timer).dispose()
     }
 
     /// The exchange failed before its response's head (after it, the
@@ -203,7 +201,7 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
     }
 
     private func timedOut(after timeout: Duration) {
-        state.value.timer = nil
+        state.value.timer = Disposables.create()
         let error = HTTPClientError(.requestTimeout, "the request to \(key) did not end within \(timeout)")
         switch state.value.phase {
         case .new, .finished:

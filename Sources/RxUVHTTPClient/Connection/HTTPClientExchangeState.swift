@@ -22,6 +22,7 @@ struct HTTPClientExchangeState {
     var observer: (any HTTPExchangeObserver)?
     /// The request was sent again once (on a stale connection).
     var retried = false
-    /// The whole-exchange timer, while it runs.
-    var timer: Disposable?
+    /// The whole-exchange timer, while it runs; a no-op otherwise
+    /// (`Disposables.take`).
+    var timer: Disposable = Disposables.create()
 }

@@ -83,8 +83,7 @@ extension HTTP2ClientConnection {
     private func headArrived(_ open: HTTP2ClientStream, status: Int, endsStream: Bool) {
         let exchange = open.exchange
         open.headArrived = true
-        open.timer?.dispose()
-        open.timer = nil
+        Disposables.take(&open.timer).dispose()
         let head = HTTPResponse(status: HTTPResponse.Status(code: status), headerFields: open.fields)
         open.fields = HTTPFields()
         let hasBody = !endsStream && exchange.head.request.method != .head && status != 204 && status != 304
@@ -235,11 +234,8 @@ extension HTTP2ClientConnection {
     /// unprocessed, an idempotent method); a body cut short fails with it.
     func ended(_ open: HTTP2ClientStream, error: any Error, retrying: Bool) {
         open.isClosed = true
-        open.timer?.dispose()
-        open.timer = nil
-        let work = open.bodyWork
-        open.bodyWork = nil
-        work?.dispose()
+        Disposables.take(&open.timer).dispose()
+        Disposables.take(&open.bodyWork).dispose()
         if let pace = open.pace {
             open.pace = nil
             pace.onCompleted()

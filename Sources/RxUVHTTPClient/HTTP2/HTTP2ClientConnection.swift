@@ -129,7 +129,7 @@ final class HTTP2ClientConnection: ByteStreamReader, HTTP2SessionDelegate, HTTP2
         if hasBody { sendBody(of: open, content) }
         if let timeout = pool.configuration.headTimeout {
             open.timer = loop.scheduleRelative((), dueTime: timeout) { [self] _ in
-                open.timer = nil
+                open.timer = Disposables.create()
                 fail(open, HTTPClientError(.headTimeout, "no response head from \(pool.key) within \(timeout)"))
                 return Disposables.create()
             }

@@ -21,8 +21,9 @@ final class HTTP2ClientStream: HTTP2WindowedStream, HTTPExchangeCarrier, HTTP2Bo
 
     // The request.
     var outbound = HTTP2BodyQueue()
-    /// A streamed body's subscription.
-    var bodyWork: Disposable?
+    /// A streamed body's subscription; a no-op when there is none
+    /// (`Disposables.take`).
+    var bodyWork: Disposable = Disposables.create()
     /// A paced body's pace.
     var pace: BehaviorSubject<Bool>?
     /// The frame that ends the request went out.
@@ -50,8 +51,9 @@ final class HTTP2ClientStream: HTTP2WindowedStream, HTTPExchangeCarrier, HTTP2Bo
     /// The response ended (END_STREAM).
     var responseEnded = false
 
-    /// The head timeout, until the head arrives.
-    var timer: Disposable?
+    /// The head timeout, until the head arrives; a no-op otherwise
+    /// (`Disposables.take`).
+    var timer: Disposable = Disposables.create()
     /// The stream closed: nothing more is done for it.
     var isClosed = false
 

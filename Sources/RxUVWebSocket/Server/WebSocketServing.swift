@@ -27,7 +27,7 @@ final class WebSocketServing: Producer<Never> {
         self.handler = handler
     }
 
-    override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == Never {
+    override func runSource<Observer: ObserverType>(_ observer: Observer) -> SourceStart where Observer.Element == Never {
         let stream = connection.stream
         let socket = WebSocket(
             stream: stream, incoming: stream.receivedData, role: .server, subprotocol: subprotocol, compression: compression, settings: settings)
@@ -39,7 +39,7 @@ final class WebSocketServing: Producer<Never> {
         _ = socket.whenEnded { _ in
             if !served.isDisposed { observer.on(.completed) }
         }
-        return served
+        return .subscribed(served)
     }
 }
 

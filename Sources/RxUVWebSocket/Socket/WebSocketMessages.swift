@@ -14,11 +14,11 @@ final class WebSocketMessages: Producer<WebSocketMessage> {
         self.socket = socket
     }
 
-    override func runSource<Observer: ObserverType>(_ observer: Observer) -> Disposable? where Observer.Element == WebSocketMessage {
+    override func runSource<Observer: ObserverType>(_ observer: Observer) -> SourceStart where Observer.Element == WebSocketMessage {
         let subscription = WebSocketMessagesSubscription(socket: socket)
-        guard socket.loop.isOnLoopThread else { return subscribeElsewhere(observer, subscription) }
+        guard socket.loop.isOnLoopThread else { return .subscribed(subscribeElsewhere(observer, subscription)) }
         socket.subscribe(observer.on)
-        return subscription
+        return .subscribed(subscription)
     }
 
     /// From another thread: handed over on the loop's, unless disposed

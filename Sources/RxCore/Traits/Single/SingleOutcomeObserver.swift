@@ -6,18 +6,20 @@ import Synchronization
 /// its metadata up in the runtime); an error, or a completion with no
 /// element (`RxError.noElements`), goes to `failure`, or without one to
 /// `Hooks.defaultErrorHandler` with `callStack`. Then `afterOutcome` (the
-/// subscriber's `onDisposed`) is disposed. Later events are ignored. The
-/// subscriber's closures are held here as they were given, so a
-/// subscription makes this one object and no closure around them.
+/// subscriber's `onDisposed`, or a no-op) is disposed. Later events are
+/// ignored. The subscriber's closures are held here as they were given, so
+/// a subscription makes this one object and no closure around them.
+/// `afterOutcome` is no optional: an optional existential is copied and
+/// destroyed through `Optional`'s generic value witnesses.
 final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
     private let success: ((Element) -> Void)?
     private let failure: ((Swift.Error) -> Void)?
     private let callStack: [String]
-    private let afterOutcome: Disposable?
+    private let afterOutcome: Disposable
     private let isStopped = Atomic<Bool>(false)
 
     init(
-        success: ((Element) -> Void)?, failure: ((Swift.Error) -> Void)?, callStack: [String] = [], afterOutcome: Disposable? = nil
+        success: ((Element) -> Void)?, failure: ((Swift.Error) -> Void)?, callStack: [String] = [], afterOutcome: Disposable = Disposables.create()
     ) {
         self.success = success
         self.failure = failure
@@ -33,7 +35,7 @@ final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
     func onNext(_ element: Element) {
         guard claim() else { return }
         success?(element)
-        afterOutcome?.dispose()
+        afterOutcome.dispose()
     }
 
     func onCompleted() {
@@ -59,6 +61,6 @@ final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
         } else {
             Hooks.defaultErrorHandler(callStack, error)
         }
-        afterOutcome?.dispose()
+        afterOutcome.dispose()
     }
 }

@@ -14,9 +14,7 @@ package enum HTTPBodyReading {
     /// arrives; one subscriber (a second fails with `EBUSY`).
     package static func bytes(_ source: HTTPBodySource?, owner: (any AnyObject & Sendable)? = nil) -> Observable<ByteBuffer> {
         guard let source else { return .empty() }
-        return Observable.create { observer in
-            withExtendedLifetime(owner) { source.attach(observer) }
-        }
+        return HTTPBodyBytes(source: source, owner: owner)
     }
 
     /// The whole body as one buffer; fails with `tooLarge()` once it passes

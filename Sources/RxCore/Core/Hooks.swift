@@ -61,6 +61,7 @@ public enum Hooks {
 
     /// The call stack to keep for a subscription without an error handler:
     /// captured when `recordCallStackOnError` is on, empty otherwise.
+    @usableFromInline
     static func subscriptionCallStack() -> [String] {
         recordCallStackOnError ? customCaptureSubscriptionCallstack() : []
     }

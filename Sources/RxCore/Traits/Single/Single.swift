@@ -34,6 +34,10 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     ///
     /// `onDisposed` runs once, after the outcome or on dispose. A failure
     /// without `onFailure` goes to `Hooks.defaultErrorHandler`.
+    // Inlinable, so that the caller's module makes the outcome observer
+    // of its own element type (its metadata found once, not looked up in
+    // the run time at every subscription).
+    @inlinable
     public func subscribe(
         onSuccess: ((Element) -> Void)? = nil,
         onFailure: ((Swift.Error) -> Void)? = nil,

@@ -11,6 +11,7 @@ import Synchronization
 /// a subscription makes this one object and no closure around them.
 /// `afterOutcome` is no optional: an optional existential is copied and
 /// destroyed through `Optional`'s generic value witnesses.
+@usableFromInline
 final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
     private let success: ((Element) -> Void)?
     private let failure: ((Swift.Error) -> Void)?
@@ -18,6 +19,7 @@ final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
     private let afterOutcome: Disposable
     private let isStopped = Atomic<Bool>(false)
 
+    @usableFromInline
     init(
         success: ((Element) -> Void)?, failure: ((Swift.Error) -> Void)?, callStack: [String] = [], afterOutcome: Disposable = Disposables.create()
     ) {
@@ -32,17 +34,20 @@ final class SingleOutcomeObserver<Element>: ObserverType, @unchecked Sendable {
         !isStopped.exchange(true, ordering: .acquiringAndReleasing)
     }
 
+    @usableFromInline
     func onNext(_ element: Element) {
         guard claim() else { return }
         success?(element)
         afterOutcome.dispose()
     }
 
+    @usableFromInline
     func onCompleted() {
         guard claim() else { return }
         fail(RxError.noElements)
     }
 
+    @usableFromInline
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):

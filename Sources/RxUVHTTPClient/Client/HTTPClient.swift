@@ -151,7 +151,7 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         let exchange: HTTPClientExchange
         do {
             exchange = try HTTPClientExchange(
-                request, body: body, configuration: configuration, pool: pool, timeout: timeout ?? configuration.requestTimeout,
+                request, body: body, client: self, pool: pool, timeout: timeout ?? configuration.requestTimeout,
                 upgrades: upgrades, span: span, observer: observer)
         } catch {
             span?.failed(error)

@@ -28,12 +28,13 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
     let upgrades: Bool
     let state: LoopBound<HTTPClientExchangeState>
 
-    /// The exchange of `request` with `body` as `configuration` shapes it,
-    /// for `pool`, its outcome to `observer` (and to `span`, whose context
+    /// The exchange of `request` with `body` as `client`'s configuration
+    /// shapes it (read field by field, the configuration not copied), for
+    /// `pool`, its outcome to `observer` (and to `span`, whose context
     /// `request` carries); throws `HTTPClientError.invalidRequest` for a
     /// request that cannot be sent.
     init(
-        _ request: borrowing HTTPRequest, body: HTTPClientRequestBody, configuration: borrowing HTTPClientConfiguration, pool: HTTPConnectionPool,
+        _ request: borrowing HTTPRequest, body: HTTPClientRequestBody, client: HTTPClient, pool: HTTPConnectionPool,
         timeout: Duration?, upgrades: Bool = false, span: HTTPClientSpan? = nil, observer: any HTTPExchangeObserver
     ) throws(HTTPClientError) {
         self.loop = pool.loop
@@ -42,7 +43,7 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         self.upgrades = upgrades
         self.span = span
         var key = try HTTPPoolKey(request)
-        key.versions = HTTPPoolKey.Versions(configuration.httpVersions, isSecure: key.isSecure, upgrades: upgrades)
+        key.versions = HTTPPoolKey.Versions(client.configuration.httpVersions, isSecure: key.isSecure, upgrades: upgrades)
         self.key = key
         self.body = body
         var request = copy request
@@ -53,15 +54,15 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         if request.headerFields.isEmpty {
             // Nothing to merge: the defaults as they are, their storage
             // shared (appending each would copy it for every request).
-            request.headerFields = configuration.defaultHeaderFields
+            request.headerFields = client.configuration.defaultHeaderFields
         } else {
             // Walks over the caller's few fields, not `headerFields[name]`,
             // which builds the fields' name index first.
-            for field in configuration.defaultHeaderFields where !request.headerFields.contains(where: { $0.name == field.name }) {
+            for field in client.configuration.defaultHeaderFields where !request.headerFields.contains(where: { $0.name == field.name }) {
                 request.headerFields.append(field)
             }
         }
-        if case .enabled = configuration.decompression, !request.headerFields.contains(where: { $0.name == .acceptEncoding }) {
+        if case .enabled = client.configuration.decompression, !request.headerFields.contains(where: { $0.name == .acceptEncoding }) {
             request.headerFields.append(HTTPField(name: .acceptEncoding, value: "gzip, deflate"))
         }
         let framing: HTTPRequestHead.BodyFraming

@@ -76,23 +76,22 @@ struct HTTPRecentResponseLines {
         return status
     }
 
-    /// The last head's fields whole, when `lines` (the field lines after
-    /// the status line, `count` of them) repeat every one of the last
-    /// head's, each noted in `framing`; `nil` (and `framing` as it was)
-    /// when one does not. The last head then stays the one kept: no line
-    /// is copied, and `accepted` is not to be called.
-    func repeatedFields(_ lines: HTTPFieldLines.Lines, count: Int, framing: inout HTTPFramingFields) -> HTTPFields? {
+    /// The last head's fields whole, with the framing fields noted from
+    /// them, when `lines` (the field lines after the status line, `count`
+    /// of them) repeat every one of the last head's; `nil` when one does
+    /// not. The last head then stays the one kept: no line is copied, and
+    /// `accepted` is not to be called.
+    func repeatedFields(_ lines: HTTPFieldLines.Lines, count: Int) -> (fields: HTTPFields, framing: HTTPFramingFields)? {
         guard kept.status != nil, count == kept.ends.count else { return nil }
         var lines = lines
-        var noted = framing
+        var framing = HTTPFramingFields()
         var index = 0
         while let line = lines.next() {
             guard let repeated = repeated(line, at: index) else { return nil }
-            noted.note(name: repeated.name, value: repeated.value)
+            framing.note(name: repeated.name, value: repeated.value)
             index += 1
         }
-        framing = noted
-        return kept.headerFields
+        return (kept.headerFields, framing)
     }
 
     /// The response the last head made, for a head whose status line and

@@ -23,13 +23,14 @@ extension HTTPResponseDecoder {
         guard lineCount - 1 <= limits.maxHeaderFields else {
             throw HTTPParseError(status: .badGateway, reason: "over \(limits.maxHeaderFields) header fields")
         }
-        var framing = HTTPFramingFields()
+        var framing: HTTPFramingFields
         let fields: HTTPFields
         let repeatsAll: Bool
-        if let repeated = recent.repeatedFields(lines, count: lineCount - 1, framing: &framing) {
-            fields = repeated
+        if let repeated = recent.repeatedFields(lines, count: lineCount - 1) {
+            (fields, framing) = repeated
             repeatsAll = true
         } else {
+            framing = HTTPFramingFields()
             fields = try parseFields(&lines, count: lineCount - 1, framing: &framing)
             repeatsAll = false
         }

@@ -180,13 +180,17 @@ public struct HTTPRequestEncoder: FrameEncoder {
         case other
     }
 
+    /// What `name` is to the head; its length tells most names apart
+    /// before one string is compared.
     private static func role(of name: HTTPField.Name) -> FieldRole {
-        switch name.canonicalName {
-        case "host": .host
-        case "content-length", "transfer-encoding": .framing
-        case "connection": .connection
-        case "expect": .expect
-        default: .other
+        let canonical = name.canonicalName
+        switch canonical.utf8.count {
+        case 4 where canonical == "host": return .host
+        case 14 where canonical == "content-length": return .framing
+        case 17 where canonical == "transfer-encoding": return .framing
+        case 10 where canonical == "connection": return .connection
+        case 6 where canonical == "expect": return .expect
+        default: return .other
         }
     }
 }

@@ -65,7 +65,7 @@ extension HTTPResponseDecoder {
             response = HTTPResponse(status: status, headerFields: fields)
         }
         if !repeatsAll { recent.accepted(fields, response: response) }
-        return HTTPResponseHead(response: response, minorVersion: minor, body: body, keepAlive: keepAlive)
+        return HTTPResponseHead(response: response, statusCode: status.code, minorVersion: minor, body: body, keepAlive: keepAlive)
     }
 
     /// The field lines `lines` has left (`count` of them), each noted in

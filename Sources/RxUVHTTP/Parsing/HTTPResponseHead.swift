@@ -25,7 +25,9 @@ public struct HTTPResponseHead: Sendable, Hashable {
     }
 
     /// The response.
-    public var response: HTTPResponse
+    public var response: HTTPResponse {
+        didSet { statusCode = response.status.code }
+    }
     /// The minor version of HTTP/1.x (0 or 1).
     public var minorVersion: Int
     /// How the body is delimited.
@@ -37,9 +39,23 @@ public struct HTTPResponseHead: Sendable, Hashable {
     /// which the final response follows.
     public var keepAlive: Bool
 
+    /// `response.status.code`, kept as the response is set: the status is
+    /// parsed from its pseudo-field at every read of `response.status`.
+    package private(set) var statusCode: Int
+
+    /// A head of `response`, whose status code is `statusCode` (the
+    /// decoder has it parsed).
+    init(response: HTTPResponse, statusCode: Int, minorVersion: Int, body: BodyFraming, keepAlive: Bool) {
+        self.response = response
+        self.statusCode = statusCode
+        self.minorVersion = minorVersion
+        self.body = body
+        self.keepAlive = keepAlive
+    }
+
     /// Whether this is an interim (1xx) response, other than 101: the
     /// final response to the same request follows it.
     public var isInformational: Bool {
-        response.status.kind == .informational && response.status.code != 101
+        (100...199).contains(statusCode) && statusCode != 101
     }
 }

@@ -51,7 +51,7 @@ extension HTTPClientConnection {
     func headArrived(_ head: HTTPResponseHead) {
         guard let exchange = state.value.exchange else { return }
         if head.isInformational {
-            if head.response.status.code == 100, state.value.awaitsContinue {
+            if head.statusCode == 100, state.value.awaitsContinue {
                 state.value.awaitsContinue = false
                 sendBody(of: exchange)
                 armHeadTimer()
@@ -59,8 +59,8 @@ extension HTTPClientConnection {
             return
         }
         if head.body == .switchedProtocol {
-            guard exchange.upgrades, head.response.status.code == 101 else {
-                fail(HTTPClientError(.unexpectedUpgrade, "\(pool.key) switched protocols (\(head.response.status.code)) unasked"), retrying: false)
+            guard exchange.upgrades, head.statusCode == 101 else {
+                fail(HTTPClientError(.unexpectedUpgrade, "\(pool.key) switched protocols (\(head.statusCode)) unasked"), retrying: false)
                 return
             }
             upgraded(head, for: exchange)

@@ -185,6 +185,23 @@ final class HTTPResponseDecoderTests: BridgeTestCase {
         XCTAssertEqual(decoded.map(\.head.isInformational), [true, true, false, false, false, false, false, false, true, false])
     }
 
+    /// A head's status code is kept with its response: whatever status a
+    /// caller sets on a decoded head, `isInformational` and `statusCode`
+    /// follow it, for every code from 100 to 599.
+    func testResponseHead_StatusCodeFollowsTheResponse() {
+        var head = responses("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n\r\n")[0].head
+        XCTAssertEqual(head.statusCode, 100)
+        XCTAssertTrue(head.isInformational)
+        for code in 100...599 {
+            head.response.status = HTTPResponse.Status(code: code)
+            XCTAssertEqual(head.statusCode, code)
+            XCTAssertEqual(head.isInformational, head.response.status.kind == .informational && code != 101, "\(code)")
+        }
+        head.response = HTTPResponse(status: HTTPResponse.Status(code: 102))
+        XCTAssertEqual(head.statusCode, 102)
+        XCTAssertTrue(head.isInformational)
+    }
+
     /// The pending requests are taken as their final responses begin, and
     /// a client may append while the decoder runs.
     func testPendingRequests_TakenByFinalResponses() {

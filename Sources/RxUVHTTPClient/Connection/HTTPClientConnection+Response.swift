@@ -92,7 +92,7 @@ extension HTTPClientConnection {
             source = HTTPBodySource(loop: loop, declaredLength: nil, connection: self, bufferLimit: pool.configuration.responseBufferSize)
         }
         state.value.responseBody = source
-        let response = HTTPClientResponse(head: head.response, minorVersion: head.minorVersion, body: HTTPClientResponseBody(source: source))
+        let response = HTTPClientResponse(head: head.response, statusCode: head.statusCode, minorVersion: head.minorVersion, body: HTTPClientResponseBody(source: source))
         exchange.responded(response, on: self)
         settle()
     }
@@ -112,7 +112,7 @@ extension HTTPClientConnection {
         Disposables.take(&state.value.bodyWork).dispose()
         pool.removed(self)
         let inbound = HTTPClientResponseBody(source: source, upgraded: self)
-        exchange.responded(HTTPClientResponse(head: head.response, minorVersion: head.minorVersion, body: inbound), on: self)
+        exchange.responded(HTTPClientResponse(head: head.response, statusCode: head.statusCode, minorVersion: head.minorVersion, body: inbound), on: self)
         exchange.finish()
     }
 

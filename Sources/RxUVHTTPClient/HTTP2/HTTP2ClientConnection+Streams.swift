@@ -99,7 +99,7 @@ extension HTTP2ClientConnection {
             source = HTTPBodySource(loop: loop, declaredLength: declared, connection: open, bufferLimit: pool.configuration.responseBufferSize)
             open.body = source
         }
-        exchange.responded(HTTPClientResponse(head: head, majorVersion: 2, minorVersion: 0, body: HTTPClientResponseBody(source: source)), on: open)
+        exchange.responded(HTTPClientResponse(head: head, statusCode: status, majorVersion: 2, minorVersion: 0, body: HTTPClientResponseBody(source: source)), on: open)
         if !hasBody { responseEnded(open) }
     }
 

@@ -16,7 +16,7 @@ struct HTTPRedirect {
     /// body (a stream, sent once). Throws `HTTPClientError.redirect` for a
     /// `Location` that is not a usable URL.
     init?(following request: HTTPRequest, body: HTTPClientRequestBody, response: HTTPClientResponse) throws(HTTPClientError) {
-        let code = response.status.code
+        let code = response.statusCode
         guard [301, 302, 303, 307, 308].contains(code), let location = response.headerFields[.location] else { return nil }
         let target = try Self.resolve(location, against: request)
         var next = request

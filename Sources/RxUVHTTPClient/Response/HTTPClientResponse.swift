@@ -11,7 +11,9 @@ import RxUV
 public struct HTTPClientResponse: Sendable {
     /// The status (with its reason phrase as sent: none over HTTP/2) and
     /// the header fields, in order.
-    public var head: HTTPResponse
+    public var head: HTTPResponse {
+        didSet { statusCode = head.status.code }
+    }
     /// The major version of HTTP the server answered with: 1, or 2 on a
     /// connection where ALPN agreed on `h2` (or with prior knowledge).
     public var majorVersion: Int
@@ -20,9 +22,15 @@ public struct HTTPClientResponse: Sendable {
     public var minorVersion: Int
     /// The body.
     public var body: HTTPClientResponseBody
+    /// `head.status.code`, kept as the head is set: the status is parsed
+    /// from its pseudo-field at every read of `head.status`.
+    package private(set) var statusCode: Int
 
-    init(head: HTTPResponse, majorVersion: Int = 1, minorVersion: Int, body: HTTPClientResponseBody) {
+    /// A response of `head`, whose status code is `statusCode` when the
+    /// caller has it parsed.
+    init(head: HTTPResponse, statusCode: Int? = nil, majorVersion: Int = 1, minorVersion: Int, body: HTTPClientResponseBody) {
         self.head = head
+        self.statusCode = statusCode ?? head.status.code
         self.majorVersion = majorVersion
         self.minorVersion = minorVersion
         self.body = body

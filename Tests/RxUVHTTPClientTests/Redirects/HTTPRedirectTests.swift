@@ -160,4 +160,21 @@ final class HTTPRedirectTests: BridgeTestCase {
         XCTAssertNil(other.request.headerFields[.authorization])
         XCTAssertNil(other.request.headerFields[.cookie])
     }
+
+    /// A redirect is read from the response's status as it is now: a head
+    /// set after the response was made (a 200 turned into a 307, a 301 into
+    /// a 200) is what decides, and the code kept with it follows it.
+    func testRedirect_ReadsTheStatusAsTheHeadWasLastSet() throws {
+        let request = HTTPRequest(method: .post, scheme: "http", authority: "a", path: "/")
+        var response = HTTPClientResponse(
+            head: HTTPResponse(status: .ok, headerFields: [.location: "/b"]), minorVersion: 1, body: HTTPClientResponseBody(source: nil))
+        XCTAssertNil(try HTTPRedirect(following: request, body: .empty, response: response))
+        response.head.status = .temporaryRedirect
+        XCTAssertEqual(response.statusCode, 307)
+        let kept = try XCTUnwrap(try HTTPRedirect(following: request, body: .empty, response: response))
+        XCTAssertEqual(kept.request.method, .post, "307 keeps the method")
+        response.head = HTTPResponse(status: .ok, headerFields: [.location: "/c"])
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertNil(try HTTPRedirect(following: request, body: .empty, response: response))
+    }
 }

@@ -34,18 +34,24 @@
 ///
 /// It is a class so that a `Sendable` owner can hold mutable loop-thread
 /// state in a `let`. It keeps its loop alive.
-public final class LoopBound<Value>: @unchecked Sendable {
+///
+/// It is open, so that an object whose mutable state is all loop-thread
+/// state can be its own box: a subclass (`final class Session:
+/// LoopBound<Session.State>`) keeps that state in its own allocation, with
+/// the same checked access through `value`, where a `let` would take an
+/// allocation more for every object. Its members are final.
+open class LoopBound<Value>: @unchecked Sendable {
     // @unchecked Sendable: `storage` is read and written only on `loop`'s
     // thread, which the accessors below check in debug builds.
 
     /// The loop whose thread owns the value.
-    public let loop: Loop
+    public final let loop: Loop
 
     // Unchecked exclusivity: every access is on the loop thread (checked in
     // debug builds) and an access never overlaps another of the same box
     // (the rule in the type's documentation); the run-time check would be
     // a thread-local lookup and an access-set insert on every access.
-    @usableFromInline @exclusivity(unchecked) internal var storage: Value
+    @usableFromInline @exclusivity(unchecked) internal final var storage: Value
 
     /// Binds `value` to `loop`'s thread. May be called on any thread: the
     /// value is handed over (`sending`), and from here on it is reached only
@@ -58,7 +64,7 @@ public final class LoopBound<Value>: @unchecked Sendable {
     /// The value: read, written or modified in place on the loop's thread
     /// only (checked in debug builds).
     @inlinable
-    public var value: Value {
+    public final var value: Value {
         @inline(__always) _read {
             assert(loop.isOnLoopThread, "LoopBound: read off the loop thread")
             yield storage

@@ -22,49 +22,28 @@ package protocol HTTPBodyConnection: AnyObject {
 /// held until the reader subscribes (up to `bufferLimit` bytes, then the
 /// connection stops reading), then passed on as it comes. Loop-thread
 /// state; `attach`, `consumerHolds` and `abandon` may be called from any
-/// thread and hop to the loop.
-// @unchecked Sendable: the mutable fields are touched on `loop`'s thread
-// only (every entry from elsewhere goes through `loop.enter`).
-package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendable {
-    enum State {
-        /// Bytes still arrive.
-        case open
-        /// The body ended.
-        case ended
-        /// The body cannot end well (a malformed chunk, a reset).
-        case failed(any Error)
-    }
-
-    package let loop: Loop
+/// thread and hop to the loop. The source is its own `LoopBound`: that
+/// state is in `value`, checked to be on the loop thread in debug builds.
+// @unchecked Sendable: `connection` is set once, at init, and read on the
+// loop thread; every other mutable field is in `value`.
+package final class HTTPBodySource: LoopBound<HTTPBodySourceState>, Disposable, LoopConfined, @unchecked Sendable {
     package let declaredLength: Int?
     private weak var connection: (any HTTPBodyConnection)?
     private let bufferLimit: Int
-
-    // Loop-thread state.
-    private var state = State.open
-    private var held: [ByteBuffer] = []
-    private var heldCount = 0
-    private var reader: (any HTTPBodyReader)?
-    private var wasAttached = false
-    /// Nobody will read what comes: it is dropped.
-    private var discarding = false
-    private var holdsForBuffer = false
-    private var holdsForConsumer = false
-    private var holdsConnection = false
     /// The trailer fields that ended the body, set before its end is
     /// told; read from any thread (`trailerFields`).
     private let trailers = Mutex<HTTPFields?>(nil)
 
     package init(loop: Loop, declaredLength: Int?, connection: any HTTPBodyConnection, bufferLimit: Int) {
-        self.loop = loop
         self.declaredLength = declaredLength
         self.connection = connection
         self.bufferLimit = bufferLimit
+        super.init(HTTPBodySourceState(), loop: loop)
     }
 
-    /// `true` once the body has ended or failed.
+    /// `true` once the body has ended or failed. Loop thread.
     package var isFinished: Bool {
-        if case .open = state { return false }
+        if case .open = value.phase { return false }
         return true
     }
 
@@ -74,24 +53,24 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
         trailers.withLock { $0 }
     }
 
-    /// Whether a handler subscribed to the body.
+    /// Whether a handler subscribed to the body. Loop thread.
     package var isWanted: Bool {
-        wasAttached
+        value.wasAttached
     }
 
     // MARK: From the decoder
 
     /// Body bytes arrived.
     package func receive(_ bytes: ByteBuffer) {
-        guard case .open = state, !bytes.isEmpty, !discarding else { return }
-        if let reader {
+        guard case .open = value.phase, !bytes.isEmpty, !value.discarding else { return }
+        if let reader = value.reader {
             reader.bodyReceived(bytes)
             return
         }
-        held.append(bytes)
-        heldCount += bytes.count
-        if heldCount > bufferLimit, !holdsForBuffer {
-            holdsForBuffer = true
+        value.held.append(bytes)
+        value.heldCount += bytes.count
+        if value.heldCount > bufferLimit, !value.holdsForBuffer {
+            value.holdsForBuffer = true
             updateHold()
         }
     }
@@ -100,11 +79,10 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     /// message had some.
     package func end(last: ByteBuffer, trailers: HTTPFields? = nil) {
         receive(last)
-        guard case .open = state else { return }
+        guard case .open = value.phase else { return }
         if let trailers, !trailers.isEmpty { self.trailers.withLock { $0 = trailers } }
-        state = .ended
-        if let reader {
-            self.reader = nil
+        value.phase = .ended
+        if let reader = value.reader.take() {
             reader.bodyEnded()
         }
         releaseHolds()
@@ -112,12 +90,11 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
 
     /// The body cannot end: `error` is what a reader gets.
     package func fail(_ error: any Error) {
-        guard case .open = state else { return }
-        state = .failed(error)
-        held = []
-        heldCount = 0
-        if let reader {
-            self.reader = nil
+        guard case .open = value.phase else { return }
+        value.phase = .failed(error)
+        value.held = []
+        value.heldCount = 0
+        if let reader = value.reader.take() {
             reader.bodyFailed(error)
         }
         releaseHolds()
@@ -125,9 +102,9 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
 
     /// The answer went out: nobody reads what is held or still comes.
     package func discardRest() {
-        discarding = true
-        held = []
-        heldCount = 0
+        value.discarding = true
+        value.held = []
+        value.heldCount = 0
         releaseHolds()
     }
 
@@ -172,21 +149,21 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     /// Attaches `reader`, or fails it with `EBUSY` when a reader came
     /// before (then `false`).
     private func attachOnLoop(_ reader: any HTTPBodyReader) -> Bool {
-        guard !wasAttached else {
+        guard !value.wasAttached else {
             reader.bodyFailed(UVError(code: .busy, operation: "HTTPRequestBody.bytes"))
             return false
         }
-        wasAttached = true
+        value.wasAttached = true
         connection?.bodyWanted(self)
-        let pending = held
-        held = []
-        heldCount = 0
+        let pending = value.held
+        value.held = []
+        value.heldCount = 0
         for bytes in pending { reader.bodyReceived(bytes) }
-        switch state {
+        switch value.phase {
         case .open:
-            self.reader = reader
-            if holdsForBuffer {
-                holdsForBuffer = false
+            value.reader = reader
+            if value.holdsForBuffer {
+                value.holdsForBuffer = false
                 updateHold()
             }
         case .ended:
@@ -198,9 +175,8 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     }
 
     private func detach() {
-        guard reader != nil else { return }
-        reader = nil
-        discarding = true
+        guard value.reader.take() != nil else { return }
+        value.discarding = true
         releaseHolds()
         connection?.bodyAbandoned(self)
     }
@@ -209,10 +185,10 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     /// went): what still arrives is dropped. From any thread.
     package func abandon() {
         loop.enter { [self] in
-            guard !wasAttached, !discarding, !isFinished else { return }
-            discarding = true
-            held = []
-            heldCount = 0
+            guard !value.wasAttached, !value.discarding, !isFinished else { return }
+            value.discarding = true
+            value.held = []
+            value.heldCount = 0
             releaseHolds()
             connection?.bodyAbandoned(self)
         }
@@ -221,8 +197,8 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     /// An async consumer holds too much (`true`) or wants more.
     package func consumerHolds(_ holds: Bool) {
         loop.enter { [self] in
-            guard holdsForConsumer != holds else { return }
-            holdsForConsumer = holds && !isFinished && !discarding
+            guard value.holdsForConsumer != holds else { return }
+            value.holdsForConsumer = holds && !isFinished && !value.discarding
             updateHold()
         }
     }
@@ -230,15 +206,15 @@ package final class HTTPBodySource: Disposable, LoopConfined, @unchecked Sendabl
     // MARK: Holds
 
     private func releaseHolds() {
-        holdsForBuffer = false
-        holdsForConsumer = false
+        value.holdsForBuffer = false
+        value.holdsForConsumer = false
         updateHold()
     }
 
     private func updateHold() {
-        let holds = holdsForBuffer || holdsForConsumer
-        guard holds != holdsConnection else { return }
-        holdsConnection = holds
+        let holds = value.holdsForBuffer || value.holdsForConsumer
+        guard holds != value.holdsConnection else { return }
+        value.holdsConnection = holds
         connection?.body(self, holds: holds)
     }
 }

@@ -5,11 +5,11 @@ import RxUVHTTP
 
 /// One request's trip through the client: queued for a connection, sent,
 /// answered, and finished (its response's end, a failure, its timeout, or
-/// the caller's disposal). Its state is on the client's loop thread; the
+/// the caller's disposal). Its state is on the client's loop thread: the
+/// exchange is its own `LoopBound` (`state`), one allocation for both; the
 /// rest is fixed when it is made. It is its caller's subscription:
 /// disposing it cancels it (`cancel()`, on the loop thread).
-final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
-    let loop: Loop
+final class HTTPClientExchange: LoopBound<HTTPClientExchangeState>, Disposable, LoopConfined, Sendable {
     /// The pool it goes to.
     let pool: HTTPConnectionPool
     /// The bound of the whole exchange, its body's end included.
@@ -26,7 +26,8 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
     /// The request asks to switch protocols (`rx.upgrade`): a `101` is its
     /// answer, not a failure.
     let upgrades: Bool
-    let state: LoopBound<HTTPClientExchangeState>
+    /// Its state, on the loop thread: the exchange itself, as the box.
+    var state: LoopBound<HTTPClientExchangeState> { self }
 
     /// The exchange of `request` with `body` as `client`'s configuration
     /// shapes it (read field by field, the configuration not copied), for
@@ -37,7 +38,6 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         _ request: borrowing HTTPRequest, body: HTTPClientRequestBody, client: HTTPClient, pool: HTTPConnectionPool,
         timeout: Duration?, upgrades: Bool = false, span: HTTPClientSpan? = nil, observer: any HTTPExchangeObserver
     ) throws(HTTPClientError) {
-        self.loop = pool.loop
         self.pool = pool
         self.timeout = timeout
         self.upgrades = upgrades
@@ -90,7 +90,7 @@ final class HTTPClientExchange: Disposable, LoopConfined, Sendable {
         } catch {
             throw HTTPClientError(.invalidRequest, "\(error)")
         }
-        state = LoopBound(HTTPClientExchangeState(observer: observer), loop: pool.loop)
+        super.init(HTTPClientExchangeState(observer: observer), loop: pool.loop)
     }
 
     /// Whether `method`'s empty body is sent without `Content-Length`: a

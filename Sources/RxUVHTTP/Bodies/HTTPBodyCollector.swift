@@ -54,12 +54,19 @@ where Observer.Element == ByteBuffer {
         isStopped = true
         let whole: ByteBuffer
         if let first {
-            whole = rest.isEmpty ? first : ByteBuffer(concatenating: [first] + rest)
+            if rest.isEmpty {
+                // The one piece is the body: kept here only until this
+                // sink goes, as its subscription ends just below.
+                whole = first
+            } else {
+                whole = ByteBuffer(concatenating: [first] + rest)
+                // The pieces are not held beside their copy.
+                self.first = nil
+                rest = []
+            }
         } else {
             whole = ByteBuffer()
         }
-        first = nil
-        rest = []
         forwardNext(whole)
         forwardCompleted()
     }

@@ -17,8 +17,24 @@ final class WebSocketMessages: Producer<WebSocketMessage> {
     override func runSource<Observer: ObserverType>(_ observer: Observer) -> SourceStart where Observer.Element == WebSocketMessage {
         let subscription = WebSocketMessagesSubscription(socket: socket)
         guard socket.loop.isOnLoopThread else { return .subscribed(subscribeElsewhere(observer, subscription)) }
-        socket.subscribe(observer.on)
+        socket.subscribe(Self.delivery(to: observer))
         return .subscribed(subscription)
+    }
+
+    /// What the socket calls with each event: a message goes to the
+    /// observer's `onNext`, matched here, where `Event<WebSocketMessage>`
+    /// is a concrete type. Passed on whole, the event would be matched in
+    /// the observer's own generic code, which looks its type's metadata up
+    /// in the run time at every message.
+    private static func delivery<Observer: ObserverType>(to observer: Observer) -> (Event<WebSocketMessage>) -> Void
+    where Observer.Element == WebSocketMessage {
+        { event in
+            if case .next(let message) = event {
+                observer.onNext(message)
+            } else {
+                observer.on(event)
+            }
+        }
     }
 
     /// From another thread: handed over on the loop's, unless disposed
@@ -30,7 +46,7 @@ final class WebSocketMessages: Producer<WebSocketMessage> {
         let handed = UncheckedSendable(observer)
         socket.loop.enter { [socket] in
             guard !subscription.isDisposed else { return }
-            socket.subscribe(handed.value.on)
+            socket.subscribe(WebSocketMessages.delivery(to: handed.value))
         }
         return subscription
     }

@@ -143,6 +143,8 @@ public final class HTTPClient: Sendable, ReactiveCompatible {
         return begin(traced, body: body, timeout: timeout, upgrades: upgrades, span: span, observer: observer)
     }
 
+    /// `begin`, its span (if any) made: the exchange made from `request`
+    /// as it is, then entered on its pool's loop.
     private func begin(
         _ request: borrowing HTTPRequest, body: HTTPClientRequestBody, timeout: Duration?, upgrades: Bool, span: HTTPClientSpan?,
         observer: any HTTPExchangeObserver

@@ -84,12 +84,16 @@ final class HTTPClientExchange: LoopBound<HTTPClientExchangeState>, Disposable, 
             }
         }
         let expects = framing != .none && framing != .length(0) && expectsContinue
-        head = HTTPRequestHead(request, body: framing, keepAlive: !closes, expectsContinue: expects)
+        // Encoded from a local, then moved in: encoded from the stored
+        // property, the head would be copied (its request's strings and
+        // fields retained and released).
+        let head = HTTPRequestHead(request, body: framing, keepAlive: !closes, expectsContinue: expects)
         do {
             headBytes = try HTTPRequestEncoder.head(head)
         } catch {
             throw HTTPClientError(.invalidRequest, "\(error)")
         }
+        self.head = head
         super.init(HTTPClientExchangeState(observer: observer), loop: pool.loop)
     }
 

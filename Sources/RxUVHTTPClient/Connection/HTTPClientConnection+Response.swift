@@ -193,6 +193,12 @@ struct HTTPClientResponseObserver: ObserverType {
         self.connection = connection
     }
 
+    /// A part, passed on as it is (`on(.next(_:))` would copy it into an
+    /// `Event` and destroy it there, every part).
+    func onNext(_ part: HTTPClientResponsePart) {
+        connection.received(part)
+    }
+
     func on(_ event: Event<HTTPClientResponsePart>) {
         switch event {
         case .next(let part): connection.received(part)

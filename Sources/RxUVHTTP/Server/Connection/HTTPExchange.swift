@@ -128,6 +128,12 @@ final class HTTPPartObserver: ObserverType {
         self.connection = connection
     }
 
+    /// A part, passed on as it is (`on(.next(_:))` would copy it into an
+    /// `Event` and destroy it there, every part).
+    func onNext(_ part: HTTPRequestPart) {
+        connection.input(.part(part))
+    }
+
     func on(_ event: Event<HTTPRequestPart>) {
         switch event {
         case .next(let part): connection.input(.part(part))

@@ -77,6 +77,10 @@ final class HTTP2ServerStream: HTTP2WindowedStream, HTTP2BodySender, ObserverTyp
 
     /// The handler's answer. A Single's grammar: one element or one error;
     /// the completion after an element is nothing more.
+    func onNext(_ response: HTTPServerResponse) {
+        connection.answered(.success(response), for: self)
+    }
+
     func on(_ event: Event<HTTPServerResponse>) {
         switch event {
         case .next(let response): connection.answered(.success(response), for: self)

@@ -37,9 +37,8 @@ struct HTTPRecentResponseLines {
         /// end), its name's length, and its value's range within the line.
         var ends: [(end: Int, nameLength: Int, value: Range<Int>)] = []
         var fields: [HTTPField] = []
-        /// The fields as the head had them, all together.
-        var headerFields = HTTPFields()
-        /// The response the head made: its status and `headerFields`.
+        /// The response the head made: its status and its fields, all
+        /// together.
         var response: HTTPResponse?
         /// The status line's end in `bytes` and what it made.
         var statusEnd = 0
@@ -51,7 +50,6 @@ struct HTTPRecentResponseLines {
             bytes.removeAll(keepingCapacity: true)
             ends.removeAll(keepingCapacity: true)
             fields.removeAll(keepingCapacity: true)
-            headerFields = HTTPFields()
             response = nil
             statusEnd = 0
             status = nil
@@ -82,7 +80,7 @@ struct HTTPRecentResponseLines {
     /// not. The last head then stays the one kept: no line is copied, and
     /// `accepted` is not to be called.
     func repeatedFields(_ lines: HTTPFieldLines.Lines, count: Int) -> (fields: HTTPFields, framing: HTTPFramingFields)? {
-        guard kept.status != nil, count == kept.ends.count else { return nil }
+        guard kept.status != nil, let response = kept.response, count == kept.ends.count else { return nil }
         var lines = lines
         var framing = HTTPFramingFields()
         var index = 0
@@ -91,7 +89,7 @@ struct HTTPRecentResponseLines {
             framing.note(name: repeated.name, value: repeated.value)
             index += 1
         }
-        return (kept.headerFields, framing)
+        return (response.headerFields, framing)
     }
 
     /// The response the last head made, for a head whose status line and
@@ -130,12 +128,10 @@ struct HTTPRecentResponseLines {
         next.fields.append(field)
     }
 
-    /// The head (with `headerFields`, making `response`) was accepted
-    /// whole: it is the one kept, unless it was over the bounds (then none
-    /// is).
-    mutating func accepted(_ headerFields: HTTPFields, response: HTTPResponse) {
+    /// The head (making `response`) was accepted whole: it is the one
+    /// kept, unless it was over the bounds (then none is).
+    mutating func accepted(_ response: HTTPResponse) {
         if next.isOver { next.status = nil }
-        next.headerFields = headerFields
         next.response = response
         swap(&kept, &next)
     }

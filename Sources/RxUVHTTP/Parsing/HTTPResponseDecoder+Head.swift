@@ -64,8 +64,8 @@ extension HTTPResponseDecoder {
         } else {
             response = HTTPResponse(status: status, headerFields: fields)
         }
-        if !repeatsAll { recent.accepted(fields, response: response) }
-        return HTTPResponseHead(response: response, statusCode: status.code, minorVersion: minor, body: body, keepAlive: keepAlive)
+        if !repeatsAll { recent.accepted(response) }
+        return HTTPResponseHead(response: response, minorVersion: minor, body: body, keepAlive: keepAlive, statusCode: status.code)
     }
 
     /// The field lines `lines` has left (`count` of them), each noted in

@@ -41,17 +41,8 @@ public struct HTTPResponseHead: Sendable, Hashable {
 
     /// `response.status.code`, kept as the response is set: the status is
     /// parsed from its pseudo-field at every read of `response.status`.
+    /// The decoder passes the code it parsed to the memberwise `init`.
     package private(set) var statusCode: Int
-
-    /// A head of `response`, whose status code is `statusCode` (the
-    /// decoder has it parsed).
-    init(response: HTTPResponse, statusCode: Int, minorVersion: Int, body: BodyFraming, keepAlive: Bool) {
-        self.response = response
-        self.statusCode = statusCode
-        self.minorVersion = minorVersion
-        self.body = body
-        self.keepAlive = keepAlive
-    }
 
     /// Whether this is an interim (1xx) response, other than 101: the
     /// final response to the same request follows it.
